@@ -1,0 +1,31 @@
+#!/bin/bash
+# Install every Debian package the project needs. Idempotent: when all are
+# present it only runs dpkg-query; "apt-get update" runs only if one is missing.
+set -euo pipefail
+
+pkgs=(
+	# kernel build and KUnit in QEMU
+	linux-source-6.1 build-essential bc flex bison libelf-dev libssl-dev
+	python3 ccache qemu-system-x86 rsync cpio xz-utils kmod
+	# userspace library, tests and fuzzing
+	pkg-config check gcovr clang libclang-rt-14-dev valgrind
+)
+
+missing=()
+for p in "${pkgs[@]}"; do
+	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	[ "$status" = "install ok installed" ] || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+	exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "deps: missing packages: ${missing[*]}; run 'make deps' as root" >&2
+	exit 1
+fi
+echo "deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}"

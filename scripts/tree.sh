@@ -1,0 +1,107 @@
+#!/bin/bash
+# tree.sh CORE: prepare build/CORE/src, a Linux 6.1 source tree for CORE
+# (stock or ours), from Debian's linux-source-6.1 tarball.
+#
+#  - The tarball is unpacked once into build/pristine/ and never modified.
+#  - build/CORE/src is a hard-link copy of it (cheap), onto which we overlay:
+#      both cores: kunit/*                  -> drivers/hwmon/tests/
+#                  kernel/patches/common/*.patch
+#      ours:       kernel/drivers/**        -> drivers/**
+#                  kernel/patches/ours/*.patch
+#  - An overlaid file is replaced (never written through the hard link) only
+#    when its content changed, so kbuild rebuilds just what was edited.
+#  - Files overlaid by an earlier run but no longer wanted are restored from
+#    the pristine tree (or deleted if the pristine tree lacks them).
+set -euo pipefail
+
+core=${1:?usage: tree.sh stock|ours}
+case "$core" in stock|ours) ;; *) echo "tree.sh: unknown core '$core' (expected stock or ours)" >&2; exit 2 ;; esac
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD:-$top/build}
+tarball=${KSRC_TAR:-/usr/src/linux-source-6.1.tar.xz}
+pristine=$build/pristine/linux-source-6.1
+src=$build/$core/src
+
+if [ ! -f "$build/pristine/.unpacked" ]; then
+	[ -f "$tarball" ] || { echo "tree.sh: $tarball not found (run 'make deps')" >&2; exit 1; }
+	echo "tree: unpacking $tarball"
+	rm -rf "$build/pristine"
+	mkdir -p "$build/pristine"
+	tar -xJf "$tarball" -C "$build/pristine"
+	chmod -R a-w "$pristine/drivers/hwmon" 2>/dev/null || true
+	touch "$build/pristine/.unpacked"
+fi
+
+if [ ! -f "$build/$core/.linked" ]; then
+	echo "tree: linking $src"
+	rm -rf "$src"
+	mkdir -p "$build/$core"
+	cp -al "$pristine" "$src"
+	touch "$build/$core/.linked"
+fi
+
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+declare -A want	# tree-relative path -> file holding the wanted content
+
+add_dir() {	# add_dir REPO_DIR TREE_DIR
+	local f rel
+	[ -d "$1" ] || return 0
+	while IFS= read -r -d '' f; do
+		rel=${f#"$1"/}
+		want["$2/$rel"]=$f
+	done < <(find "$1" -type f ! -name '*.orig' ! -name '*~' -print0)
+}
+
+add_patches() {	# add_patches DIR: apply DIR/*.patch to scratch copies
+	local p f
+	for p in "$1"/*.patch; do
+		[ -e "$p" ] || continue
+		for f in $(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$p"); do
+			if [ ! -e "$scratch/t/$f" ] && [ -e "$pristine/$f" ]; then
+				mkdir -p "$scratch/t/$(dirname "$f")"
+				cp "$pristine/$f" "$scratch/t/$f"
+			fi
+			want["$f"]=$scratch/t/$f
+		done
+		if ! patch -s -p1 -d "$scratch/t" --no-backup-if-mismatch < "$p"; then
+			echo "tree.sh: $p does not apply to linux-source-6.1" >&2
+			exit 1
+		fi
+	done
+}
+
+mkdir -p "$scratch/t"
+add_dir "$top/kunit" drivers/hwmon/tests
+add_patches "$top/kernel/patches/common"
+if [ "$core" = ours ]; then
+	add_dir "$top/kernel/drivers" drivers
+	add_patches "$top/kernel/patches/ours"
+fi
+
+manifest=$build/$core/overlay.list
+changed=0
+for rel in "${!want[@]}"; do
+	if ! cmp -s "${want[$rel]}" "$src/$rel"; then
+		mkdir -p "$src/$(dirname "$rel")"
+		cp --remove-destination "${want[$rel]}" "$src/$rel"
+		echo "tree: $core: $rel"
+		changed=$((changed + 1))
+	fi
+done
+
+if [ -f "$manifest" ]; then
+	while IFS= read -r rel; do
+		[ -n "${want[$rel]+x}" ] && continue
+		rm -f "$src/$rel"
+		if [ -e "$pristine/$rel" ]; then
+			cp "$pristine/$rel" "$src/$rel"
+			echo "tree: $core: $rel restored"
+		else
+			echo "tree: $core: $rel removed"
+		fi
+	done < "$manifest"
+fi
+printf '%s\n' "${!want[@]}" | sort > "$manifest"
+echo "tree: $core ready ($changed file(s) updated)"
