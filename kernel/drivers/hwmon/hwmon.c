@@ -1,0 +1,1280 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * hwmon.c - hardware monitoring class and registration core
+ *
+ * A clean-room implementation of the Linux 6.1 hwmon core API declared in
+ * include/linux/hwmon.h and described in
+ * Documentation/hwmon/hwmon-kernel-api.rst.
+ *
+ * Design:
+ *  - Every registered device is one allocation: struct hwmon_device followed
+ *    by the generated attributes, their pointer array, the group list and all
+ *    attribute names. The attributes therefore live exactly as long as the
+ *    hwmon device, whatever the parent does.
+ *  - Attribute names are built from two data tables: a per-type prefix
+ *    ("temp", "in", ...) and a per-attribute suffix ("input", "max", ...).
+ *  - Thermal zones (HWMON_C_REGISTER_TZ, device tree only) are owned by the
+ *    hwmon device and unregistered before it goes away.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bitops.h>
+#include <linux/device.h>
+#include <linux/err.h>
+#include <linux/export.h>
+#include <linux/hwmon.h>
+#include <linux/idr.h>
+#include <linux/kernel.h>
+#include <linux/kstrtox.h>
+#include <linux/list.h>
+#include <linux/module.h>
+#include <linux/overflow.h>
+#include <linux/property.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+#include <linux/thermal.h>
+
+#define CREATE_TRACE_POINTS
+#include <trace/events/hwmon.h>
+
+#define HWMON_ID_PREFIX "hwmon"
+
+/**
+ * struct hwmon_attr - one generated sensor attribute
+ * @dev_attr: the sysfs device attribute; its name points into the names area
+ * @type: sensor type (enum hwmon_sensor_types)
+ * @attr: attribute number within the type (e.g. hwmon_temp_input)
+ * @channel: channel number as passed to the driver's callbacks (0-based)
+ */
+struct hwmon_attr {
+	struct device_attribute dev_attr;
+	u8 type;
+	u8 attr;
+	u16 channel;
+};
+
+/**
+ * struct hwmon_device - a registered hardware monitoring device
+ * @dev: the class device (hwmonN)
+ * @name: value of the name attribute, or NULL (legacy registration)
+ * @label: value of the label attribute (parent's "label" property), or NULL
+ * @chip: chip description for devices registered with _with_info
+ * @tzones: thermal zones registered for this device (struct hwmon_tzone)
+ * @group: the group of generated attributes
+ * @id: the N of hwmonN
+ * @attrs: generated attributes; followed in the same allocation by the NULL
+ *	terminated attribute pointer array, the NULL terminated group list and
+ *	the NUL terminated strings (attribute names, name, label)
+ */
+struct hwmon_device {
+	struct device dev;
+	const char *name;
+	const char *label;
+	const struct hwmon_chip_info *chip;
+	struct list_head tzones;
+	struct attribute_group group;
+	int id;
+	struct hwmon_attr attrs[];
+};
+
+#define to_hwmon_device(d) container_of(d, struct hwmon_device, dev)
+#define to_hwmon_attr(d) container_of(d, struct hwmon_attr, dev_attr)
+
+/* Name tables: "<prefix><index>_<suffix>"; chip attributes are bare suffixes. */
+
+static const char * const hwmon_chip_suffix[] = {
+	[hwmon_chip_temp_reset_history] = "temp_reset_history",
+	[hwmon_chip_in_reset_history] = "in_reset_history",
+	[hwmon_chip_curr_reset_history] = "curr_reset_history",
+	[hwmon_chip_power_reset_history] = "power_reset_history",
+	[hwmon_chip_register_tz] = NULL,	/* no file */
+	[hwmon_chip_update_interval] = "update_interval",
+	[hwmon_chip_alarms] = "alarms",
+	[hwmon_chip_samples] = "samples",
+	[hwmon_chip_curr_samples] = "curr_samples",
+	[hwmon_chip_in_samples] = "in_samples",
+	[hwmon_chip_power_samples] = "power_samples",
+	[hwmon_chip_temp_samples] = "temp_samples",
+};
+
+static const char * const hwmon_temp_suffix[] = {
+	[hwmon_temp_enable] = "enable",
+	[hwmon_temp_input] = "input",
+	[hwmon_temp_type] = "type",
+	[hwmon_temp_lcrit] = "lcrit",
+	[hwmon_temp_lcrit_hyst] = "lcrit_hyst",
+	[hwmon_temp_min] = "min",
+	[hwmon_temp_min_hyst] = "min_hyst",
+	[hwmon_temp_max] = "max",
+	[hwmon_temp_max_hyst] = "max_hyst",
+	[hwmon_temp_crit] = "crit",
+	[hwmon_temp_crit_hyst] = "crit_hyst",
+	[hwmon_temp_emergency] = "emergency",
+	[hwmon_temp_emergency_hyst] = "emergency_hyst",
+	[hwmon_temp_alarm] = "alarm",
+	[hwmon_temp_lcrit_alarm] = "lcrit_alarm",
+	[hwmon_temp_min_alarm] = "min_alarm",
+	[hwmon_temp_max_alarm] = "max_alarm",
+	[hwmon_temp_crit_alarm] = "crit_alarm",
+	[hwmon_temp_emergency_alarm] = "emergency_alarm",
+	[hwmon_temp_fault] = "fault",
+	[hwmon_temp_offset] = "offset",
+	[hwmon_temp_label] = "label",
+	[hwmon_temp_lowest] = "lowest",
+	[hwmon_temp_highest] = "highest",
+	[hwmon_temp_reset_history] = "reset_history",
+	[hwmon_temp_rated_min] = "rated_min",
+	[hwmon_temp_rated_max] = "rated_max",
+};
+
+/* Voltage and current share their attribute list (enum values differ). */
+static const char * const hwmon_in_suffix[] = {
+	[hwmon_in_enable] = "enable",
+	[hwmon_in_input] = "input",
+	[hwmon_in_min] = "min",
+	[hwmon_in_max] = "max",
+	[hwmon_in_lcrit] = "lcrit",
+	[hwmon_in_crit] = "crit",
+	[hwmon_in_average] = "average",
+	[hwmon_in_lowest] = "lowest",
+	[hwmon_in_highest] = "highest",
+	[hwmon_in_reset_history] = "reset_history",
+	[hwmon_in_label] = "label",
+	[hwmon_in_alarm] = "alarm",
+	[hwmon_in_min_alarm] = "min_alarm",
+	[hwmon_in_max_alarm] = "max_alarm",
+	[hwmon_in_lcrit_alarm] = "lcrit_alarm",
+	[hwmon_in_crit_alarm] = "crit_alarm",
+	[hwmon_in_rated_min] = "rated_min",
+	[hwmon_in_rated_max] = "rated_max",
+};
+
+static const char * const hwmon_curr_suffix[] = {
+	[hwmon_curr_enable] = "enable",
+	[hwmon_curr_input] = "input",
+	[hwmon_curr_min] = "min",
+	[hwmon_curr_max] = "max",
+	[hwmon_curr_lcrit] = "lcrit",
+	[hwmon_curr_crit] = "crit",
+	[hwmon_curr_average] = "average",
+	[hwmon_curr_lowest] = "lowest",
+	[hwmon_curr_highest] = "highest",
+	[hwmon_curr_reset_history] = "reset_history",
+	[hwmon_curr_label] = "label",
+	[hwmon_curr_alarm] = "alarm",
+	[hwmon_curr_min_alarm] = "min_alarm",
+	[hwmon_curr_max_alarm] = "max_alarm",
+	[hwmon_curr_lcrit_alarm] = "lcrit_alarm",
+	[hwmon_curr_crit_alarm] = "crit_alarm",
+	[hwmon_curr_rated_min] = "rated_min",
+	[hwmon_curr_rated_max] = "rated_max",
+};
+
+static const char * const hwmon_power_suffix[] = {
+	[hwmon_power_enable] = "enable",
+	[hwmon_power_average] = "average",
+	[hwmon_power_average_interval] = "average_interval",
+	[hwmon_power_average_interval_max] = "average_interval_max",
+	[hwmon_power_average_interval_min] = "average_interval_min",
+	[hwmon_power_average_highest] = "average_highest",
+	[hwmon_power_average_lowest] = "average_lowest",
+	[hwmon_power_average_max] = "average_max",
+	[hwmon_power_average_min] = "average_min",
+	[hwmon_power_input] = "input",
+	[hwmon_power_input_highest] = "input_highest",
+	[hwmon_power_input_lowest] = "input_lowest",
+	[hwmon_power_reset_history] = "reset_history",
+	[hwmon_power_accuracy] = "accuracy",
+	[hwmon_power_cap] = "cap",
+	[hwmon_power_cap_hyst] = "cap_hyst",
+	[hwmon_power_cap_max] = "cap_max",
+	[hwmon_power_cap_min] = "cap_min",
+	[hwmon_power_min] = "min",
+	[hwmon_power_max] = "max",
+	[hwmon_power_crit] = "crit",
+	[hwmon_power_lcrit] = "lcrit",
+	[hwmon_power_label] = "label",
+	[hwmon_power_alarm] = "alarm",
+	[hwmon_power_cap_alarm] = "cap_alarm",
+	[hwmon_power_min_alarm] = "min_alarm",
+	[hwmon_power_max_alarm] = "max_alarm",
+	[hwmon_power_lcrit_alarm] = "lcrit_alarm",
+	[hwmon_power_crit_alarm] = "crit_alarm",
+	[hwmon_power_rated_min] = "rated_min",
+	[hwmon_power_rated_max] = "rated_max",
+};
+
+static const char * const hwmon_energy_suffix[] = {
+	[hwmon_energy_enable] = "enable",
+	[hwmon_energy_input] = "input",
+	[hwmon_energy_label] = "label",
+};
+
+static const char * const hwmon_humidity_suffix[] = {
+	[hwmon_humidity_enable] = "enable",
+	[hwmon_humidity_input] = "input",
+	[hwmon_humidity_label] = "label",
+	[hwmon_humidity_min] = "min",
+	[hwmon_humidity_min_hyst] = "min_hyst",
+	[hwmon_humidity_max] = "max",
+	[hwmon_humidity_max_hyst] = "max_hyst",
+	[hwmon_humidity_alarm] = "alarm",
+	[hwmon_humidity_fault] = "fault",
+	[hwmon_humidity_rated_min] = "rated_min",
+	[hwmon_humidity_rated_max] = "rated_max",
+};
+
+static const char * const hwmon_fan_suffix[] = {
+	[hwmon_fan_enable] = "enable",
+	[hwmon_fan_input] = "input",
+	[hwmon_fan_label] = "label",
+	[hwmon_fan_min] = "min",
+	[hwmon_fan_max] = "max",
+	[hwmon_fan_div] = "div",
+	[hwmon_fan_pulses] = "pulses",
+	[hwmon_fan_target] = "target",
+	[hwmon_fan_alarm] = "alarm",
+	[hwmon_fan_min_alarm] = "min_alarm",
+	[hwmon_fan_max_alarm] = "max_alarm",
+	[hwmon_fan_fault] = "fault",
+};
+
+static const char * const hwmon_pwm_suffix[] = {
+	[hwmon_pwm_input] = "",		/* the duty cycle is plain pwmN */
+	[hwmon_pwm_enable] = "enable",
+	[hwmon_pwm_mode] = "mode",
+	[hwmon_pwm_freq] = "freq",
+	[hwmon_pwm_auto_channels_temp] = "auto_channels_temp",
+};
+
+static const char * const hwmon_intrusion_suffix[] = {
+	[hwmon_intrusion_alarm] = "alarm",
+	[hwmon_intrusion_beep] = "beep",
+};
+
+/**
+ * struct hwmon_type_desc - naming rules of one sensor type
+ * @prefix: file name prefix, NULL for chip attributes (no prefix, no index)
+ * @base: index of the first channel in file names
+ * @label: attribute number of the type's string (label) attribute, or -1
+ * @nsuffix: number of entries in @suffix
+ * @suffix: file name suffix per attribute number; NULL means no file
+ */
+struct hwmon_type_desc {
+	const char *prefix;
+	u8 base;
+	s8 label;
+	u8 nsuffix;
+	const char * const *suffix;
+};
+
+static const struct hwmon_type_desc hwmon_types[hwmon_max] = {
+	[hwmon_chip] = {
+		.prefix = NULL,
+		.base = 0,
+		.label = -1,
+		.nsuffix = ARRAY_SIZE(hwmon_chip_suffix),
+		.suffix = hwmon_chip_suffix,
+	},
+	[hwmon_temp] = {
+		.prefix = "temp",
+		.base = 1,
+		.label = hwmon_temp_label,
+		.nsuffix = ARRAY_SIZE(hwmon_temp_suffix),
+		.suffix = hwmon_temp_suffix,
+	},
+	[hwmon_in] = {
+		.prefix = "in",
+		.base = 0,
+		.label = hwmon_in_label,
+		.nsuffix = ARRAY_SIZE(hwmon_in_suffix),
+		.suffix = hwmon_in_suffix,
+	},
+	[hwmon_curr] = {
+		.prefix = "curr",
+		.base = 1,
+		.label = hwmon_curr_label,
+		.nsuffix = ARRAY_SIZE(hwmon_curr_suffix),
+		.suffix = hwmon_curr_suffix,
+	},
+	[hwmon_power] = {
+		.prefix = "power",
+		.base = 1,
+		.label = hwmon_power_label,
+		.nsuffix = ARRAY_SIZE(hwmon_power_suffix),
+		.suffix = hwmon_power_suffix,
+	},
+	[hwmon_energy] = {
+		.prefix = "energy",
+		.base = 1,
+		.label = hwmon_energy_label,
+		.nsuffix = ARRAY_SIZE(hwmon_energy_suffix),
+		.suffix = hwmon_energy_suffix,
+	},
+	[hwmon_humidity] = {
+		.prefix = "humidity",
+		.base = 1,
+		.label = hwmon_humidity_label,
+		.nsuffix = ARRAY_SIZE(hwmon_humidity_suffix),
+		.suffix = hwmon_humidity_suffix,
+	},
+	[hwmon_fan] = {
+		.prefix = "fan",
+		.base = 1,
+		.label = hwmon_fan_label,
+		.nsuffix = ARRAY_SIZE(hwmon_fan_suffix),
+		.suffix = hwmon_fan_suffix,
+	},
+	[hwmon_pwm] = {
+		.prefix = "pwm",
+		.base = 1,
+		.label = -1,
+		.nsuffix = ARRAY_SIZE(hwmon_pwm_suffix),
+		.suffix = hwmon_pwm_suffix,
+	},
+	[hwmon_intrusion] = {
+		.prefix = "intrusion",
+		.base = 0,
+		.label = -1,
+		.nsuffix = ARRAY_SIZE(hwmon_intrusion_suffix),
+		.suffix = hwmon_intrusion_suffix,
+	},
+};
+
+static DEFINE_IDA(hwmon_ida);
+
+/* Suffix of (type, attr), or NULL if the pair has no sysfs file. */
+static const char *hwmon_suffix(enum hwmon_sensor_types type, u32 attr)
+{
+	if ((unsigned int)type >= hwmon_max || attr >= hwmon_types[type].nsuffix)
+		return NULL;
+	return hwmon_types[type].suffix[attr];
+}
+
+static bool hwmon_is_string(enum hwmon_sensor_types type, u32 attr)
+{
+	return hwmon_types[type].label >= 0 && attr == hwmon_types[type].label;
+}
+
+/*
+ * Format the file name of (type, attr, channel) into buf (may be NULL when
+ * size is 0) and return its length, like snprintf(). The caller has checked
+ * that hwmon_suffix() is not NULL.
+ */
+static int hwmon_format_name(char *buf, size_t size,
+			     enum hwmon_sensor_types type, u32 attr,
+			     int channel)
+{
+	const struct hwmon_type_desc *t = &hwmon_types[type];
+	const char *suffix = t->suffix[attr];
+
+	if (!t->prefix)
+		return snprintf(buf, size, "%s", suffix);
+	return snprintf(buf, size, "%s%d%s%s", t->prefix, channel + t->base,
+			*suffix ? "_" : "", suffix);
+}
+
+/* sysfs callbacks of generated attributes */
+
+static ssize_t hwmon_attr_show(struct device *dev,
+			       struct device_attribute *da, char *buf)
+{
+	struct hwmon_device *hwdev = to_hwmon_device(dev);
+	struct hwmon_attr *ha = to_hwmon_attr(da);
+	long val;
+	int ret;
+
+	ret = hwdev->chip->ops->read(dev, ha->type, ha->attr, ha->channel, &val);
+	if (ret < 0)
+		return ret;
+
+	trace_hwmon_attr_show(ha->channel + hwmon_types[ha->type].base,
+			      da->attr.name, val);
+	return sysfs_emit(buf, "%ld\n", val);
+}
+
+static ssize_t hwmon_attr_show_string(struct device *dev,
+				      struct device_attribute *da, char *buf)
+{
+	struct hwmon_device *hwdev = to_hwmon_device(dev);
+	struct hwmon_attr *ha = to_hwmon_attr(da);
+	const char *s;
+	int ret;
+
+	ret = hwdev->chip->ops->read_string(dev, ha->type, ha->attr,
+					    ha->channel, &s);
+	if (ret < 0)
+		return ret;
+
+	trace_hwmon_attr_show_string(ha->channel + hwmon_types[ha->type].base,
+				     da->attr.name, s);
+	return sysfs_emit(buf, "%s\n", s);
+}
+
+static ssize_t hwmon_attr_store(struct device *dev,
+				struct device_attribute *da, const char *buf,
+				size_t count)
+{
+	struct hwmon_device *hwdev = to_hwmon_device(dev);
+	struct hwmon_attr *ha = to_hwmon_attr(da);
+	long val;
+	int ret;
+
+	ret = kstrtol(buf, 10, &val);
+	if (ret < 0)
+		return ret;
+
+	ret = hwdev->chip->ops->write(dev, ha->type, ha->attr, ha->channel, val);
+	if (ret < 0)
+		return ret;
+
+	trace_hwmon_attr_store(ha->channel + hwmon_types[ha->type].base,
+			       da->attr.name, val);
+	return count;
+}
+
+/* Attributes every hwmon class device may have: name and label. */
+
+static ssize_t name_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	return sysfs_emit(buf, "%s\n", to_hwmon_device(dev)->name);
+}
+static DEVICE_ATTR_RO(name);
+
+static ssize_t label_show(struct device *dev, struct device_attribute *attr,
+			  char *buf)
+{
+	return sysfs_emit(buf, "%s\n", to_hwmon_device(dev)->label);
+}
+static DEVICE_ATTR_RO(label);
+
+static struct attribute *hwmon_dev_attrs[] = {
+	&dev_attr_name.attr,
+	&dev_attr_label.attr,
+	NULL
+};
+
+static umode_t hwmon_dev_attr_is_visible(struct kobject *kobj,
+					 struct attribute *attr, int n)
+{
+	struct hwmon_device *hwdev = to_hwmon_device(kobj_to_dev(kobj));
+
+	if (attr == &dev_attr_name.attr && !hwdev->name)
+		return 0;
+	if (attr == &dev_attr_label.attr && !hwdev->label)
+		return 0;
+	return attr->mode;
+}
+
+static const struct attribute_group hwmon_dev_attr_group = {
+	.attrs = hwmon_dev_attrs,
+	.is_visible = hwmon_dev_attr_is_visible,
+};
+
+static const struct attribute_group *hwmon_dev_attr_groups[] = {
+	&hwmon_dev_attr_group,
+	NULL
+};
+
+static void hwmon_dev_release(struct device *dev)
+{
+	kfree(to_hwmon_device(dev));
+}
+
+static struct class hwmon_class = {
+	.name = "hwmon",
+	.owner = THIS_MODULE,
+	.dev_groups = hwmon_dev_attr_groups,
+	.dev_release = hwmon_dev_release,
+};
+
+/* Thermal zones for HWMON_C_REGISTER_TZ (device tree systems only) */
+
+#if IS_ENABLED(CONFIG_THERMAL_OF)
+
+/**
+ * struct hwmon_tzone - a thermal zone fed by one temperature channel
+ * @node: entry in hwmon_device.tzones
+ * @hwdev: the hwmon device whose temp<channel + 1>_input feeds the zone
+ * @channel: temperature channel (0-based)
+ * @tzd: the thermal zone
+ */
+struct hwmon_tzone {
+	struct list_head node;
+	struct hwmon_device *hwdev;
+	int channel;
+	struct thermal_zone_device *tzd;
+};
+
+static bool hwmon_attr_visible(struct hwmon_device *hwdev, u32 attr,
+			       int channel, umode_t mask)
+{
+	const struct hwmon_ops *ops = hwdev->chip->ops;
+
+	return ops->is_visible(dev_get_drvdata(&hwdev->dev), hwmon_temp, attr,
+			       channel) & mask;
+}
+
+static int hwmon_tz_get_temp(struct thermal_zone_device *tzd, int *temp)
+{
+	struct hwmon_tzone *tz = tzd->devdata;
+	struct hwmon_device *hwdev = tz->hwdev;
+	long val;
+	int ret;
+
+	ret = hwdev->chip->ops->read(&hwdev->dev, hwmon_temp, hwmon_temp_input,
+				     tz->channel, &val);
+	if (ret < 0)
+		return ret;
+	*temp = clamp_val(val, INT_MIN, INT_MAX);
+	return 0;
+}
+
+static int hwmon_tz_set_trips(struct thermal_zone_device *tzd, int low,
+			      int high)
+{
+	struct hwmon_tzone *tz = tzd->devdata;
+	struct hwmon_device *hwdev = tz->hwdev;
+	const struct hwmon_ops *ops = hwdev->chip->ops;
+	int ret;
+
+	if (!ops->write)
+		return 0;
+	/* -INT_MAX / INT_MAX mean "no trip point on this side" */
+	if (low > -INT_MAX &&
+	    hwmon_attr_visible(hwdev, hwmon_temp_min, tz->channel, 0222)) {
+		ret = ops->write(&hwdev->dev, hwmon_temp, hwmon_temp_min,
+				 tz->channel, low);
+		if (ret < 0)
+			return ret;
+	}
+	if (high < INT_MAX &&
+	    hwmon_attr_visible(hwdev, hwmon_temp_max, tz->channel, 0222)) {
+		ret = ops->write(&hwdev->dev, hwmon_temp, hwmon_temp_max,
+				 tz->channel, high);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+static const struct thermal_zone_device_ops hwmon_tz_ops = {
+	.get_temp = hwmon_tz_get_temp,
+	.set_trips = hwmon_tz_set_trips,
+};
+
+static void hwmon_thermal_remove(struct hwmon_device *hwdev)
+{
+	struct hwmon_tzone *tz, *next;
+
+	list_for_each_entry_safe(tz, next, &hwdev->tzones, node) {
+		thermal_of_zone_unregister(tz->tzd);
+		list_del(&tz->node);
+		kfree(tz);
+	}
+}
+
+/*
+ * Register one thermal zone per readable temperature input. The sensor node
+ * is the of_node of the parent or its nearest ancestor that has one. A
+ * channel without a zone in the device tree (-ENODEV) is not an error.
+ */
+static int hwmon_thermal_add(struct hwmon_device *hwdev)
+{
+	const struct hwmon_channel_info * const *info = hwdev->chip->info;
+	struct device *parent;
+	struct hwmon_tzone *tz;
+	int i, ch;
+
+	for (parent = hwdev->dev.parent; parent && !parent->of_node;
+	     parent = parent->parent)
+		;
+	if (!parent || !hwdev->chip->ops->read)
+		return 0;
+
+	for (i = 0; info[i]; i++) {
+		if (info[i]->type != hwmon_temp)
+			continue;
+		for (ch = 0; info[i]->config[ch]; ch++) {
+			if (!(info[i]->config[ch] & HWMON_T_INPUT) ||
+			    !hwmon_attr_visible(hwdev, hwmon_temp_input, ch,
+						0444))
+				continue;
+			tz = kzalloc(sizeof(*tz), GFP_KERNEL);
+			if (!tz)
+				goto fail_nomem;
+			tz->hwdev = hwdev;
+			tz->channel = ch;
+			tz->tzd = thermal_of_zone_register(parent->of_node, ch,
+							   tz, &hwmon_tz_ops);
+			if (IS_ERR(tz->tzd)) {
+				int err = PTR_ERR(tz->tzd);
+
+				kfree(tz);
+				if (err == -ENODEV)
+					continue;
+				hwmon_thermal_remove(hwdev);
+				return err;
+			}
+			list_add_tail(&tz->node, &hwdev->tzones);
+		}
+	}
+	return 0;
+
+fail_nomem:
+	hwmon_thermal_remove(hwdev);
+	return -ENOMEM;
+}
+
+static void hwmon_thermal_notify(struct hwmon_device *hwdev, int channel)
+{
+	struct hwmon_tzone *tz;
+
+	list_for_each_entry(tz, &hwdev->tzones, node)
+		if (tz->channel == channel)
+			thermal_zone_device_update(tz->tzd,
+						   THERMAL_EVENT_UNSPECIFIED);
+}
+
+#else
+
+static int hwmon_thermal_add(struct hwmon_device *hwdev)
+{
+	return 0;
+}
+
+static void hwmon_thermal_remove(struct hwmon_device *hwdev)
+{
+}
+
+static void hwmon_thermal_notify(struct hwmon_device *hwdev, int channel)
+{
+}
+
+#endif /* CONFIG_THERMAL_OF */
+
+static bool hwmon_wants_tz(const struct hwmon_chip_info *chip)
+{
+	const struct hwmon_channel_info * const *info = chip->info;
+	int i;
+
+	for (i = 0; info[i]; i++)
+		if (info[i]->type == hwmon_chip &&
+		    (info[i]->config[0] & HWMON_C_REGISTER_TZ))
+			return true;
+	return false;
+}
+
+/* Building the attributes of a chip */
+
+/**
+ * struct hwmon_layout - sizes of a device's single allocation
+ * @nattrs: number of visible attributes
+ * @ngroups: number of extra groups
+ * @strings: bytes of attribute names, name and label (with NULs)
+ * @modes: mode of every (type, attr, channel) in walk order, 0 = no file
+ */
+struct hwmon_layout {
+	unsigned int nattrs;
+	unsigned int ngroups;
+	size_t strings;
+	umode_t *modes;
+};
+
+/* Number of (type, attr, channel) triples that can have a file. */
+static unsigned int hwmon_count_candidates(const struct hwmon_chip_info *chip)
+{
+	const struct hwmon_channel_info * const *info = chip->info;
+	unsigned int n = 0;
+	int i, ch;
+
+	for (i = 0; info[i]; i++)
+		for (ch = 0; info[i]->config[ch]; ch++)
+			n += hweight32(info[i]->config[ch]);
+	return n;
+}
+
+/*
+ * First pass over the chip description: ask is_visible() once per
+ * candidate attribute, check that every visible attribute has the
+ * callbacks its mode needs, and size the names.
+ */
+static int hwmon_measure(struct device *dev, void *drvdata,
+			 const struct hwmon_chip_info *chip,
+			 struct hwmon_layout *lay)
+{
+	const struct hwmon_channel_info * const *info = chip->info;
+	const struct hwmon_ops *ops = chip->ops;
+	unsigned int n = 0;
+	int i, ch;
+
+	for (i = 0; info[i]; i++) {
+		enum hwmon_sensor_types type = info[i]->type;
+
+		if ((unsigned int)type >= hwmon_max) {
+			dev_err(dev, "hwmon: invalid sensor type %d\n", type);
+			return -EINVAL;
+		}
+		for (ch = 0; info[i]->config[ch]; ch++) {
+			unsigned long cfg = info[i]->config[ch];
+			unsigned int attr;
+
+			if (ch > U16_MAX)
+				return -EINVAL;
+			for_each_set_bit(attr, &cfg, 32) {
+				umode_t mode = 0;
+				bool rd_ok;
+
+				if (hwmon_suffix(type, attr))
+					mode = ops->is_visible(drvdata, type,
+							       attr, ch);
+				lay->modes[n++] = mode;
+				if (!mode)
+					continue;
+
+				rd_ok = hwmon_is_string(type, attr) ?
+					!!ops->read_string : !!ops->read;
+				if (((mode & 0444) && !rd_ok) ||
+				    ((mode & 0222) && !ops->write))
+					return -EINVAL;
+
+				lay->nattrs++;
+				lay->strings += hwmon_format_name(NULL, 0, type,
+								  attr, ch) + 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Copy a string into the strings area and advance the cursor. */
+static const char *hwmon_put_string(char **cursor, const char *s)
+{
+	char *dst = *cursor;
+	size_t len = strlen(s) + 1;
+
+	memcpy(dst, s, len);
+	*cursor += len;
+	return dst;
+}
+
+/*
+ * Second pass: fill the attributes of a device allocated for @lay. The walk
+ * order is the one of hwmon_measure(), so lay->modes lines up.
+ */
+static void hwmon_fill_attrs(struct hwmon_device *hwdev,
+			     const struct hwmon_layout *lay,
+			     struct attribute **ptrs, char **strings)
+{
+	const struct hwmon_channel_info * const *info = hwdev->chip->info;
+	const struct hwmon_ops *ops = hwdev->chip->ops;
+	unsigned int n = 0, k = 0;
+	int i, ch;
+
+	for (i = 0; info[i]; i++) {
+		enum hwmon_sensor_types type = info[i]->type;
+
+		for (ch = 0; info[i]->config[ch]; ch++) {
+			unsigned long cfg = info[i]->config[ch];
+			unsigned int attr;
+
+			for_each_set_bit(attr, &cfg, 32) {
+				umode_t mode = lay->modes[n++];
+				struct hwmon_attr *ha;
+				struct device_attribute *da;
+				int len;
+
+				if (!mode)
+					continue;
+				ha = &hwdev->attrs[k];
+				da = &ha->dev_attr;
+				ha->type = type;
+				ha->attr = attr;
+				ha->channel = ch;
+				len = hwmon_format_name(NULL, 0, type, attr, ch);
+				hwmon_format_name(*strings, len + 1, type, attr,
+						  ch);
+				sysfs_attr_init(&da->attr);
+				da->attr.name = *strings;
+				da->attr.mode = mode;
+				*strings += len + 1;
+				if (mode & 0444)
+					da->show = hwmon_is_string(type, attr) ?
+						   hwmon_attr_show_string :
+						   hwmon_attr_show;
+				if ((mode & 0222) && ops->write)
+					da->store = hwmon_attr_store;
+				ptrs[k++] = &da->attr;
+			}
+		}
+	}
+	ptrs[k] = NULL;
+}
+
+static bool hwmon_name_is_valid(const char *name)
+{
+	return *name && !strpbrk(name, "-* \t\n");
+}
+
+static struct device *
+__hwmon_device_register(struct device *dev, const char *name, void *drvdata,
+			const struct hwmon_chip_info *chip,
+			const struct attribute_group **groups)
+{
+	struct hwmon_layout lay = { };
+	const struct attribute_group **grp_list = NULL;
+	struct hwmon_device *hwdev;
+	struct attribute **ptrs = NULL;
+	const char *label = NULL;
+	unsigned int ncand = 0, i;
+	char *strings;
+	size_t size;
+	int err, id;
+
+	if (name && !hwmon_name_is_valid(name))
+		dev_warn(dev,
+			 "hwmon: '%s' is not a valid name attribute, please fix\n",
+			 name);
+
+	if (dev && device_property_read_string(dev, "label", &label))
+		label = NULL;
+
+	if (name)
+		lay.strings += strlen(name) + 1;
+	if (label)
+		lay.strings += strlen(label) + 1;
+
+	if (chip) {
+		ncand = hwmon_count_candidates(chip);
+		lay.modes = kcalloc(max(ncand, 1U), sizeof(*lay.modes),
+				    GFP_KERNEL);
+		if (!lay.modes)
+			return ERR_PTR(-ENOMEM);
+		err = hwmon_measure(dev, drvdata, chip, &lay);
+		if (err)
+			goto free_modes;
+		for (i = 0; groups && groups[i]; i++)
+			lay.ngroups++;
+	}
+
+	/*
+	 * One allocation: the device, nattrs attributes, nattrs + 1 attribute
+	 * pointers, 1 + ngroups + 1 group pointers (chip devices only), strings.
+	 */
+	size = struct_size(hwdev, attrs, lay.nattrs);
+	if (chip) {
+		size = size_add(size, array_size(lay.nattrs + 1, sizeof(*ptrs)));
+		size = size_add(size,
+				array_size(lay.ngroups + 2, sizeof(*grp_list)));
+	}
+	size = size_add(size, lay.strings);
+
+	hwdev = kzalloc(size, GFP_KERNEL);
+	if (!hwdev) {
+		err = -ENOMEM;
+		goto free_modes;
+	}
+	hwdev->chip = chip;
+	INIT_LIST_HEAD(&hwdev->tzones);
+
+	if (chip) {
+		ptrs = (struct attribute **)&hwdev->attrs[lay.nattrs];
+		grp_list = (const struct attribute_group **)&ptrs[lay.nattrs + 1];
+		strings = (char *)&grp_list[lay.ngroups + 2];
+	} else {
+		strings = (char *)&hwdev->attrs[0];
+	}
+
+	if (name)
+		hwdev->name = hwmon_put_string(&strings, name);
+	if (label)
+		hwdev->label = hwmon_put_string(&strings, label);
+
+	if (chip) {
+		hwmon_fill_attrs(hwdev, &lay, ptrs, &strings);
+		hwdev->group.attrs = ptrs;
+		grp_list[0] = &hwdev->group;
+		for (i = 0; i < lay.ngroups; i++)
+			grp_list[i + 1] = groups[i];
+		grp_list[lay.ngroups + 1] = NULL;
+		groups = grp_list;
+	}
+	kfree(lay.modes);
+	lay.modes = NULL;
+
+	/* From here on the device owns hwdev: release it with put_device(). */
+	device_initialize(&hwdev->dev);
+	hwdev->dev.class = &hwmon_class;
+	hwdev->dev.parent = dev;
+	hwdev->dev.groups = groups;
+	hwdev->dev.of_node = dev ? dev->of_node : NULL;
+	dev_set_drvdata(&hwdev->dev, drvdata);
+
+	id = ida_alloc(&hwmon_ida, GFP_KERNEL);
+	if (id < 0) {
+		put_device(&hwdev->dev);
+		return ERR_PTR(id);
+	}
+	hwdev->id = id;
+
+	err = dev_set_name(&hwdev->dev, HWMON_ID_PREFIX "%d", id);
+	if (err)
+		goto put_dev;
+
+	err = device_add(&hwdev->dev);
+	if (err)
+		goto put_dev;
+
+	if (chip && hwmon_wants_tz(chip)) {
+		err = hwmon_thermal_add(hwdev);
+		if (err) {
+			device_del(&hwdev->dev);
+			goto put_dev;
+		}
+	}
+	return &hwdev->dev;
+
+put_dev:
+	put_device(&hwdev->dev);
+	ida_free(&hwmon_ida, id);
+	return ERR_PTR(err);
+
+free_modes:
+	kfree(lay.modes);
+	return ERR_PTR(err);
+}
+
+/**
+ * hwmon_device_register_with_groups - register a hwmon device
+ * @dev: the parent device (may be NULL)
+ * @name: hwmon name attribute
+ * @drvdata: driver data to attach to the created device
+ * @groups: NULL-terminated list of attribute groups to create, or NULL
+ *
+ * hwmon_device_unregister() must be called when the device is no longer
+ * needed.
+ *
+ * Return: the created class device, or an ERR_PTR(): -EINVAL if @name is
+ * NULL, -ENOMEM or the driver core's error otherwise.
+ */
+struct device *
+hwmon_device_register_with_groups(struct device *dev, const char *name,
+				  void *drvdata,
+				  const struct attribute_group **groups)
+{
+	if (!name)
+		return ERR_PTR(-EINVAL);
+
+	return __hwmon_device_register(dev, name, drvdata, NULL, groups);
+}
+EXPORT_SYMBOL_GPL(hwmon_device_register_with_groups);
+
+/**
+ * hwmon_device_register_with_info - register a hwmon device from a chip
+ *	description
+ * @dev: the parent device
+ * @name: hwmon name attribute
+ * @drvdata: driver data to attach to the created device
+ * @chip: the chip description: operations and channel list
+ * @extra_groups: NULL-terminated list of additional attribute groups, or NULL
+ *
+ * Creates the standard sysfs attributes of every channel attribute in
+ * @chip that its is_visible() callback makes visible.
+ * hwmon_device_unregister() must be called when the device is no longer
+ * needed.
+ *
+ * Return: the created class device, or an ERR_PTR(): -EINVAL if @dev,
+ * @name, @chip, its ops, is_visible() or channel list is missing, or a
+ * visible attribute lacks the read, read_string or write callback its mode
+ * needs; -ENOMEM or the driver core's error otherwise.
+ */
+struct device *
+hwmon_device_register_with_info(struct device *dev, const char *name,
+				void *drvdata,
+				const struct hwmon_chip_info *chip,
+				const struct attribute_group **extra_groups)
+{
+	if (!dev || !name || !chip)
+		return ERR_PTR(-EINVAL);
+	if (!chip->ops || !chip->ops->is_visible || !chip->info)
+		return ERR_PTR(-EINVAL);
+
+	return __hwmon_device_register(dev, name, drvdata, chip, extra_groups);
+}
+EXPORT_SYMBOL_GPL(hwmon_device_register_with_info);
+
+/**
+ * hwmon_device_register_for_thermal - register a hwmon device for the
+ *	thermal subsystem
+ * @dev: the parent device (the thermal zone)
+ * @name: hwmon name attribute
+ * @drvdata: driver data to attach to the created device
+ *
+ * For the thermal core's hwmon bridge only: it creates a device with the
+ * name attribute and adds its own attributes afterwards.
+ *
+ * Return: the created class device, or an ERR_PTR(): -EINVAL if @dev or
+ * @name is NULL, -ENOMEM or the driver core's error otherwise.
+ */
+struct device *
+hwmon_device_register_for_thermal(struct device *dev, const char *name,
+				  void *drvdata)
+{
+	if (!dev || !name)
+		return ERR_PTR(-EINVAL);
+
+	return __hwmon_device_register(dev, name, drvdata, NULL, NULL);
+}
+EXPORT_SYMBOL_NS_GPL(hwmon_device_register_for_thermal, HWMON_THERMAL);
+
+/**
+ * hwmon_device_register - register a hwmon device (deprecated)
+ * @dev: the parent device
+ *
+ * Creates a hwmon class device without a name attribute. Deprecated: use
+ * hwmon_device_register_with_info() instead; a warning is logged.
+ *
+ * Return: the created class device, or an ERR_PTR().
+ */
+struct device *hwmon_device_register(struct device *dev)
+{
+	dev_warn(dev,
+		 "%s() is deprecated. Please convert the driver to use hwmon_device_register_with_info().\n",
+		 __func__);
+
+	return __hwmon_device_register(dev, NULL, NULL, NULL, NULL);
+}
+EXPORT_SYMBOL_GPL(hwmon_device_register);
+
+/**
+ * hwmon_device_unregister - remove a hwmon device
+ * @dev: the class device returned by one of the registration functions
+ *
+ * Removes the device's thermal zones, its sysfs files and the device, and
+ * makes its hwmonN number available again.
+ */
+void hwmon_device_unregister(struct device *dev)
+{
+	struct hwmon_device *hwdev;
+	int id;
+
+	if (WARN_ON(!dev || dev->class != &hwmon_class))
+		return;
+
+	hwdev = to_hwmon_device(dev);
+	id = hwdev->id;
+	hwmon_thermal_remove(hwdev);
+	device_unregister(dev);
+	ida_free(&hwmon_ida, id);
+}
+EXPORT_SYMBOL_GPL(hwmon_device_unregister);
+
+static void devm_hwmon_release(void *hwmon_dev)
+{
+	hwmon_device_unregister(hwmon_dev);
+}
+
+static struct device *devm_hwmon_manage(struct device *dev,
+					struct device *hwmon_dev)
+{
+	int err;
+
+	if (IS_ERR(hwmon_dev))
+		return hwmon_dev;
+
+	err = devm_add_action_or_reset(dev, devm_hwmon_release, hwmon_dev);
+	return err ? ERR_PTR(err) : hwmon_dev;
+}
+
+/**
+ * devm_hwmon_device_register_with_groups - register a device-managed hwmon
+ *	device
+ * @dev: the parent device
+ * @name: hwmon name attribute
+ * @drvdata: driver data to attach to the created device
+ * @groups: NULL-terminated list of attribute groups to create, or NULL
+ *
+ * Like hwmon_device_register_with_groups(), but the device is unregistered
+ * automatically when @dev is unbound.
+ *
+ * Return: the created class device, or an ERR_PTR(): -EINVAL if @dev or
+ * @name is NULL.
+ */
+struct device *
+devm_hwmon_device_register_with_groups(struct device *dev, const char *name,
+				       void *drvdata,
+				       const struct attribute_group **groups)
+{
+	if (!dev)
+		return ERR_PTR(-EINVAL);
+
+	return devm_hwmon_manage(dev,
+				 hwmon_device_register_with_groups(dev, name,
+								   drvdata,
+								   groups));
+}
+EXPORT_SYMBOL_GPL(devm_hwmon_device_register_with_groups);
+
+/**
+ * devm_hwmon_device_register_with_info - register a device-managed hwmon
+ *	device from a chip description
+ * @dev: the parent device
+ * @name: hwmon name attribute
+ * @drvdata: driver data to attach to the created device
+ * @chip: the chip description: operations and channel list
+ * @extra_groups: NULL-terminated list of additional attribute groups, or NULL
+ *
+ * Like hwmon_device_register_with_info(), but the device is unregistered
+ * automatically when @dev is unbound.
+ *
+ * Return: the created class device, or an ERR_PTR() as for
+ * hwmon_device_register_with_info().
+ */
+struct device *
+devm_hwmon_device_register_with_info(struct device *dev, const char *name,
+				     void *drvdata,
+				     const struct hwmon_chip_info *chip,
+				     const struct attribute_group **extra_groups)
+{
+	if (!dev)
+		return ERR_PTR(-EINVAL);
+
+	return devm_hwmon_manage(dev,
+				 hwmon_device_register_with_info(dev, name,
+								 drvdata, chip,
+								 extra_groups));
+}
+EXPORT_SYMBOL_GPL(devm_hwmon_device_register_with_info);
+
+/**
+ * devm_hwmon_device_unregister - unregister a device-managed hwmon device
+ *	now
+ * @dev: the class device returned by a devm_ registration function
+ *
+ * Unregisters the device at once instead of when its parent is unbound.
+ * Warns if @dev is not a device-managed hwmon device.
+ */
+void devm_hwmon_device_unregister(struct device *dev)
+{
+	if (WARN_ON(!dev || !dev->parent))
+		return;
+
+	devm_release_action(dev->parent, devm_hwmon_release, dev);
+}
+EXPORT_SYMBOL_GPL(devm_hwmon_device_unregister);
+
+static char *__hwmon_sanitize_name(struct device *dev, const char *old_name)
+{
+	char *name, *p;
+
+	if (dev)
+		name = devm_kstrdup(dev, old_name, GFP_KERNEL);
+	else
+		name = kstrdup(old_name, GFP_KERNEL);
+	if (!name)
+		return ERR_PTR(-ENOMEM);
+
+	for (p = name; *p; p++)
+		if (hwmon_is_bad_char(*p))
+			*p = '_';
+	return name;
+}
+
+/**
+ * hwmon_sanitize_name - copy a string, replacing characters that are
+ *	invalid in a hwmon name
+ * @name: the string to copy
+ *
+ * Every character for which hwmon_is_bad_char() is true becomes '_'. The
+ * caller frees the copy with kfree().
+ *
+ * Return: the new string, or ERR_PTR(-ENOMEM).
+ */
+char *hwmon_sanitize_name(const char *name)
+{
+	return __hwmon_sanitize_name(NULL, name);
+}
+EXPORT_SYMBOL_GPL(hwmon_sanitize_name);
+
+/**
+ * devm_hwmon_sanitize_name - device-managed hwmon_sanitize_name()
+ * @dev: the device that owns the copy
+ * @name: the string to copy
+ *
+ * Return: the new string, freed when @dev is unbound; ERR_PTR(-EINVAL) if
+ * @dev is NULL, ERR_PTR(-ENOMEM) if out of memory.
+ */
+char *devm_hwmon_sanitize_name(struct device *dev, const char *name)
+{
+	if (!dev)
+		return ERR_PTR(-EINVAL);
+
+	return __hwmon_sanitize_name(dev, name);
+}
+EXPORT_SYMBOL_GPL(devm_hwmon_sanitize_name);
+
+/**
+ * hwmon_notify_event - tell user space and the thermal core that an
+ *	attribute changed
+ * @dev: the hwmon class device
+ * @type: sensor type
+ * @attr: attribute number within the type
+ * @channel: channel number (0-based)
+ *
+ * Wakes up pollers of the attribute file (sysfs_notify()), sends a
+ * KOBJ_CHANGE uevent with NAME=<attribute file name>, and for temperature
+ * attributes updates the channel's thermal zone if there is one.
+ *
+ * Return: 0, or -EINVAL if (@type, @attr) has no attribute file.
+ */
+int hwmon_notify_event(struct device *dev, enum hwmon_sensor_types type,
+		       u32 attr, int channel)
+{
+	char event[64];
+	char *envp[2];
+	char name[48];
+	int len;
+
+	if (!hwmon_suffix(type, attr))
+		return -EINVAL;
+
+	hwmon_format_name(name, sizeof(name), type, attr, channel);
+	len = snprintf(event, sizeof(event), "NAME=%s", name);
+	if (len >= sizeof(event))
+		return -EINVAL;
+
+	envp[0] = event;
+	envp[1] = NULL;
+	sysfs_notify(&dev->kobj, NULL, name);
+	kobject_uevent_env(&dev->kobj, KOBJ_CHANGE, envp);
+
+	if (type == hwmon_temp && dev->class == &hwmon_class)
+		hwmon_thermal_notify(to_hwmon_device(dev), channel);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(hwmon_notify_event);
+
+static int __init hwmon_init(void)
+{
+	int err;
+
+	err = class_register(&hwmon_class);
+	if (err)
+		pr_err("couldn't register hwmon sysfs class\n");
+	return err;
+}
+
+static void __exit hwmon_exit(void)
+{
+	class_unregister(&hwmon_class);
+	ida_destroy(&hwmon_ida);
+}
+
+subsys_initcall(hwmon_init);
+module_exit(hwmon_exit);
+
+MODULE_DESCRIPTION("hardware monitoring sysfs/class support (clean-room core)");
+MODULE_LICENSE("GPL");
