@@ -37,7 +37,7 @@ KUNIT_ARGS = --arch=x86_64 --kunitconfig=$(TOP)/.kunitconfig \
 .PHONY: all deps tree tree-ours tree-stock kunit kunit-ours kunit-stock \
 	demo demo-kernel check check-kernel clean
 
-all: userspace
+all: userspace cli
 
 deps:
 	@$(TOP)/scripts/deps.sh
@@ -59,13 +59,14 @@ demo-kernel: kunit-ours
 	@echo "== sysfs tree of the all-types fake chip (our core) =="
 	@sed -n 's/.*hwmon-demo: //p' $(BUILD)/ours/kunit/test.log
 
-demo: demo-kernel userspace-demo
+demo: demo-kernel userspace-demo cli-demo
 
 check-kernel: kunit-ours kunit-stock
 
-check: check-kernel check-userspace
+check: check-kernel check-userspace check-cli
 
 clean:
 	rm -rf $(BUILD)/ours/kunit $(BUILD)/stock/kunit $(BUILD)/userspace
 
 include $(TOP)/userspace/build.mk
+include $(TOP)/userspace/cli.mk

@@ -9,6 +9,8 @@ pkgs=(
 	python3 ccache qemu-system-x86 rsync cpio xz-utils kmod
 	# userspace library, tests and fuzzing
 	pkg-config check gcovr clang libclang-rt-14-dev valgrind
+	# blockrange CLI: ELF, disassembly, the llvm-profgen oracle
+	libelf-dev libcapstone-dev llvm-19
 )
 
 missing=()

@@ -1,0 +1,5 @@
+# Placeholder: the blockrange CLI build and tests.
+.PHONY: cli check-cli cli-demo
+cli:
+check-cli:
+cli-demo:
