@@ -70,3 +70,4 @@ clean:
 
 include $(TOP)/userspace/build.mk
 include $(TOP)/userspace/cli.mk
+include $(TOP)/coverage/coverage.mk

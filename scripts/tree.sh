@@ -1,6 +1,7 @@
 #!/bin/bash
 # tree.sh CORE: prepare build/CORE/src, a Linux 6.1 source tree for CORE
-# (stock or ours), from Debian's linux-source-6.1 tarball.
+# (stock, ours, or coverage = ours for UML gcov), from Debian's
+# linux-source-6.1 tarball.
 #
 #  - The tarball is unpacked once into build/pristine/ and never modified.
 #  - build/CORE/src is a hard-link copy of it (cheap), onto which we overlay:
@@ -8,14 +9,15 @@
 #                  kernel/patches/common/*.patch
 #      ours:       kernel/drivers/**        -> drivers/**
 #                  kernel/patches/ours/*.patch
+#      coverage:   as ours, plus kernel/patches/coverage/*.patch
 #  - An overlaid file is replaced (never written through the hard link) only
 #    when its content changed, so kbuild rebuilds just what was edited.
 #  - Files overlaid by an earlier run but no longer wanted are restored from
 #    the pristine tree (or deleted if the pristine tree lacks them).
 set -euo pipefail
 
-core=${1:?usage: tree.sh stock|ours}
-case "$core" in stock|ours) ;; *) echo "tree.sh: unknown core '$core' (expected stock or ours)" >&2; exit 2 ;; esac
+core=${1:?usage: tree.sh stock|ours|coverage}
+case "$core" in stock|ours|coverage) ;; *) echo "tree.sh: unknown core '$core' (expected stock, ours or coverage)" >&2; exit 2 ;; esac
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$top/build}
@@ -75,9 +77,12 @@ add_patches() {	# add_patches DIR: apply DIR/*.patch to scratch copies
 mkdir -p "$scratch/t"
 add_dir "$top/kunit" drivers/hwmon/tests
 add_patches "$top/kernel/patches/common"
-if [ "$core" = ours ]; then
+if [ "$core" != stock ]; then
 	add_dir "$top/kernel/drivers" drivers
 	add_patches "$top/kernel/patches/ours"
+fi
+if [ "$core" = coverage ]; then
+	add_patches "$top/kernel/patches/coverage"
 fi
 
 manifest=$build/$core/overlay.list
