@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Check runner for the blockrange CLI: every suite in one SRunner, so the
+ * last line is Check's summary.  Exit status 0 only if every test passed.
+ */
+#include <stdlib.h>
+
+#include "cli_tests.h"
+
+int main(void)
+{
+	SRunner *sr = srunner_create(parser_suite());
+	int failed;
+
+	srunner_add_suite(sr, mapper_suite());
+	srunner_add_suite(sr, output_suite());
+	srunner_add_suite(sr, fixtures_suite());
+	srunner_add_suite(sr, parity_suite());
+	srunner_add_suite(sr, exact_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Check suites of the blockrange CLI and their helpers.  The runner gets its
+ * paths from the environment (set by `make check-cli`): BLOCKRANGE (the
+ * binary), BLOCKRANGE_FIXTURES, BLOCKRANGE_GOLDEN, BLOCKRANGE_WORKLOADS,
+ * BLOCKRANGE_WORKLOAD_NAMES, BLOCKRANGE_SCRATCH, LLVM_PROFGEN.
+ */
+#ifndef BLOCKRANGE_CLI_TESTS_H
+#define BLOCKRANGE_CLI_TESTS_H
+
+#include <stddef.h>
+
+#include <check.h>
+
+Suite *parser_suite(void);
+Suite *mapper_suite(void);
+Suite *output_suite(void);
+Suite *fixtures_suite(void);
+Suite *parity_suite(void);
+Suite *exact_suite(void);
+
+/* getenv() that fails the test when the variable is missing. */
+const char *env_path(const char *name);
+
+/*
+ * Run argv with stdout and stderr to files (NULL: /dev/null) and return
+ * the exit status (128 + signal if killed, -1 if it could not run).
+ */
+int run_cmd(char *const argv[], const char *out, const char *err);
+
+/* Whole file as a NUL-terminated string (fails the test if unreadable). */
+char *slurp(const char *path, size_t *len);
+
+/* scratch/NAME, directory created; static buffer per call slot. */
+const char *scratch(const char *name, char *buf, size_t bufsz);
+
+/* Write @text to @path. */
+void spew(const char *path, const char *text);
+
+#endif

@@ -1,0 +1,404 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Parity and exactness on the workloads (the .c files of check-tests/cli/workloads, each
+ * built non-PIE and PIE), recorded with `blockrange record`:
+ *  - parity: `blockrange ranges` is byte-for-byte llvm-profgen-19's raw
+ *    profile of the same script, for a sampled recording (depth 32, period
+ *    7: overlapping stacks, as LBR gives) and for a full trace;
+ *  - exactness: for a full trace (depth 0 = unbounded, period 1), the
+ *    coverage annotate computes for every instruction equals the number of
+ *    times single-stepping executed it.  The only instructions no block can
+ *    cover are those executed before the first taken branch (the head of
+ *    _start, from the entry point to its first branch): their coverage is
+ *    their count minus one, and the test checks that too.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "annotate.h"
+#include "cli_tests.h"
+#include "elfbin.h"
+#include "perfscript.h"
+#include "profile.h"
+
+static const struct workload {
+	const char *name;
+	const char *arg;
+} workloads[] = {
+	{ "branches", "300" },
+	{ "sortsearch", "48" },
+};
+
+#define NR_WL (sizeof(workloads) / sizeof(workloads[0]))
+
+static const char *variants[] = { "nopie", "pie" };
+
+static void wl_path(size_t w, size_t v, char *buf, size_t sz)
+{
+	snprintf(buf, sz, "%s/%s-%s", env_path("BLOCKRANGE_WORKLOADS"),
+		 workloads[w].name, variants[v]);
+}
+
+static void record(const char *bin, const char *arg, const char *depth,
+		   const char *period, const char *out, const char *counts)
+{
+	char *argv[16];
+	size_t i = 0;
+
+	argv[i++] = (char *)env_path("BLOCKRANGE");
+	argv[i++] = "record";
+	argv[i++] = "-o";
+	argv[i++] = (char *)out;
+	argv[i++] = "--depth";
+	argv[i++] = (char *)depth;
+	argv[i++] = "--period";
+	argv[i++] = (char *)period;
+	if (counts) {
+		argv[i++] = "--counts";
+		argv[i++] = (char *)counts;
+	}
+	argv[i++] = "--";
+	argv[i++] = (char *)bin;
+	argv[i++] = (char *)arg;
+	argv[i] = NULL;
+	ck_assert_msg(run_cmd(argv, NULL, NULL) == 0, "record %s failed", bin);
+}
+
+/* _i = ((workload * 2) + variant) * 2 + config */
+START_TEST(parity)
+{
+	size_t w = (size_t)_i / 4, v = ((size_t)_i / 2) % 2, c = (size_t)_i % 2;
+	char bin[512], ps[512], ours[512], theirs[512], errf[512], outarg[600];
+	char psarg[600], binarg[600], tag[64];
+	char *a, *b, *script;
+	unsigned long nranges;
+
+	wl_path(w, v, bin, sizeof(bin));
+	snprintf(tag, sizeof(tag), "parity-%zu.perfscript", (size_t)_i);
+	scratch(tag, ps, sizeof(ps));
+	record(bin, workloads[w].arg, c ? "0" : "32", c ? "1" : "7", ps, NULL);
+	script = slurp(ps, NULL);
+	/* PIE scripts carry the executable's mmap line, non-PIE ones none. */
+	ck_assert_int_eq(!!strstr(script, "PERF_RECORD_MMAP2"), (int)v);
+	free(script);
+
+	snprintf(tag, sizeof(tag), "parity-%zu.ours", (size_t)_i);
+	scratch(tag, ours, sizeof(ours));
+	snprintf(tag, sizeof(tag), "parity-%zu.llvm", (size_t)_i);
+	scratch(tag, theirs, sizeof(theirs));
+	scratch("parity.err", errf, sizeof(errf));
+	{
+		char *argv[] = { (char *)env_path("BLOCKRANGE"), "ranges",
+				 "--perfscript", ps, "--binary", bin, NULL };
+
+		ck_assert_int_eq(run_cmd(argv, ours, errf), 0);
+	}
+	snprintf(psarg, sizeof(psarg), "--perfscript=%s", ps);
+	snprintf(binarg, sizeof(binarg), "--binary=%s", bin);
+	snprintf(outarg, sizeof(outarg), "--output=%s", theirs);
+	{
+		char *argv[] = { (char *)env_path("LLVM_PROFGEN"),
+				 "--format=text", psarg, binarg, outarg,
+				 "--skip-symbolization", NULL };
+
+		ck_assert_msg(run_cmd(argv, NULL, errf) == 0,
+			      "%s failed (see %s)", argv[0], errf);
+	}
+	a = slurp(ours, NULL);
+	b = slurp(theirs, NULL);
+	ck_assert_msg(!strcmp(a, b), "%s-%s config %zu: %s and %s differ",
+		      workloads[w].name, variants[v], c, ours, theirs);
+	/* Not a vacuous comparison. */
+	nranges = strtoul(a, NULL, 10);
+	ck_assert_msg(nranges >= 10, "only %lu ranges", nranges);
+	free(a);
+	free(b);
+}
+END_TEST
+
+/*
+ * Differential test of the counting rules on synthetic stacks: a real trace
+ * never has a call, ret or jmp inside a range, never ends mid-instruction
+ * and rarely jumps from PLT stubs to nowhere, so recorded scripts cannot
+ * exercise llvm-profgen's filters.  Here 400 random stacks (fixed seed)
+ * mix every instruction start of the workload, addresses one byte into
+ * instructions, PLT stubs and external addresses, with random flags and
+ * repeat counts; both tools must agree byte for byte.
+ */
+static uint64_t rng_state;
+
+static uint64_t rng(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+START_TEST(rules)
+{
+	size_t w = (size_t)_i / 2, v = (size_t)_i % 2;
+	char bin[512], ps[512], ours[512], theirs[512], errf[512], tag[64];
+	char psarg[600], binarg[600], outarg[600], err[512];
+	struct eb_binary eb;
+	uint64_t *pool, mstart = 0x555555554000 + 0x1000, pgoff = 0, text;
+	size_t np = 0, i, k;
+	FILE *f;
+	char *a, *b;
+
+	wl_path(w, v, bin, sizeof(bin));
+	ck_assert_msg(!eb_open(bin, &eb, err, sizeof(err)), "%s", err);
+	pool = calloc(2 * eb.nr_code + 64, sizeof(*pool));
+	ck_assert(pool);
+	for (i = 0; i < eb.nr_code; i++) {
+		pool[np++] = eb.code[i].addr;
+		if (eb.code[i].size > 1 && i % 5 == 0)
+			pool[np++] = eb.code[i].addr + 1;
+	}
+	for (i = 0; i < eb.nr_xsecs; i++)
+		if (!strncmp(eb.xsecs[i].name, ".plt", 4))
+			for (k = 0; k < eb.xsecs[i].size && k < 64; k += 6)
+				pool[np++] = eb.xsecs[i].addr + k;
+	ck_assert(eb_off_to_vaddr(&eb, 0x1000, &text));
+	(void)text;
+	ck_assert(eb_vaddr_to_off(&eb, eb.text_base, &pgoff));
+
+	snprintf(tag, sizeof(tag), "rules-%zu.perfscript", (size_t)_i);
+	scratch(tag, ps, sizeof(ps));
+	f = fopen(ps, "w");
+	ck_assert(f);
+	if (eb.pie)
+		fprintf(f, "PERF_RECORD_MMAP2 42/42: [0x%" PRIx64 "(0x%" PRIx64 ") @ 0x%" PRIx64 " 00:00 1 0]: r-xp %s\n",
+			mstart, (uint64_t)0x100000, pgoff, bin);
+	rng_state = 0x9e3779b97f4a7c15ull + (uint64_t)_i;
+	for (i = 0; i < 400; i++) {
+		size_t n = 1 + rng() % 8;
+
+		if (rng() % 7 == 0)
+			fprintf(f, "%u\n", (unsigned)(1 + rng() % 3));
+		fprintf(f, "  %" PRIx64, eb.pie ? mstart : eb.text_base);
+		for (k = 0; k < n; k++) {
+			uint64_t ad[2];
+			int j;
+
+			for (j = 0; j < 2; j++) {
+				uint64_t r = rng() % (np + np / 8 + 1);
+
+				if (r >= np)
+					ad[j] = 0x7f0000001000 + (r % 2) * 0x40;
+				else if (eb.pie)
+					ad[j] = mstart + (pool[r] - eb.text_base);
+				else
+					ad[j] = pool[r];
+			}
+			fprintf(f, " 0x%" PRIx64 "/0x%" PRIx64 "/%c/-/-/%u ", ad[0],
+				ad[1], "PM-"[rng() % 3], (unsigned)(rng() % 30));
+		}
+		fputc('\n', f);
+	}
+	ck_assert(!fclose(f));
+	free(pool);
+	eb_close(&eb);
+
+	snprintf(tag, sizeof(tag), "rules-%zu.ours", (size_t)_i);
+	scratch(tag, ours, sizeof(ours));
+	snprintf(tag, sizeof(tag), "rules-%zu.llvm", (size_t)_i);
+	scratch(tag, theirs, sizeof(theirs));
+	scratch("rules.err", errf, sizeof(errf));
+	{
+		char *argv[] = { (char *)env_path("BLOCKRANGE"), "ranges",
+				 "--perfscript", ps, "--binary", bin, NULL };
+
+		ck_assert_int_eq(run_cmd(argv, ours, errf), 0);
+	}
+	snprintf(psarg, sizeof(psarg), "--perfscript=%s", ps);
+	snprintf(binarg, sizeof(binarg), "--binary=%s", bin);
+	snprintf(outarg, sizeof(outarg), "--output=%s", theirs);
+	{
+		char *argv[] = { (char *)env_path("LLVM_PROFGEN"),
+				 "--format=text", psarg, binarg, outarg,
+				 "--skip-symbolization", NULL };
+
+		ck_assert_msg(run_cmd(argv, NULL, errf) == 0,
+			      "%s failed (see %s)", argv[0], errf);
+	}
+	a = slurp(ours, NULL);
+	b = slurp(theirs, NULL);
+	ck_assert_msg(!strcmp(a, b), "%s and %s differ", ours, theirs);
+	ck_assert_msg(strtoul(a, NULL, 10) >= 5, "too few ranges:\n%s", a);
+	free(a);
+	free(b);
+}
+END_TEST
+
+/*
+ * First instruction boundary at or after @addr, by a linear sweep from the
+ * start of the symbol (or executable section) containing it: a range can
+ * start inside the branch that ended the block before it.
+ */
+static uint64_t boundary_at_or_after(const struct eb_binary *eb, uint64_t addr)
+{
+	const struct eb_sym *sym = eb_sym_at(eb, addr);
+	const struct eb_section *sec = eb_xsec_at(eb, addr);
+	uint64_t a;
+
+	ck_assert(sec);
+	a = sym ? sym->start : sec->addr;
+	while (a < addr) {
+		struct eb_insn insn;
+
+		ck_assert_msg(!eb_decode(eb, a, &insn, NULL, 0, NULL, 0),
+			      "undecodable 0x%" PRIx64, a);
+		a += insn.size;
+	}
+	return a;
+}
+
+/* First recorded branch's source, as a virtual address. */
+struct first {
+	struct annot *a;
+	uint64_t from;
+	bool have;
+};
+
+static int first_sample(void *arg, const struct ps_sample *s, char *err,
+			size_t errsz)
+{
+	struct first *f = arg;
+
+	if (!f->have && s->nr) {
+		/* the oldest entry of the first sample */
+		ck_assert(mapper_map(&f->a->map, s->pid,
+				     s->entries[s->nr - 1].from, &f->from));
+		f->have = true;
+	}
+	return annot_sample(f->a, s, err, errsz);
+}
+
+static int first_mmap(void *arg, const struct ps_mmap *m, char *err,
+		      size_t errsz)
+{
+	struct first *f = arg;
+
+	return annot_mmap(f->a, m, err, errsz);
+}
+
+START_TEST(exactness)
+{
+	size_t w = (size_t)_i / 2, v = (size_t)_i % 2;
+	char bin[512], ps[512], cnt[512], tag[64], err[1024];
+	struct eb_binary eb;
+	struct annot an;
+	struct first f = { 0 };
+	struct ps_callbacks cb = { first_sample, first_mmap, &f };
+	struct pairmap counts = { 0 };
+	const struct blockrange *br;
+	uint64_t executed = 0, covered = 0, head = 0, checked = 0;
+	FILE *in;
+	char line[128];
+
+	wl_path(w, v, bin, sizeof(bin));
+	snprintf(tag, sizeof(tag), "exact-%zu.perfscript", (size_t)_i);
+	scratch(tag, ps, sizeof(ps));
+	snprintf(tag, sizeof(tag), "exact-%zu.counts", (size_t)_i);
+	scratch(tag, cnt, sizeof(cnt));
+	record(bin, workloads[w].arg, "0", "1", ps, cnt);
+
+	ck_assert_msg(!eb_open(bin, &eb, err, sizeof(err)), "%s", err);
+	ck_assert_msg(!annot_init(&an, ps, &eb, err, sizeof(err)), "%s", err);
+	f.a = &an;
+	in = fopen(ps, "r");
+	ck_assert(in);
+	ck_assert_msg(!ps_read(in, ps, false, &cb, NULL, err, sizeof(err)),
+		      "%s", err);
+	fclose(in);
+	ck_assert(f.have);
+	/* The recording starts at the entry point, in _start. */
+	ck_assert(f.from >= eb.entry);
+
+	in = fopen(cnt, "r");
+	ck_assert(in);
+	while (fgets(line, sizeof(line), in)) {
+		uint64_t addr, n, want, got;
+
+		ck_assert(sscanf(line, "%" SCNx64 " %" SCNu64, &addr, &n) == 2);
+		ck_assert(!pairmap_add(&counts, addr, 0, n));
+		executed += n;
+		want = n;
+		if (addr >= eb.entry && addr <= f.from) {
+			want--;	/* ran once before the first branch */
+			head++;
+		}
+		got = annot_coverage_at(&an, addr);
+		ck_assert_msg(got == want,
+			      "%s-%s: instruction 0x%" PRIx64 " executed %" PRIu64 " times, coverage %" PRIu64,
+			      workloads[w].name, variants[v], addr, n, got);
+		checked++;
+	}
+	fclose(in);
+	ck_assert_msg(head >= 2 && head < 32, "head of %" PRIu64 " instructions", head);
+	ck_assert_msg(checked > 50 && executed > 5000,
+		      "only %" PRIu64 " instructions, %" PRIu64 " executions",
+		      checked, executed);
+
+	/* Conversely, every covered instruction was executed that often. */
+	for (br = blockrange_first(an.ctx); br; br = blockrange_next(br)) {
+		uint64_t a = boundary_at_or_after(&eb, br->start), last = a;
+
+		while (a <= br->end) {
+			struct eb_insn insn;
+
+			ck_assert_msg(!eb_decode(&eb, a, &insn, NULL, 0, NULL, 0),
+				      "range [0x%" PRIx64 ", 0x%" PRIx64 "] holds undecodable 0x%" PRIx64,
+				      br->start, br->end, a);
+			ck_assert_msg(pairmap_get(&counts, a, 0) ==
+				      br->coverage + (a >= eb.entry && a <= f.from),
+				      "covered 0x%" PRIx64 " (%" PRIu64 ") count %" PRIu64,
+				      a, br->coverage, pairmap_get(&counts, a, 0));
+			covered += br->coverage;
+			last = a;
+			a += insn.size;
+		}
+		/* a range ends with a branch or just before an instruction */
+		ck_assert_msg(a > br->end &&
+			      (last == br->end || a == br->end + 1),
+			      "range [0x%" PRIx64 ", 0x%" PRIx64 "] splits an instruction",
+			      br->start, br->end);
+	}
+	ck_assert_uint_eq(covered + head, executed);
+	/* Nothing outside the binary was counted, nothing was reversed. */
+	ck_assert_uint_eq(an.stats.skipped_reversed, 0);
+	ck_assert_uint_gt(an.stats.counted, 1000);
+
+	pairmap_free(&counts);
+	annot_free(&an);
+	eb_close(&eb);
+}
+END_TEST
+
+Suite *parity_suite(void)
+{
+	Suite *s = suite_create("parity");
+	TCase *t = tcase_create("llvm-profgen-19");
+
+	tcase_set_timeout(t, 60);
+	tcase_add_loop_test(t, parity, 0, (int)(NR_WL * 2 * 2));
+	tcase_add_loop_test(t, rules, 0, (int)(NR_WL * 2));
+	suite_add_tcase(s, t);
+	return s;
+}
+
+Suite *exact_suite(void)
+{
+	Suite *s = suite_create("exactness");
+	TCase *t = tcase_create("full-trace");
+
+	tcase_set_timeout(t, 60);
+	tcase_add_loop_test(t, exactness, 0, (int)(NR_WL * 2));
+	suite_add_tcase(s, t);
+	return s;
+}

@@ -1,0 +1,563 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ELF executable: libelf for headers, sections and symbols, capstone for
+ * instruction lengths, classes and text.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "elfbin.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <capstone/capstone.h>
+
+struct rawsym {
+	uint64_t addr;
+	uint64_t size;
+	const char *name;
+	int rank;	/* higher wins among symbols at one address */
+};
+
+static int cmp_rawsym(const void *a, const void *b)
+{
+	const struct rawsym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank > y->rank ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static int read_file(const char *path, unsigned char **data, size_t *size,
+		     char *err, size_t errsz)
+{
+	int fd = open(path, O_RDONLY);
+	struct stat st;
+	unsigned char *buf;
+	size_t done = 0;
+
+	if (fd < 0) {
+		snprintf(err, errsz, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		snprintf(err, errsz, "%s: not a regular file", path);
+		close(fd);
+		return -1;
+	}
+	buf = malloc(st.st_size ? (size_t)st.st_size : 1);
+	if (!buf) {
+		snprintf(err, errsz, "%s: out of memory", path);
+		close(fd);
+		return -1;
+	}
+	while (done < (size_t)st.st_size) {
+		ssize_t n = read(fd, buf + done, (size_t)st.st_size - done);
+
+		if (n <= 0) {
+			snprintf(err, errsz, "%s: read error: %s", path,
+				 n ? strerror(errno) : "short file");
+			free(buf);
+			close(fd);
+			return -1;
+		}
+		done += (size_t)n;
+	}
+	close(fd);
+	*data = buf;
+	*size = done;
+	return 0;
+}
+
+static enum eb_kind classify(const cs_insn *in)
+{
+	const cs_detail *d = in->detail;
+	bool jump = false;
+	uint8_t i;
+
+	switch (in->id) {
+	case X86_INS_RET:
+	case X86_INS_RETF:
+	case X86_INS_RETFQ:
+	case X86_INS_IRET:
+	case X86_INS_IRETD:
+	case X86_INS_IRETQ:
+		return EB_RET;
+	default:
+		break;
+	}
+	if (!d)
+		return EB_OTHER;
+	for (i = 0; i < d->groups_count; i++) {
+		if (d->groups[i] == CS_GRP_CALL)
+			return EB_CALL;
+		if (d->groups[i] == CS_GRP_RET || d->groups[i] == CS_GRP_IRET)
+			return EB_RET;
+		if (d->groups[i] == CS_GRP_JUMP)
+			jump = true;
+	}
+	if (!jump)
+		return EB_OTHER;
+	if (in->id == X86_INS_JMP || in->id == X86_INS_LJMP) {
+		if (d->x86.op_count == 1 && d->x86.operands[0].type == X86_OP_IMM)
+			return EB_JMP;
+		return EB_JMP_IND;
+	}
+	return EB_COND;
+}
+
+const struct eb_section *eb_xsec_at(const struct eb_binary *b, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < b->nr_xsecs; i++)
+		if (addr >= b->xsecs[i].addr &&
+		    addr - b->xsecs[i].addr < b->xsecs[i].size)
+			return &b->xsecs[i];
+	return NULL;
+}
+
+static int push_code(struct eb_binary *b, size_t *cap, const cs_insn *in)
+{
+	if (b->nr_code == *cap) {
+		size_t n = *cap ? *cap * 2 : 1024;
+		struct eb_insn *c = realloc(b->code, n * sizeof(*c));
+
+		if (!c)
+			return -1;
+		b->code = c;
+		*cap = n;
+	}
+	b->code[b->nr_code].addr = in->address;
+	b->code[b->nr_code].size = (uint8_t)in->size;
+	b->code[b->nr_code].kind = (uint8_t)classify(in);
+	b->nr_code++;
+	return 0;
+}
+
+/* Disassemble [lo, hi) of section @s into the code set. */
+static int decode_region(struct eb_binary *b, const struct eb_section *s,
+			 uint64_t lo, uint64_t hi, size_t *cap)
+{
+	csh h = (csh)b->cs_handle;
+	cs_insn *in = cs_malloc(h);
+	uint64_t addr = lo;
+
+	if (!in)
+		return -1;
+	while (addr < hi) {
+		const uint8_t *code = b->image + s->offset + (addr - s->addr);
+		size_t size = (size_t)(hi - addr);
+		uint64_t a = addr;
+
+		if (cs_disasm_iter(h, &code, &size, &a, in)) {
+			if (push_code(b, cap, in)) {
+				cs_free(in, 1);
+				return -1;
+			}
+			addr = a;
+		} else {
+			addr++;	/* undecodable byte: not code */
+		}
+	}
+	cs_free(in, 1);
+	return 0;
+}
+
+static int load_symbols(struct eb_binary *b, Elf *elf, char *err,
+			size_t errsz)
+{
+	Elf_Scn *scn = NULL, *symscn = NULL;
+	GElf_Shdr sh, symsh;
+	Elf_Data *data;
+	struct rawsym *raw = NULL;
+	size_t nraw = 0, i, n, u;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_SYMTAB) {
+			symscn = scn;
+			symsh = sh;
+			break;
+		}
+		if (sh.sh_type == SHT_DYNSYM && !symscn) {
+			symscn = scn;
+			symsh = sh;
+		}
+	}
+	if (!symscn)
+		return 0;
+	data = elf_getdata(symscn, NULL);
+	if (!data || !symsh.sh_entsize)
+		return 0;
+	n = symsh.sh_size / symsh.sh_entsize;
+	raw = calloc(n ? n : 1, sizeof(*raw));
+	if (!raw) {
+		snprintf(err, errsz, "%s: out of memory", b->path);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		GElf_Sym s;
+		const char *name;
+		int type, bind;
+
+		if (!gelf_getsym(data, (int)i, &s))
+			continue;
+		type = GELF_ST_TYPE(s.st_info);
+		bind = GELF_ST_BIND(s.st_info);
+		if (type != STT_FUNC && type != STT_NOTYPE &&
+		    type != STT_GNU_IFUNC)
+			continue;
+		if (s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE)
+			continue;
+		name = elf_strptr(elf, symsh.sh_link, s.st_name);
+		if (!name || !*name || !eb_xsec_at(b, s.st_value))
+			continue;
+		raw[nraw].addr = s.st_value;
+		raw[nraw].size = s.st_size;
+		raw[nraw].name = name;
+		raw[nraw].rank = (type == STT_FUNC ? 4 : 0) +
+				 (bind == STB_GLOBAL ? 2 :
+				  bind == STB_WEAK ? 1 : 0);
+		nraw++;
+	}
+	qsort(raw, nraw, sizeof(*raw), cmp_rawsym);
+	b->syms = calloc(nraw ? nraw : 1, sizeof(*b->syms));
+	if (!b->syms) {
+		free(raw);
+		snprintf(err, errsz, "%s: out of memory", b->path);
+		return -1;
+	}
+	for (i = 0, u = 0; i < nraw; i++) {
+		if (u && b->syms[u - 1].start == raw[i].addr)
+			continue;
+		b->syms[u].start = raw[i].addr;
+		b->syms[u].end = raw[i].size ? raw[i].addr + raw[i].size : 0;
+		b->syms[u].name = strdup(raw[i].name);
+		if (!b->syms[u].name) {
+			free(raw);
+			b->nr_syms = u;
+			snprintf(err, errsz, "%s: out of memory", b->path);
+			return -1;
+		}
+		u++;
+	}
+	b->nr_syms = u;
+	free(raw);
+	return 0;
+}
+
+/* Next symbol start in the same section, or the section end. */
+static uint64_t region_end(const struct eb_binary *b, size_t i)
+{
+	const struct eb_section *s = eb_xsec_at(b, b->syms[i].start);
+	uint64_t end = s->addr + s->size;
+
+	if (i + 1 < b->nr_syms && b->syms[i + 1].start < end)
+		end = b->syms[i + 1].start;
+	return end;
+}
+
+int eb_open(const char *path, struct eb_binary *b, char *err, size_t errsz)
+{
+	Elf *elf = NULL;
+	GElf_Ehdr eh;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx, nph, i, cap = 0;
+	bool have_text = false;
+	csh h;
+
+	memset(b, 0, sizeof(*b));
+	b->path = strdup(path);
+	if (!b->path) {
+		snprintf(err, errsz, "%s: out of memory", path);
+		return -1;
+	}
+	b->base_name = strrchr(b->path, '/') ? strrchr(b->path, '/') + 1 :
+		       b->path;
+	if (read_file(path, &b->image, &b->image_size, err, errsz))
+		goto fail;
+	if (elf_version(EV_CURRENT) == EV_NONE) {
+		snprintf(err, errsz, "libelf: %s", elf_errmsg(-1));
+		goto fail;
+	}
+	elf = elf_memory((char *)b->image, b->image_size);
+	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
+		snprintf(err, errsz, "%s: not an ELF file", path);
+		goto fail;
+	}
+	if (gelf_getclass(elf) != ELFCLASS64 || eh.e_machine != EM_X86_64 ||
+	    (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)) {
+		snprintf(err, errsz,
+			 "%s: expected an x86-64 ELF executable, got another ELF type or machine",
+			 path);
+		goto fail;
+	}
+	b->pie = eh.e_type == ET_DYN;
+	b->entry = eh.e_entry;
+	if (elf_getphdrnum(elf, &nph) || elf_getshdrstrndx(elf, &shstrndx)) {
+		snprintf(err, errsz, "%s: %s", path, elf_errmsg(-1));
+		goto fail;
+	}
+	b->loads = calloc(nph ? nph : 1, sizeof(*b->loads));
+	if (!b->loads)
+		goto oom;
+	for (i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		b->loads[b->nr_loads].vaddr = ph.p_vaddr;
+		b->loads[b->nr_loads].memsz = ph.p_memsz;
+		b->loads[b->nr_loads].offset = ph.p_offset;
+		b->loads[b->nr_loads].filesz = ph.p_filesz;
+		b->loads[b->nr_loads].exec = ph.p_flags & PF_X;
+		if ((ph.p_flags & PF_X) && !have_text) {
+			b->text_base = ph.p_vaddr & ~(uint64_t)0xfff;
+			have_text = true;
+		}
+		b->nr_loads++;
+	}
+	if (!have_text) {
+		snprintf(err, errsz, "%s: no executable PT_LOAD segment", path);
+		goto fail;
+	}
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		struct eb_section *x;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(sh.sh_flags & SHF_EXECINSTR) || !sh.sh_size)
+			continue;
+		if (sh.sh_offset > b->image_size ||
+		    sh.sh_size > b->image_size - sh.sh_offset) {
+			snprintf(err, errsz, "%s: section outside the file",
+				 path);
+			goto fail;
+		}
+		x = realloc(b->xsecs, (b->nr_xsecs + 1) * sizeof(*x));
+		if (!x)
+			goto oom;
+		b->xsecs = x;
+		x += b->nr_xsecs;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		x->addr = sh.sh_addr;
+		x->size = sh.sh_size;
+		x->offset = sh.sh_offset;
+		x->name = strdup(name ? name : "?");
+		if (!x->name)
+			goto oom;
+		b->nr_xsecs++;
+	}
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK) {
+		snprintf(err, errsz, "capstone: cannot open an x86-64 handle");
+		goto fail;
+	}
+	b->cs_handle = (size_t)h;
+	cs_option(h, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
+	if (load_symbols(b, elf, err, errsz))
+		goto fail;
+	for (i = 0; i < b->nr_syms; i++) {
+		uint64_t end = region_end(b, i);
+
+		if (!b->syms[i].end || b->syms[i].end > end)
+			b->syms[i].end = end;
+		if (decode_region(b, eb_xsec_at(b, b->syms[i].start),
+				  b->syms[i].start, end, &cap))
+			goto oom;
+	}
+	b->xfer_prefix = malloc((b->nr_code + 1) * sizeof(*b->xfer_prefix));
+	if (!b->xfer_prefix)
+		goto oom;
+	b->xfer_prefix[0] = 0;
+	for (i = 0; i < b->nr_code; i++) {
+		enum eb_kind k = b->code[i].kind;
+
+		b->xfer_prefix[i + 1] = b->xfer_prefix[i] +
+			(k == EB_CALL || k == EB_RET || k == EB_JMP);
+	}
+	elf_end(elf);
+	return 0;
+oom:
+	snprintf(err, errsz, "%s: out of memory", path);
+fail:
+	if (elf)
+		elf_end(elf);
+	eb_close(b);
+	return -1;
+}
+
+void eb_close(struct eb_binary *b)
+{
+	size_t i;
+
+	if (b->cs_handle) {
+		csh h = (csh)b->cs_handle;
+
+		cs_close(&h);
+	}
+	for (i = 0; i < b->nr_syms; i++)
+		free(b->syms[i].name);
+	for (i = 0; i < b->nr_xsecs; i++)
+		free(b->xsecs[i].name);
+	free(b->syms);
+	free(b->xsecs);
+	free(b->loads);
+	free(b->code);
+	free(b->xfer_prefix);
+	free(b->image);
+	free(b->path);
+	memset(b, 0, sizeof(*b));
+}
+
+long eb_code_index(const struct eb_binary *b, uint64_t addr)
+{
+	size_t lo = 0, hi = b->nr_code;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (b->code[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < b->nr_code && b->code[lo].addr == addr)
+		return (long)lo;
+	return -1;
+}
+
+bool eb_range_valid(const struct eb_binary *b, uint64_t start, uint64_t end)
+{
+	long i = eb_code_index(b, start), j = eb_code_index(b, end);
+
+	if (i < 0 || j < 0 || start > end)
+		return false;
+	return b->xfer_prefix[j] == b->xfer_prefix[i];
+}
+
+const struct eb_sym *eb_sym_at(const struct eb_binary *b, uint64_t addr)
+{
+	size_t lo = 0, hi = b->nr_syms;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (b->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo && addr < b->syms[lo - 1].end)
+		return &b->syms[lo - 1];
+	return NULL;
+}
+
+const struct eb_sym *eb_sym_by_name(const struct eb_binary *b,
+				    const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < b->nr_syms; i++)
+		if (!strcmp(b->syms[i].name, name))
+			return &b->syms[i];
+	return NULL;
+}
+
+bool eb_off_to_vaddr(const struct eb_binary *b, uint64_t off, uint64_t *vaddr)
+{
+	size_t i;
+
+	for (i = 0; i < b->nr_loads; i++) {
+		const struct eb_load *l = &b->loads[i];
+
+		if (off >= l->offset && off - l->offset < l->filesz) {
+			*vaddr = l->vaddr + (off - l->offset);
+			return true;
+		}
+	}
+	return false;
+}
+
+bool eb_vaddr_to_off(const struct eb_binary *b, uint64_t vaddr, uint64_t *off)
+{
+	size_t i;
+
+	for (i = 0; i < b->nr_loads; i++) {
+		const struct eb_load *l = &b->loads[i];
+
+		if (vaddr >= l->vaddr && vaddr - l->vaddr < l->filesz) {
+			*off = l->offset + (vaddr - l->vaddr);
+			return true;
+		}
+	}
+	return false;
+}
+
+int eb_decode(const struct eb_binary *b, uint64_t addr, struct eb_insn *insn,
+	      char *mnem, size_t mnemsz, char *ops, size_t opssz)
+{
+	const struct eb_section *s = eb_xsec_at(b, addr);
+	csh h = (csh)b->cs_handle;
+	const uint8_t *code;
+	size_t size;
+	uint64_t a = addr;
+	cs_insn *in;
+	int ret = -1;
+
+	if (!s)
+		return -1;
+	code = b->image + s->offset + (addr - s->addr);
+	size = (size_t)(s->addr + s->size - addr);
+	if (size > 16)
+		size = 16;
+	in = cs_malloc(h);
+	if (!in)
+		return -1;
+	if (cs_disasm_iter(h, &code, &size, &a, in)) {
+		enum eb_kind k = classify(in);
+
+		insn->addr = addr;
+		insn->size = (uint8_t)in->size;
+		insn->kind = (uint8_t)k;
+		if (mnem)
+			snprintf(mnem, mnemsz, "%s", in->mnemonic);
+		if (ops) {
+			const cs_x86 *x = &in->detail->x86;
+
+			if (k != EB_OTHER && k != EB_RET && x->op_count == 1 &&
+			    x->operands[0].type == X86_OP_IMM) {
+				uint64_t t = (uint64_t)x->operands[0].imm;
+				const struct eb_sym *sym = eb_sym_at(b, t);
+
+				if (sym && t == sym->start)
+					snprintf(ops, opssz, "%" PRIx64 " <%s>",
+						 t, sym->name);
+				else if (sym)
+					snprintf(ops, opssz,
+						 "%" PRIx64 " <%s+0x%" PRIx64 ">",
+						 t, sym->name, t - sym->start);
+				else
+					snprintf(ops, opssz, "%" PRIx64, t);
+			} else {
+				snprintf(ops, opssz, "%s", in->op_str);
+			}
+		}
+		ret = 0;
+	}
+	cs_free(in, 1);
+	return ret;
+}

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The profiled x86-64 ELF executable: segments, symbols and instructions,
+ * read with libelf and decoded with capstone.
+ *
+ * Two instruction views:
+ *  - the *code set* (eb_code_at()): what llvm-profgen counts as code, i.e.
+ *    instructions decoded from every symbol of an executable section up to
+ *    the next symbol or the section end (bytes no symbol covers, such as
+ *    .plt, are not code);
+ *  - eb_decode(): any address of an executable section (used by `record`
+ *    and for printing).
+ * Addresses are ELF virtual addresses.
+ */
+#ifndef BLOCKRANGE_CLI_ELFBIN_H
+#define BLOCKRANGE_CLI_ELFBIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Control-flow class of an instruction. */
+enum eb_kind {
+	EB_OTHER = 0,
+	EB_COND,	/* conditional jump, loop, jrcxz */
+	EB_JMP,		/* direct unconditional jump */
+	EB_JMP_IND,	/* indirect jump */
+	EB_CALL,	/* direct or indirect call */
+	EB_RET,		/* ret, iret */
+};
+
+/* True for the kinds that always transfer control. */
+static inline bool eb_kind_uncond(enum eb_kind k)
+{
+	return k == EB_JMP || k == EB_JMP_IND || k == EB_CALL || k == EB_RET;
+}
+
+static inline bool eb_kind_branch(enum eb_kind k)
+{
+	return k != EB_OTHER;
+}
+
+struct eb_insn {
+	uint64_t addr;
+	uint8_t size;
+	uint8_t kind;	/* enum eb_kind */
+};
+
+struct eb_sym {
+	uint64_t start;
+	uint64_t end;	/* exclusive: st_size, else the next symbol */
+	char *name;
+};
+
+struct eb_load {
+	uint64_t vaddr;
+	uint64_t memsz;
+	uint64_t offset;
+	uint64_t filesz;
+	bool exec;
+};
+
+struct eb_section {
+	uint64_t addr;
+	uint64_t size;
+	uint64_t offset;
+	char *name;
+};
+
+struct eb_binary {
+	char *path;
+	const char *base_name;	/* basename of path */
+	bool pie;		/* ET_DYN */
+	uint64_t entry;
+	uint64_t text_base;	/* first executable PT_LOAD vaddr & ~0xfff */
+	struct eb_load *loads;
+	size_t nr_loads;
+	struct eb_section *xsecs;	/* executable PROGBITS sections */
+	size_t nr_xsecs;
+	struct eb_sym *syms;	/* in executable sections, by address */
+	size_t nr_syms;
+	struct eb_insn *code;	/* llvm-profgen's code set, by address */
+	size_t nr_code;
+	uint32_t *xfer_prefix;	/* xfer_prefix[i]: calls/rets/direct jmps
+				 * among code[0..i-1] */
+	unsigned char *image;	/* the whole file */
+	size_t image_size;
+	size_t cs_handle;	/* capstone csh */
+};
+
+/* Open and decode; 0 or -1 with a message in @err. */
+int eb_open(const char *path, struct eb_binary *b, char *err, size_t errsz);
+void eb_close(struct eb_binary *b);
+
+/* Index of the code-set instruction starting exactly at @addr, or -1. */
+long eb_code_index(const struct eb_binary *b, uint64_t addr);
+
+static inline bool eb_is_code(const struct eb_binary *b, uint64_t addr)
+{
+	return eb_code_index(b, addr) >= 0;
+}
+
+/*
+ * llvm-profgen's fall-through check for a range of code addresses
+ * [start, end]: start <= end and no call, ret or direct jmp in [start, end).
+ */
+bool eb_range_valid(const struct eb_binary *b, uint64_t start, uint64_t end);
+
+/* The symbol containing @addr (by [start, end)), or NULL. */
+const struct eb_sym *eb_sym_at(const struct eb_binary *b, uint64_t addr);
+const struct eb_sym *eb_sym_by_name(const struct eb_binary *b,
+				    const char *name);
+
+/* Executable section containing @addr, or NULL. */
+const struct eb_section *eb_xsec_at(const struct eb_binary *b, uint64_t addr);
+
+/* File offset <-> virtual address through the PT_LOADs. */
+bool eb_off_to_vaddr(const struct eb_binary *b, uint64_t off, uint64_t *vaddr);
+bool eb_vaddr_to_off(const struct eb_binary *b, uint64_t vaddr, uint64_t *off);
+
+/*
+ * Decode the instruction at @addr (in an executable section).  Fills @insn;
+ * if @text is not NULL, writes "mnemonic operands" in AT&T syntax with
+ * direct branch targets as "ADDR <sym+0xOFF>".  Returns 0 or -1 (not in an
+ * executable section, or undecodable bytes).
+ */
+int eb_decode(const struct eb_binary *b, uint64_t addr, struct eb_insn *insn,
+	      char *mnem, size_t mnemsz, char *ops, size_t opssz);
+
+#endif /* BLOCKRANGE_CLI_ELFBIN_H */

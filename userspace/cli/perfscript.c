@@ -1,0 +1,746 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf script brstack reader.  See perfscript.h for the grammar and the
+ * error contract.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "perfscript.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GOT_MAX 48
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* "expected WHAT, got 'TEXT'" with TEXT cut to GOT_MAX characters. */
+static int fail(char *err, size_t errsz, const char *got, size_t gotlen,
+		const char *fmt, ...)
+{
+	char what[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (gotlen > GOT_MAX)
+		snprintf(err, errsz, "expected %s, got '%.*s...'", what,
+			 GOT_MAX, got);
+	else
+		snprintf(err, errsz, "expected %s, got '%.*s'", what,
+			 (int)gotlen, got);
+	return -1;
+}
+
+/* Parse exactly [s, e) as hex (1..16 digits); false if not. */
+static bool parse_hex(const char *s, const char *e, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	if (s == e || e - s > 16)
+		return false;
+	for (; s < e; s++) {
+		int d = hexval(*s);
+
+		if (d < 0)
+			return false;
+		x = x << 4 | (uint64_t)d;
+	}
+	*v = x;
+	return true;
+}
+
+/* Parse exactly [s, e) as unsigned decimal <= max. */
+static bool parse_dec(const char *s, const char *e, uint64_t max, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	if (s == e)
+		return false;
+	for (; s < e; s++) {
+		if (!is_digit(*s))
+			return false;
+		if (x > (max - (uint64_t)(*s - '0')) / 10)
+			return false;
+		x = x * 10 + (uint64_t)(*s - '0');
+	}
+	*v = x;
+	return true;
+}
+
+/* Hex with an optional 0x prefix (the sample IP, frames, pgoff). */
+static bool parse_hex_opt0x(const char *s, const char *e, uint64_t *v)
+{
+	if (e - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	return parse_hex(s, e, v);
+}
+
+static bool all_digits(const char *s, const char *e)
+{
+	if (s == e)
+		return false;
+	for (; s < e; s++)
+		if (!is_digit(*s))
+			return false;
+	return true;
+}
+
+/* "PID/TID" with optional minus signs. */
+static bool is_pid_tid(const char *s, const char *e, long *pid, long *tid)
+{
+	const char *slash = memchr(s, '/', (size_t)(e - s));
+	const char *a = s, *b;
+	uint64_t p, t;
+	bool np = false, nt = false;
+
+	if (!slash)
+		return false;
+	b = slash + 1;
+	if (a < slash && *a == '-') {
+		np = true;
+		a++;
+	}
+	if (b < e && *b == '-') {
+		nt = true;
+		b++;
+	}
+	if (!parse_dec(a, slash, 0x7fffffff, &p) ||
+	    !parse_dec(b, e, 0x7fffffff, &t))
+		return false;
+	*pid = np ? -(long)p : (long)p;
+	*tid = nt ? -(long)t : (long)t;
+	return true;
+}
+
+struct tok {
+	const char *s;
+	const char *e;
+};
+
+static size_t toklen(const struct tok *t)
+{
+	return (size_t)(t->e - t->s);
+}
+
+static bool tok_starts(const struct tok *t, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return toklen(t) >= n && !memcmp(t->s, prefix, n);
+}
+
+/*
+ * One branch address: [buildid:]0xHEX[(dso)].  On success *pp points after
+ * it.  @what names the field for messages.
+ */
+static int parse_addr(const char **pp, const char *e, const struct tok *t,
+		      unsigned idx, const char *what, uint64_t *v,
+		      char *err, size_t errsz)
+{
+	const char *p = *pp, *h;
+
+	/* Optional build-id prefix: hex digits and a colon. */
+	for (h = p; h < e && hexval(*h) >= 0; h++)
+		;
+	if (h < e && *h == ':' && h > p) {
+		if (h + 1 < e && h[1] == '0' && h + 2 < e && h[2] == 'x')
+			p = h + 1;
+	}
+	if (e - p < 2 || p[0] != '0' || p[1] != 'x')
+		return fail(err, errsz, t->s, toklen(t),
+			    "a %s address '0x<hex>' in branch entry %u",
+			    what, idx);
+	p += 2;
+	for (h = p; h < e && hexval(*h) >= 0; h++)
+		;
+	if (h == p)
+		return fail(err, errsz, t->s, toklen(t),
+			    "hex digits after '0x' in the %s of branch entry %u",
+			    what, idx);
+	if (h - p > 16)
+		return fail(err, errsz, t->s, toklen(t),
+			    "a 64-bit %s address (at most 16 hex digits) in branch entry %u",
+			    what, idx);
+	parse_hex(p, h, v);
+	p = h;
+	if (p < e && *p == '(') {
+		const char *close = memchr(p, ')', (size_t)(e - p));
+
+		if (!close)
+			return fail(err, errsz, t->s, toklen(t),
+				    "')' closing the dso name of the %s in branch entry %u",
+				    what, idx);
+		p = close + 1;
+	}
+	*pp = p;
+	return 0;
+}
+
+static bool field_is(const char *s, const char *e, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	return (size_t)(e - s) == n && !memcmp(s, lit, n);
+}
+
+static bool upper_ident(const char *s, const char *e)
+{
+	for (; s < e; s++)
+		if (!((*s >= 'A' && *s <= 'Z') || is_digit(*s) || *s == '_'))
+			return false;
+	return true;
+}
+
+static int parse_entry(const struct tok *t, unsigned idx, struct ps_entry *en,
+		       char *err, size_t errsz)
+{
+	const char *p = t->s, *e = t->e;
+	const char *f[8], *fe[8];
+	unsigned nf = 0;
+	uint64_t cyc;
+
+	memset(en, 0, sizeof(*en));
+	if (parse_addr(&p, e, t, idx, "branch source", &en->from, err, errsz))
+		return -1;
+	if (p == e || *p != '/')
+		return fail(err, errsz, t->s, toklen(t),
+			    "'/' and the branch target after the source in branch entry %u",
+			    idx);
+	p++;
+	if (parse_addr(&p, e, t, idx, "branch target", &en->to, err, errsz))
+		return -1;
+	if (p == e)
+		return 0;	/* FROM/TO only */
+	if (*p != '/')
+		return fail(err, errsz, t->s, toklen(t),
+			    "'/' after the branch target in branch entry %u",
+			    idx);
+	p++;
+	/* Split the flag fields. */
+	for (;;) {
+		const char *slash = memchr(p, '/', (size_t)(e - p));
+
+		if (nf == 8)
+			break;
+		f[nf] = p;
+		fe[nf] = slash ? slash : e;
+		nf++;
+		if (!slash)
+			break;
+		p = slash + 1;
+	}
+	if (nf < 4 || nf > 6 || fe[nf - 1] != e)
+		return fail(err, errsz, t->s, toklen(t),
+			    "2, 6, 7 or 8 '/'-separated fields (FROM/TO[/PRED/INTX/ABORT/CYCLES[/TYPE[/SPEC]]]) in branch entry %u",
+			    idx);
+	/* PRED: P, M or -, optionally followed by N (not taken). */
+	{
+		const char *s = f[0], *x = fe[0];
+
+		if (x - s == 2 && s[1] == 'N') {
+			en->not_taken = true;
+			x--;
+		}
+		if (x - s != 1 || (*s != 'P' && *s != 'M' && *s != '-'))
+			return fail(err, errsz, f[0], (size_t)(fe[0] - f[0]),
+				    "prediction flag 'P', 'M' or '-' (optionally followed by 'N') in branch entry %u",
+				    idx);
+		en->predicted = *s == 'P';
+		en->mispredicted = *s == 'M';
+	}
+	if (field_is(f[1], fe[1], "X"))
+		en->in_tx = true;
+	else if (!field_is(f[1], fe[1], "-"))
+		return fail(err, errsz, f[1], (size_t)(fe[1] - f[1]),
+			    "transaction flag 'X' or '-' in branch entry %u",
+			    idx);
+	if (field_is(f[2], fe[2], "A"))
+		en->abort = true;
+	else if (!field_is(f[2], fe[2], "-"))
+		return fail(err, errsz, f[2], (size_t)(fe[2] - f[2]),
+			    "abort flag 'A' or '-' in branch entry %u", idx);
+	if (!parse_dec(f[3], fe[3], 65535, &cyc))
+		return fail(err, errsz, f[3], (size_t)(fe[3] - f[3]),
+			    "a cycle count 0..65535 in branch entry %u", idx);
+	en->cycles = (uint16_t)cyc;
+	if (nf >= 5 && !upper_ident(f[4], fe[4]))
+		return fail(err, errsz, f[4], (size_t)(fe[4] - f[4]),
+			    "a branch type (empty or like 'COND', 'UNCOND', 'IND_CALL') in branch entry %u",
+			    idx);
+	if (nf == 6 && !field_is(f[5], fe[5], "-") &&
+	    !(fe[5] > f[5] && upper_ident(f[5], fe[5])))
+		return fail(err, errsz, f[5], (size_t)(fe[5] - f[5]),
+			    "a speculation outcome ('-' or like 'NON_SPEC_CORRECT_PATH') in branch entry %u",
+			    idx);
+	return 0;
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+	size_t n = *cap ? *cap : 16;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	q = realloc(*p, n * elem);
+	if (!q)
+		return -2;
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
+/*
+ * Copy [s, e) into the line's string storage at offset *off.  The storage
+ * was sized for the whole line by ps_parse_line() and never moves, so
+ * earlier strings stay valid.
+ */
+static const char *store(struct ps_line *l, size_t *off, const char *s,
+			 const char *e)
+{
+	size_t n = (size_t)(e - s);
+	char *d;
+
+	if (*off + n + 1 > l->buf_cap)
+		return NULL;
+	d = l->buf + *off;
+	memcpy(d, s, n);
+	d[n] = '\0';
+	*off += n + 1;
+	return d;
+}
+
+/* "PID/TID: [0xSTART(0xLEN) @ PGOFF ...]: PROT PATH" after the record name. */
+static int parse_mmap(const char *p, const char *e, struct ps_line *out,
+		      char *err, size_t errsz)
+{
+	const char *q, *prot, *prot_e;
+	long pid, tid;
+	uint64_t v;
+	size_t off = 0;
+
+	while (p < e && is_blank(*p))
+		p++;
+	for (q = p; q < e && !is_blank(*q) && *q != ':'; q++)
+		;
+	if (q == e || *q != ':' || !is_pid_tid(p, q, &pid, &tid))
+		return fail(err, errsz, p, (size_t)(q - p),
+			    "'PID/TID:' in the mmap record");
+	p = q + 1;
+	while (p < e && is_blank(*p))
+		p++;
+	if (p == e || *p != '[')
+		return fail(err, errsz, p, (size_t)(e - p),
+			    "'[0xSTART(0xLEN) @ PGOFF ...]' in the mmap record");
+	p++;
+	for (q = p; q < e && *q != '('; q++)
+		;
+	if (q - p < 3 || p[0] != '0' || p[1] != 'x' ||
+	    !parse_hex(p + 2, q, &v))
+		return fail(err, errsz, p, (size_t)(q - p),
+			    "the mapping start '0x<hex>' in the mmap record");
+	out->mmap.start = v;
+	if (q == e)
+		return fail(err, errsz, p, (size_t)(e - p),
+			    "'(0xLEN)' after the mapping start in the mmap record");
+	p = q + 1;
+	for (q = p; q < e && *q != ')'; q++)
+		;
+	if (q == e || q - p < 3 || p[0] != '0' || p[1] != 'x' ||
+	    !parse_hex(p + 2, q, &v) || !v)
+		return fail(err, errsz, p, (size_t)(q - p),
+			    "a non-zero mapping length '0x<hex>)' in the mmap record");
+	out->mmap.len = v;
+	p = q + 1;
+	while (p < e && is_blank(*p))
+		p++;
+	if (p == e || *p != '@')
+		return fail(err, errsz, p, (size_t)(e - p),
+			    "'@ PGOFF' after the mapping length in the mmap record");
+	p++;
+	while (p < e && is_blank(*p))
+		p++;
+	for (q = p; q < e && !is_blank(*q) && *q != ']'; q++)
+		;
+	if (!parse_hex_opt0x(p, q, &v))
+		return fail(err, errsz, p, (size_t)(q - p),
+			    "the file offset (hex) after '@' in the mmap record");
+	out->mmap.pgoff = v;
+	/* Device, inode, generation or build id: up to "]:". */
+	for (p = q; p + 1 < e && !(p[0] == ']' && p[1] == ':'); p++)
+		;
+	if (p + 1 >= e)
+		return fail(err, errsz, q, (size_t)(e - q),
+			    "']:' closing the mapping in the mmap record");
+	p += 2;
+	while (p < e && is_blank(*p))
+		p++;
+	prot = p;
+	while (p < e && !is_blank(*p))
+		p++;
+	prot_e = p;
+	while (p < e && is_blank(*p))
+		p++;
+	if (prot == prot_e || p == e)
+		return fail(err, errsz, prot, (size_t)(e - prot),
+			    "'PROT PATH' after the mapping in the mmap record");
+	out->mmap.pid = pid;
+	out->mmap.prot = store(out, &off, prot, prot_e);
+	if (!out->mmap.prot)
+		return -2;
+	out->mmap.path = store(out, &off, p, e);
+	if (!out->mmap.path)
+		return -2;
+	out->kind = PS_MMAP;
+	return 0;
+}
+
+static bool is_entry_like(const struct tok *t)
+{
+	long a, b;
+
+	/* "(dso)" of the IP may hold '/' but is not an entry. */
+	return t->s[0] != '(' && memchr(t->s, '/', toklen(t)) &&
+	       !is_pid_tid(t->s, t->e, &a, &b);
+}
+
+/* Time stamp column "SECONDS.MICROS:" */
+static bool is_time(const struct tok *t)
+{
+	const char *s;
+
+	if (toklen(t) < 2 || t->e[-1] != ':')
+		return false;
+	for (s = t->s; s < t->e - 1; s++)
+		if (!is_digit(*s) && *s != '.')
+			return false;
+	return true;
+}
+
+static int parse_sample(struct tok *tk, size_t nt, struct ps_line *out,
+			char *err, size_t errsz)
+{
+	struct ps_sample *smp = &out->sample;
+	size_t first_entry = nt, i, h;
+	size_t off = 0;
+
+	for (i = 0; i < nt; i++) {
+		if (is_entry_like(&tk[i])) {
+			first_entry = i;
+			break;
+		}
+	}
+	memset(smp, 0, sizeof(*smp));
+	smp->pid = -1;
+	smp->tid = -1;
+	smp->event = "";
+	smp->repeat = 1;
+	out->ip_present = false;
+	h = first_entry;
+	if (h > 0 && tk[h - 1].s[0] == '(' && tk[h - 1].e[-1] == ')')
+		h--;	/* (dso) of the IP */
+	if (h > 0) {
+		struct tok *ip = &tk[h - 1];
+
+		if (!parse_hex_opt0x(ip->s, ip->e, &smp->ip))
+			return fail(err, errsz, ip->s, toklen(ip),
+				    "the sample IP (hex) before the branch stack");
+		out->ip_present = true;
+		h--;
+		if (h > 0 && tk[h - 1].e[-1] == ':' && !is_time(&tk[h - 1])) {
+			const char *ev = store(out, &off, tk[h - 1].s,
+					       tk[h - 1].e - 1);
+
+			if (!ev)
+				return -2;
+			if (!*ev)
+				return fail(err, errsz, tk[h - 1].s,
+					    toklen(&tk[h - 1]),
+					    "an event name before ':'");
+			smp->event = ev;
+			h--;
+		}
+		if (h > 0 && is_time(&tk[h - 1]))
+			h--;
+		if (h > 0) {
+			struct tok *pt = &tk[h - 1];
+			uint64_t pid;
+
+			if (is_pid_tid(pt->s, pt->e, &smp->pid, &smp->tid)) {
+				h--;
+			} else if (parse_dec(pt->s, pt->e, 0x7fffffff, &pid)) {
+				smp->pid = (long)pid;
+				h--;
+			}
+		}
+		/* Whatever is left is the comm column. */
+	}
+	if (grow((void **)&out->ent, &out->ent_cap, nt - first_entry + 1,
+		 sizeof(*out->ent)))
+		return -2;
+	for (i = first_entry; i < nt; i++) {
+		if (parse_entry(&tk[i], (unsigned)(i - first_entry + 1),
+				&out->ent[i - first_entry], err, errsz))
+			return -1;
+	}
+	smp->entries = out->ent;
+	smp->nr = nt - first_entry;
+	out->kind = PS_SAMPLE;
+	return 0;
+}
+
+int ps_parse_line(const char *line, size_t len, struct ps_line *out,
+		  char *err, size_t errsz)
+{
+	const char *p = line, *e = line + len;
+	struct tok *tk = NULL;
+	size_t nt = 0, cap = 0, i;
+	int ret;
+
+	out->kind = PS_SKIP;
+	/* Room for every string a line can yield (each at most the line). */
+	if (grow((void **)&out->buf, &out->buf_cap, 2 * len + 2, 1)) {
+		snprintf(err, errsz, "memory for a line");
+		return -2;
+	}
+	if (memchr(line, '\0', len))
+		return fail(err, errsz, "\\0", 2, "text");
+	while (e > p && (e[-1] == '\r' || is_blank(e[-1])))
+		e--;
+	if (p == e)
+		return 0;
+	/* Hybrid call-stack frame: tab-indented address (symbol ignored). */
+	if (*p == '\t') {
+		const char *q;
+
+		while (p < e && is_blank(*p))
+			p++;
+		for (q = p; q < e && !is_blank(*q); q++)
+			;
+		if (!parse_hex_opt0x(p, q, &out->frame))
+			return fail(err, errsz, p, (size_t)(q - p),
+				    "a call-stack frame address (hex) on a tab-indented line");
+		out->kind = PS_FRAME;
+		return 0;
+	}
+	/* Aggregation count: only decimal digits, from column 0. */
+	if (all_digits(p, e)) {
+		if (!parse_dec(p, e, UINT64_MAX, &out->count))
+			return fail(err, errsz, p, (size_t)(e - p),
+				    "a repeat count that fits in 64 bits");
+		out->kind = PS_COUNT;
+		return 0;
+	}
+	while (p < e && is_blank(*p))
+		p++;
+	if (*p == ';' || *p == '#' || (e - p >= 2 && p[0] == '/' && p[1] == '/'))
+		return 0;
+	/* Tokenize. */
+	while (p < e) {
+		const char *q = p;
+
+		while (q < e && !is_blank(*q))
+			q++;
+		if (nt == cap) {
+			size_t n = cap ? cap * 2 : 64;
+			struct tok *t2 = realloc(tk, n * sizeof(*tk));
+
+			if (!t2) {
+				free(tk);
+				snprintf(err, errsz, "memory for a line");
+				return -2;
+			}
+			tk = t2;
+			cap = n;
+		}
+		tk[nt].s = p;
+		tk[nt].e = q;
+		nt++;
+		p = q;
+		while (p < e && is_blank(*p))
+			p++;
+	}
+	for (i = 0; i < nt && i < 4; i++) {
+		if (!tok_starts(&tk[i], "PERF_RECORD_"))
+			continue;
+		if (toklen(&tk[i]) == strlen("PERF_RECORD_MMAP2") &&
+		    tok_starts(&tk[i], "PERF_RECORD_MMAP2"))
+			ret = parse_mmap(tk[i].e, e, out, err, errsz);
+		else if (toklen(&tk[i]) == strlen("PERF_RECORD_MMAP") &&
+			 tok_starts(&tk[i], "PERF_RECORD_MMAP"))
+			ret = parse_mmap(tk[i].e, e, out, err, errsz);
+		else
+			ret = 0;	/* COMM, FORK, EXIT, ... */
+		free(tk);
+		if (ret == -2)
+			snprintf(err, errsz, "memory for a line");
+		return ret;
+	}
+	ret = parse_sample(tk, nt, out, err, errsz);
+	free(tk);
+	if (ret == -2)
+		snprintf(err, errsz, "memory for a line");
+	return ret;
+}
+
+void ps_line_free(struct ps_line *l)
+{
+	free(l->ent);
+	free(l->buf);
+	l->ent = NULL;
+	l->buf = NULL;
+	l->ent_cap = 0;
+	l->buf_cap = 0;
+}
+
+int ps_read(FILE *f, const char *name, bool skip_bad,
+	    const struct ps_callbacks *cb, struct ps_stats *stats,
+	    char *err, size_t errsz)
+{
+	struct ps_line pl = { 0 };
+	struct ps_stats dummy = { 0 };
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	unsigned long lineno = 0;
+	/* pending state */
+	bool have_count = false;
+	uint64_t count = 0;
+	unsigned long count_line = 0;
+	unsigned long nframes = 0, frame_line = 0;
+	uint64_t first_frame = 0;
+	char perr[PS_ERR_MAX];
+	int ret = 0;
+
+	if (!stats)
+		stats = &dummy;
+	errno = 0;
+	while ((n = getline(&line, &cap, f)) >= 0) {
+		size_t len = (size_t)n;
+		int r;
+
+		lineno++;
+		stats->lines++;
+		if (len && line[len - 1] == '\n')
+			len--;
+		r = ps_parse_line(line, len, &pl, perr, sizeof(perr));
+		if (r == -2) {
+			snprintf(err, errsz, "%s:%lu: out of memory", name,
+				 lineno);
+			ret = -2;
+			goto out;
+		}
+		if (!r && pl.kind == PS_COUNT && have_count) {
+			fail(perr, sizeof(perr), line, len,
+			     "a sample after the repeat count on line %lu",
+			     count_line);
+			r = -1;
+		}
+		if (!r && pl.kind == PS_SAMPLE && !pl.ip_present && !nframes) {
+			fail(perr, sizeof(perr), line, len,
+			     "the sample IP before the branch stack");
+			r = -1;
+		}
+		if (r) {
+			if (!skip_bad) {
+				snprintf(err, errsz, "%s:%lu: %s", name, lineno,
+					 perr);
+				ret = -1;
+				goto out;
+			}
+			stats->bad_lines++;
+			/* A bad sample line consumes the pending state. */
+			have_count = false;
+			nframes = 0;
+			continue;
+		}
+		switch (pl.kind) {
+		case PS_SKIP:
+			break;
+		case PS_COUNT:
+			have_count = true;
+			count = pl.count;
+			count_line = lineno;
+			break;
+		case PS_FRAME:
+			if (!nframes++) {
+				first_frame = pl.frame;
+				frame_line = lineno;
+			}
+			break;
+		case PS_MMAP:
+			stats->mmaps++;
+			pl.mmap.line = lineno;
+			if (cb && cb->mmap) {
+				ret = cb->mmap(cb->arg, &pl.mmap, err, errsz);
+				if (ret)
+					goto out;
+			}
+			break;
+		case PS_SAMPLE:
+			if (!pl.ip_present)
+				pl.sample.ip = first_frame;
+			pl.sample.hybrid = nframes > 0;
+			pl.sample.repeat = have_count ? count : 1;
+			pl.sample.line = lineno;
+			have_count = false;
+			nframes = 0;
+			stats->samples++;
+			if (cb && cb->sample) {
+				ret = cb->sample(cb->arg, &pl.sample, err,
+						 errsz);
+				if (ret)
+					goto out;
+			}
+			break;
+		}
+	}
+	if (ferror(f)) {
+		snprintf(err, errsz, "%s:%lu: read error: %s", name, lineno + 1,
+			 strerror(errno));
+		ret = -2;
+		goto out;
+	}
+	if (have_count || nframes) {
+		unsigned long at = have_count ? count_line : frame_line;
+
+		if (!skip_bad) {
+			snprintf(err, errsz,
+				 "%s:%lu: expected a sample after the %s on this line, got end of file",
+				 name, at,
+				 have_count ? "repeat count" : "call-stack frames");
+			ret = -1;
+			goto out;
+		}
+		stats->bad_lines++;
+	}
+out:
+	free(line);
+	ps_line_free(&pl);
+	return ret;
+}
