@@ -71,3 +71,5 @@ clean:
 include $(TOP)/userspace/build.mk
 include $(TOP)/userspace/cli.mk
 include $(TOP)/coverage/coverage.mk
+include $(TOP)/bench/bench.mk
+include $(TOP)/scripts/bench-hwmon.mk

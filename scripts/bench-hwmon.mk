@@ -1,0 +1,3 @@
+# Placeholder: the KUnit-hosted hwmon core benchmark (issue 8, part 4).
+.PHONY: bench-hwmon
+bench-hwmon:
