@@ -49,8 +49,10 @@ tree-ours tree-stock: tree-%: deps
 
 kunit: kunit-$(CORE)
 
+# flock: two runs on one build directory (e.g. by two people) would corrupt it.
 kunit-ours kunit-stock: kunit-%: tree-%
-	$(call KUNIT_PY,$*) run $(call KUNIT_ARGS,$*)
+	mkdir -p $(BUILD)/$*/kunit
+	flock $(BUILD)/$*/kunit.lock sh -c '$(call KUNIT_PY,$*) run $(call KUNIT_ARGS,$*)'
 
 # The main job: run the suites on our core and show the sysfs tree that the
 # all-types fake chip produced (the demo case prints it into the test log).

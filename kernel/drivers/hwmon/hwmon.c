@@ -839,8 +839,19 @@ __hwmon_device_register(struct device *dev, const char *name, void *drvdata,
 			 "hwmon: '%s' is not a valid name attribute, please fix\n",
 			 name);
 
-	if (dev && device_property_read_string(dev, "label", &label))
-		label = NULL;
+	/*
+	 * A "label" property that is present but cannot be read fails the
+	 * registration with the property API's error, or -ENOMEM when it reads
+	 * as no string at all (a non-string software node property), as the
+	 * stock core does.
+	 */
+	if (dev && device_property_present(dev, "label")) {
+		err = device_property_read_string(dev, "label", &label);
+		if (err)
+			return ERR_PTR(err);
+		if (!label)
+			return ERR_PTR(-ENOMEM);
+	}
 
 	if (name)
 		lay.strings += strlen(name) + 1;
@@ -848,9 +859,11 @@ __hwmon_device_register(struct device *dev, const char *name, void *drvdata,
 		lay.strings += strlen(label) + 1;
 
 	if (chip) {
+		/* A chip must describe at least one attribute. */
 		ncand = hwmon_count_candidates(chip);
-		lay.modes = kcalloc(max(ncand, 1U), sizeof(*lay.modes),
-				    GFP_KERNEL);
+		if (!ncand)
+			return ERR_PTR(-EINVAL);
+		lay.modes = kcalloc(ncand, sizeof(*lay.modes), GFP_KERNEL);
 		if (!lay.modes)
 			return ERR_PTR(-ENOMEM);
 		err = hwmon_measure(dev, drvdata, chip, &lay);
@@ -987,9 +1000,10 @@ EXPORT_SYMBOL_GPL(hwmon_device_register_with_groups);
  * needed.
  *
  * Return: the created class device, or an ERR_PTR(): -EINVAL if @dev,
- * @name, @chip, its ops, is_visible() or channel list is missing, or a
- * visible attribute lacks the read, read_string or write callback its mode
- * needs; -ENOMEM or the driver core's error otherwise.
+ * @name, @chip, its ops, is_visible() or channel list is missing, if the
+ * channel list describes no attribute at all, or if a visible attribute
+ * lacks the read, read_string or write callback its mode needs; -ENOMEM or
+ * the driver core's error otherwise.
  */
 struct device *
 hwmon_device_register_with_info(struct device *dev, const char *name,
