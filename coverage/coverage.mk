@@ -38,6 +38,7 @@ coverage-kernel: tree-coverage
 		--build_dir=$(COV)/kunit --jobs=$(JOBS)
 	rm -rf $(COV)/kernel && mkdir -p $(COV)/kernel
 	gcovr --config $(TOP)/coverage/gcovr-kernel.cfg --root $(COV)/src \
+		--filter '$(COV)/src/drivers/hwmon/hwmon\.c$$' \
 		--object-directory $(COV)/kunit \
 		$(call COV_GCOVR_OUT,kernel) $(COV)/kunit/drivers/hwmon
 
@@ -51,5 +52,6 @@ coverage-userspace: deps
 		US_OUT=$(COV)/us-obj US_CC='gcc --coverage'
 	mkdir -p $(COV)/userspace
 	gcovr --config $(TOP)/coverage/gcovr-userspace.cfg --root $(TOP) \
+		--filter '$(TOP)/userspace/' \
 		--object-directory $(COV)/us-obj \
 		$(call COV_GCOVR_OUT,userspace) $(COV)/us-obj
