@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Naive per-address oracle for libblockrange; see model.h. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+
+/* Distinct static objects used as owner keys. */
+static const char owner_objs[MODEL_MAX_OWNERS];
+
+static void model_reset(struct model *m)
+{
+	unsigned o;
+
+	m->blocks = 0;
+	m->pred_known = 0;
+	for (o = 0; o < MODEL_MAX_OWNERS; o++) {
+		m->owner_key[o] = o ? &owner_objs[o] : NULL;
+		m->owner_max[o] = 0;
+	}
+	m->err[0] = '\0';
+}
+
+int model_init_narrow(struct model *m, uint64_t base, size_t n)
+{
+	size_t i;
+
+	m->n = n;
+	m->cell = calloc(n, sizeof(*m->cell));
+	if (!m->cell)
+		return -1;
+	for (i = 0; i < n; i++)
+		m->cell[i].lo = m->cell[i].hi = base + i;
+	model_reset(m);
+	return 0;
+}
+
+int model_init_points(struct model *m, const uint64_t *points, size_t n)
+{
+	size_t i;
+
+	if (!n || points[0] != 1)
+		return -1;
+	for (i = 1; i < n; i++)
+		if (points[i] <= points[i - 1])
+			return -1;
+	m->n = n;
+	m->cell = calloc(n, sizeof(*m->cell));
+	if (!m->cell)
+		return -1;
+	for (i = 0; i < n; i++) {
+		m->cell[i].lo = points[i];
+		m->cell[i].hi = i + 1 < n ? points[i + 1] - 1 : UINT64_MAX;
+	}
+	model_reset(m);
+	return 0;
+}
+
+void model_free(struct model *m)
+{
+	free(m->cell);
+	m->cell = NULL;
+	m->n = 0;
+}
+
+size_t model_cell_lo(const struct model *m, uint64_t addr)
+{
+	size_t a = 0, b = m->n;
+
+	while (a < b) {
+		size_t mid = a + (b - a) / 2;
+
+		if (m->cell[mid].lo < addr)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	return a < m->n && m->cell[a].lo == addr ? a : (size_t)-1;
+}
+
+size_t model_cell_hi(const struct model *m, uint64_t addr)
+{
+	size_t a = 0, b = m->n;
+
+	while (a < b) {
+		size_t mid = a + (b - a) / 2;
+
+		if (m->cell[mid].hi < addr)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	return a < m->n && m->cell[a].hi == addr ? a : (size_t)-1;
+}
+
+unsigned model_owner_idx(const struct model *m, const void *key)
+{
+	unsigned o;
+
+	for (o = 1; o < MODEL_MAX_OWNERS; o++)
+		if (m->owner_key[o] == key)
+			return o;
+	return 0;
+}
+
+void model_create(struct model *m, size_t i, size_t j)
+{
+	size_t k;
+
+	for (k = i; k <= j; k++)
+		m->cell[k].in_u = true;
+	m->cell[i].start_set = true;
+	m->cell[j].end_set = true;
+	m->blocks++;
+}
+
+void model_count(struct model *m, size_t i, size_t j, unsigned owner,
+		 enum blockrange_pred pred)
+{
+	size_t k;
+
+	model_create(m, i, j);
+	m->cell[i].entry++;
+	for (k = i; k <= j; k++) {
+		m->cell[k].cov++;
+		m->cell[k].owner = owner;
+		if (owner && m->owner_max[owner] < m->cell[k].cov)
+			m->owner_max[owner] = m->cell[k].cov;
+	}
+	m->cell[j].taken++;
+	if (pred == BLOCKRANGE_PRED_HIT)
+		m->cell[j].pred++;
+	if (pred != BLOCKRANGE_PRED_UNKNOWN)
+		m->pred_known++;
+}
+
+int model_apply_stack(struct model *m, const struct blockrange_branch *br,
+		      size_t nr, struct blockrange_stack_stats *st)
+{
+	size_t k;
+
+	st->stacks++;
+	st->entries += nr;
+	/* Oldest pair first: block from br[k].to to br[k - 1].from. */
+	for (k = nr; k >= 2; k--) {
+		const struct blockrange_branch *o = &br[k - 1], *n = &br[k - 2];
+		enum blockrange_pred pred;
+		size_t i, j;
+
+		st->blocks++;
+		if (o->abort || n->abort) {
+			st->skipped_abort++;
+			continue;
+		}
+		if (o->in_tx || n->in_tx) {
+			st->skipped_in_tx++;
+			continue;
+		}
+		if (o->to == 0 || n->from == 0) {
+			st->skipped_zero++;
+			continue;
+		}
+		if (o->to > n->from) {
+			st->skipped_reversed++;
+			continue;
+		}
+		i = model_cell_lo(m, o->to);
+		j = model_cell_hi(m, n->from);
+		if (i == (size_t)-1 || j == (size_t)-1 || i > j) {
+			st->blocks--;
+			return -1;
+		}
+		pred = n->predicted ? BLOCKRANGE_PRED_HIT :
+		       n->mispredicted ? BLOCKRANGE_PRED_MISS :
+		       BLOCKRANGE_PRED_UNKNOWN;
+		model_count(m, i, j, model_owner_idx(m, o->to_owner), pred);
+		st->counted++;
+	}
+	return 0;
+}
+
+static const char *fail(struct model *m, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(m->err, sizeof(m->err), fmt, ap);
+	va_end(ap);
+	return m->err;
+}
+
+/* Does a range boundary fall between cells k - 1 and k (both in U)? */
+static bool cut_before(const struct model *m, size_t k)
+{
+	return m->cell[k].start_set || m->cell[k - 1].end_set;
+}
+
+const char *model_check(struct model *m, const struct blockrange_ctx *ctx)
+{
+	const struct blockrange *br = blockrange_first(ctx), *prev = NULL;
+	size_t k = 0, j, l, nr = 0;
+	unsigned o;
+
+	for (;;) {
+		const struct model_cell *c;
+
+		/* Addresses outside U belong to no range. */
+		while (k < m->n && !m->cell[k].in_u) {
+			if (blockrange_find(ctx, m->cell[k].lo) ||
+			    blockrange_find(ctx, m->cell[k].hi))
+				return fail(m, "address %#" PRIx64
+					    " in no block is in a range",
+					    m->cell[k].lo);
+			k++;
+		}
+		if (k == m->n)
+			break;
+		c = &m->cell[k];
+		if (!br)
+			return fail(m, "no range at %#" PRIx64, c->lo);
+		if (blockrange_prev(br) != prev)
+			return fail(m, "prev() of range %#" PRIx64 " wrong",
+				    br->start);
+		if (br->start != c->lo)
+			return fail(m, "range starts at %#" PRIx64
+				    ", expected %#" PRIx64, br->start, c->lo);
+		for (j = k; j + 1 < m->n && m->cell[j + 1].in_u &&
+		     !cut_before(m, j + 1); j++)
+			;
+		if (br->end != m->cell[j].hi)
+			return fail(m, "range [%#" PRIx64 ", %#" PRIx64
+				    "]: expected end %#" PRIx64,
+				    br->start, br->end, m->cell[j].hi);
+		/* Every address of the range against the range's counters. */
+		for (l = k; l <= j; l++) {
+			const struct model_cell *d = &m->cell[l];
+
+			if (d->cov != br->coverage)
+				return fail(m, "coverage at %#" PRIx64 ": model %"
+					    PRIu64 ", range [%#" PRIx64 ", %#"
+					    PRIx64 "] %" PRIu64, d->lo, d->cov,
+					    br->start, br->end, br->coverage);
+			if (d->entry != (l == k ? br->entry : 0))
+				return fail(m, "entry at %#" PRIx64 ": model %"
+					    PRIu64 ", range %" PRIu64, d->lo,
+					    d->entry, br->entry);
+			if (d->taken != (l == j ? br->taken : 0))
+				return fail(m, "taken at %#" PRIx64 ": model %"
+					    PRIu64 ", range %" PRIu64, d->hi,
+					    d->taken, br->taken);
+			if (d->pred != (l == j ? br->pred : 0))
+				return fail(m, "pred at %#" PRIx64 ": model %"
+					    PRIu64 ", range %" PRIu64, d->hi,
+					    d->pred, br->pred);
+			if (m->owner_key[d->owner] != blockrange_owner(ctx, br))
+				return fail(m, "owner at %#" PRIx64 ": model %u",
+					    d->lo, d->owner);
+		}
+		if (br->is_target != c->start_set)
+			return fail(m, "is_target of %#" PRIx64 ": model %d",
+				    br->start, c->start_set);
+		if (br->is_branch != m->cell[j].end_set)
+			return fail(m, "is_branch of %#" PRIx64 ": model %d",
+				    br->end, m->cell[j].end_set);
+		if (blockrange_find(ctx, br->start) != br ||
+		    blockrange_find(ctx, br->end) != br)
+			return fail(m, "find() misses [%#" PRIx64 ", %#" PRIx64
+				    "]", br->start, br->end);
+		nr++;
+		prev = br;
+		br = blockrange_next(br);
+		k = j + 1;
+	}
+	if (br)
+		return fail(m, "extra range [%#" PRIx64 ", %#" PRIx64 "]",
+			    br->start, br->end);
+	if (blockrange_last(ctx) != prev)
+		return fail(m, "last() is not the last range");
+	if (nr != blockrange_ctx_nr_ranges(ctx))
+		return fail(m, "nr_ranges %zu, model %zu",
+			    blockrange_ctx_nr_ranges(ctx), nr);
+	if (m->blocks != blockrange_ctx_nr_blocks(ctx))
+		return fail(m, "nr_blocks %" PRIu64 ", model %" PRIu64,
+			    blockrange_ctx_nr_blocks(ctx), m->blocks);
+	if ((m->pred_known != 0) != blockrange_has_pred(ctx))
+		return fail(m, "has_pred %d, model %" PRIu64,
+			    blockrange_has_pred(ctx), m->pred_known);
+	for (o = 1; o < MODEL_MAX_OWNERS; o++)
+		if (blockrange_owner_max(ctx, m->owner_key[o]) !=
+		    m->owner_max[o])
+			return fail(m, "owner %u max %" PRIu64 ", model %"
+				    PRIu64, o,
+				    blockrange_owner_max(ctx, m->owner_key[o]),
+				    m->owner_max[o]);
+	return NULL;
+}
+
+const char *model_check_iter(struct model *m, const struct blockrange_iter *it,
+			     size_t i, size_t j)
+{
+	struct blockrange_iter copy = *it;
+	const struct blockrange *br, *prev = NULL;
+
+	if (!it->first || !it->last || it->next != it->first)
+		return fail(m, "empty or advanced iterator");
+	if (it->first->start != m->cell[i].lo || !it->first->is_target)
+		return fail(m, "iterator starts at %#" PRIx64 ", expected %#"
+			    PRIx64, it->first->start, m->cell[i].lo);
+	if (it->last->end != m->cell[j].hi || !it->last->is_branch)
+		return fail(m, "iterator ends at %#" PRIx64 ", expected %#"
+			    PRIx64, it->last->end, m->cell[j].hi);
+	while ((br = blockrange_iter_next(&copy))) {
+		if (prev && (prev->end == UINT64_MAX ||
+			     br->start != prev->end + 1))
+			return fail(m, "iterator not contiguous at %#" PRIx64,
+				    br->start);
+		if (br->start < m->cell[i].lo || br->end > m->cell[j].hi)
+			return fail(m, "iterator leaves the block at %#"
+				    PRIx64, br->start);
+		prev = br;
+	}
+	if (prev != it->last)
+		return fail(m, "iterator did not end at last");
+	return NULL;
+}

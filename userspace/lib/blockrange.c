@@ -1,0 +1,739 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Basic-block ranges (see blockrange.h for the contract).
+ *
+ * Every operation that changes the tree runs in two phases: a planning walk
+ * that counts the ranges it will add and makes every allocation it needs,
+ * then a commit walk that cannot fail.  An allocation failure therefore
+ * leaves the context untouched without any rollback code.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <blockrange/blockrange.h>
+
+/* Ranges are carved from chunks that grow geometrically up to this size. */
+#define CHUNK_MIN	32
+#define CHUNK_MAX	4096
+
+struct chunk {
+	struct chunk *next;
+	size_t cap;
+	size_t used;
+	struct blockrange ranges[];
+};
+
+struct owner_rec {
+	const void *key;
+	uint64_t max_coverage;
+};
+
+struct blockrange_ctx {
+	struct rb_root root;
+	struct blockrange_allocator a;
+	struct chunk *chunks;		/* newest (the one handed out) first */
+	size_t next_cap;
+	size_t nr_ranges;
+	uint64_t nr_blocks;
+	uint64_t nr_pred_known;
+	size_t mem;
+
+	/*
+	 * Owners: records[0] is "no owner"; records[1..nr_owners] are keys in
+	 * first-seen order.  hash[] is an open-addressing (linear probing)
+	 * table of record indices, 0 = empty, at most half full.
+	 */
+	struct owner_rec *owners;
+	uint32_t nr_owners;
+	uint32_t owners_cap;		/* records, slot 0 included */
+	uint32_t *hash;
+	uint32_t hash_cap;		/* power of two, or 0 */
+};
+
+static void *std_alloc(size_t size, void *arg)
+{
+	(void)arg;
+	return malloc(size);
+}
+
+static void std_free(void *ptr, size_t size, void *arg)
+{
+	(void)size;
+	(void)arg;
+	free(ptr);
+}
+
+static void *ctx_alloc(struct blockrange_ctx *ctx, size_t size)
+{
+	void *p = ctx->a.alloc(size, ctx->a.arg);
+
+	if (p)
+		ctx->mem += size;
+	return p;
+}
+
+static void ctx_free(struct blockrange_ctx *ctx, void *p, size_t size)
+{
+	if (!p)
+		return;
+	ctx->mem -= size;
+	ctx->a.free(p, size, ctx->a.arg);
+}
+
+struct blockrange_ctx *blockrange_ctx_new(const struct blockrange_allocator *allocator)
+{
+	struct blockrange_allocator a = { std_alloc, std_free, NULL };
+	struct blockrange_ctx *ctx;
+
+	if (allocator)
+		a = *allocator;
+	ctx = a.alloc(sizeof(*ctx), a.arg);
+	if (!ctx)
+		return NULL;
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->root = RB_ROOT;
+	ctx->a = a;
+	ctx->next_cap = CHUNK_MIN;
+	ctx->mem = sizeof(*ctx);
+	return ctx;
+}
+
+void blockrange_ctx_free(struct blockrange_ctx *ctx)
+{
+	struct chunk *c, *next;
+
+	if (!ctx)
+		return;
+	for (c = ctx->chunks; c; c = next) {
+		next = c->next;
+		ctx_free(ctx, c, sizeof(*c) + c->cap * sizeof(c->ranges[0]));
+	}
+	ctx_free(ctx, ctx->owners, ctx->owners_cap * sizeof(ctx->owners[0]));
+	ctx_free(ctx, ctx->hash, ctx->hash_cap * sizeof(ctx->hash[0]));
+	ctx->a.free(ctx, sizeof(*ctx), ctx->a.arg);
+}
+
+size_t blockrange_ctx_nr_ranges(const struct blockrange_ctx *ctx)
+{
+	return ctx->nr_ranges;
+}
+
+uint64_t blockrange_ctx_nr_blocks(const struct blockrange_ctx *ctx)
+{
+	return ctx->nr_blocks;
+}
+
+size_t blockrange_ctx_mem(const struct blockrange_ctx *ctx)
+{
+	return ctx->mem;
+}
+
+bool blockrange_has_pred(const struct blockrange_ctx *ctx)
+{
+	return ctx->nr_pred_known != 0;
+}
+
+/* ---- range memory ------------------------------------------------------ */
+
+/* Make sure the next @need calls of take_range() succeed. */
+static int reserve_ranges(struct blockrange_ctx *ctx, size_t need)
+{
+	struct chunk *c = ctx->chunks;
+	size_t cap;
+
+	if (c && c->cap - c->used >= need)
+		return 0;
+	/* The rest of the current chunk is abandoned (a few ranges at most). */
+	cap = ctx->next_cap;
+	if (cap < need)
+		cap = need;
+	if (cap > (SIZE_MAX - sizeof(*c)) / sizeof(c->ranges[0]))
+		return -ENOMEM;
+	c = ctx_alloc(ctx, sizeof(*c) + cap * sizeof(c->ranges[0]));
+	if (!c)
+		return -ENOMEM;
+	c->cap = cap;
+	c->used = 0;
+	c->next = ctx->chunks;
+	ctx->chunks = c;
+	if (ctx->next_cap < CHUNK_MAX)
+		ctx->next_cap *= 2;
+	return 0;
+}
+
+static struct blockrange *take_range(struct blockrange_ctx *ctx)
+{
+	struct blockrange *br = &ctx->chunks->ranges[ctx->chunks->used++];
+
+	memset(br, 0, sizeof(*br));
+	ctx->nr_ranges++;
+	return br;
+}
+
+/* ---- owners ------------------------------------------------------------ */
+
+static uint32_t owner_hash(const void *key, uint32_t cap)
+{
+	uint64_t h = (uint64_t)(uintptr_t)key * 0x9e3779b97f4a7c15ull;
+
+	return (uint32_t)(h >> 32) & (cap - 1);
+}
+
+/* Index of @key's record, 0 if absent (or @key is NULL). */
+static uint32_t owner_lookup(const struct blockrange_ctx *ctx, const void *key)
+{
+	uint32_t i, idx;
+
+	if (!key || !ctx->hash_cap)
+		return 0;
+	for (i = owner_hash(key, ctx->hash_cap); (idx = ctx->hash[i]);
+	     i = (i + 1) & (ctx->hash_cap - 1)) {
+		if (ctx->owners[idx].key == key)
+			return idx;
+	}
+	return 0;
+}
+
+static void hash_put(uint32_t *hash, uint32_t cap, const void *key,
+		     uint32_t idx)
+{
+	uint32_t i = owner_hash(key, cap);
+
+	while (hash[i])
+		i = (i + 1) & (cap - 1);
+	hash[i] = idx;
+}
+
+/* Make room for one more owner record. */
+static int reserve_owner(struct blockrange_ctx *ctx)
+{
+	uint32_t need = ctx->nr_owners + 2;	/* slot 0 + the new one */
+	uint32_t cap, hcap, i;
+	struct owner_rec *owners;
+	uint32_t *hash;
+
+	if (need <= ctx->owners_cap && 2 * (uint64_t)(need - 1) <= ctx->hash_cap)
+		return 0;
+	if (ctx->nr_owners >= UINT32_MAX / 4)
+		return -ENOMEM;
+	cap = ctx->owners_cap ? ctx->owners_cap * 2 : 8;
+	hcap = ctx->hash_cap ? ctx->hash_cap * 2 : 16;
+	owners = ctx_alloc(ctx, cap * sizeof(*owners));
+	if (!owners)
+		return -ENOMEM;
+	hash = ctx_alloc(ctx, hcap * sizeof(*hash));
+	if (!hash) {
+		ctx_free(ctx, owners, cap * sizeof(*owners));
+		return -ENOMEM;
+	}
+	memset(owners, 0, cap * sizeof(*owners));
+	memset(hash, 0, hcap * sizeof(*hash));
+	if (ctx->owners)
+		memcpy(owners, ctx->owners,
+		       (ctx->nr_owners + 1) * sizeof(*owners));
+	for (i = 1; i <= ctx->nr_owners; i++)
+		hash_put(hash, hcap, owners[i].key, i);
+	ctx_free(ctx, ctx->owners, ctx->owners_cap * sizeof(*owners));
+	ctx_free(ctx, ctx->hash, ctx->hash_cap * sizeof(*hash));
+	ctx->owners = owners;
+	ctx->owners_cap = cap;
+	ctx->hash = hash;
+	ctx->hash_cap = hcap;
+	return 0;
+}
+
+/* Add @key after a successful reserve_owner(); cannot fail. */
+static uint32_t insert_owner(struct blockrange_ctx *ctx, const void *key)
+{
+	uint32_t idx = ++ctx->nr_owners;
+
+	ctx->owners[idx].key = key;
+	ctx->owners[idx].max_coverage = 0;
+	hash_put(ctx->hash, ctx->hash_cap, key, idx);
+	return idx;
+}
+
+const void *blockrange_owner(const struct blockrange_ctx *ctx,
+			     const struct blockrange *br)
+{
+	return br->owner ? ctx->owners[br->owner].key : NULL;
+}
+
+uint64_t blockrange_owner_max(const struct blockrange_ctx *ctx,
+			      const void *owner)
+{
+	uint32_t idx = owner_lookup(ctx, owner);
+
+	return idx ? ctx->owners[idx].max_coverage : 0;
+}
+
+size_t blockrange_nr_owners(const struct blockrange_ctx *ctx)
+{
+	return ctx->nr_owners;
+}
+
+/* ---- lookup and navigation --------------------------------------------- */
+
+static inline struct blockrange *to_br(const struct rb_node *node)
+{
+	return rb_entry_safe(node, struct blockrange, node);
+}
+
+struct blockrange *blockrange_find(const struct blockrange_ctx *ctx,
+				   uint64_t addr)
+{
+	const struct rb_node *n = ctx->root.rb_node;
+
+	while (n) {
+		struct blockrange *br = to_br(n);
+
+		if (addr < br->start)
+			n = n->rb_left;
+		else if (addr > br->end)
+			n = n->rb_right;
+		else
+			return br;
+	}
+	return NULL;
+}
+
+struct blockrange *blockrange_find_ge(const struct blockrange_ctx *ctx,
+				      uint64_t addr)
+{
+	const struct rb_node *n = ctx->root.rb_node;
+	struct blockrange *best = NULL;
+
+	while (n) {
+		struct blockrange *br = to_br(n);
+
+		if (br->end >= addr) {
+			best = br;
+			n = n->rb_left;
+		} else {
+			n = n->rb_right;
+		}
+	}
+	return best;
+}
+
+struct blockrange *blockrange_first(const struct blockrange_ctx *ctx)
+{
+	return to_br(rb_first(&ctx->root));
+}
+
+struct blockrange *blockrange_last(const struct blockrange_ctx *ctx)
+{
+	return to_br(rb_last(&ctx->root));
+}
+
+struct blockrange *blockrange_next(const struct blockrange *br)
+{
+	return to_br(rb_next(&br->node));
+}
+
+struct blockrange *blockrange_prev(const struct blockrange *br)
+{
+	return to_br(rb_prev(&br->node));
+}
+
+struct blockrange *blockrange_iter_next(struct blockrange_iter *it)
+{
+	struct blockrange *br = it->next;
+
+	if (br)
+		it->next = br == it->last ? NULL : blockrange_next(br);
+	return br;
+}
+
+static void iter_set(struct blockrange_iter *it, struct blockrange *first,
+		     struct blockrange *last)
+{
+	if (!it)
+		return;
+	it->first = first;
+	it->last = last;
+	it->next = first;
+}
+
+int blockrange_span(const struct blockrange_ctx *ctx, uint64_t lo, uint64_t hi,
+		    struct blockrange_iter *it)
+{
+	struct blockrange *first, *last;
+
+	iter_set(it, NULL, NULL);
+	if (lo > hi)
+		return -EINVAL;
+	first = blockrange_find_ge(ctx, lo);
+	if (!first || first->start > hi)
+		return 0;
+	/* The last range starting at or before @hi. */
+	last = blockrange_find_ge(ctx, hi);
+	if (!last)
+		last = blockrange_last(ctx);
+	else if (last->start > hi)
+		last = blockrange_prev(last);
+	iter_set(it, first, last);
+	return 0;
+}
+
+/* ---- splitting --------------------------------------------------------- */
+
+/* Link @br as the in-order predecessor of @ref (or as the last, if NULL). */
+static void link_before(struct rb_root *root, struct blockrange *ref,
+			struct blockrange *br)
+{
+	struct rb_node *parent;
+	struct rb_node **link;
+
+	if (!ref) {
+		parent = rb_last(root);
+		link = parent ? &parent->rb_right : &root->rb_node;
+	} else if (!ref->node.rb_left) {
+		parent = &ref->node;
+		link = &parent->rb_left;
+	} else {
+		parent = ref->node.rb_left;
+		while (parent->rb_right)
+			parent = parent->rb_right;
+		link = &parent->rb_right;
+	}
+	rb_link_node(&br->node, parent, link);
+	rb_insert_color(&br->node, root);
+}
+
+/* Link @br as the in-order successor of @ref. */
+static void link_after(struct rb_root *root, struct blockrange *ref,
+		       struct blockrange *br)
+{
+	struct rb_node *parent;
+	struct rb_node **link;
+
+	if (!ref->node.rb_right) {
+		parent = &ref->node;
+		link = &parent->rb_right;
+	} else {
+		parent = ref->node.rb_right;
+		while (parent->rb_left)
+			parent = parent->rb_left;
+		link = &parent->rb_left;
+	}
+	rb_link_node(&br->node, parent, link);
+	rb_insert_color(&br->node, root);
+}
+
+/*
+ * Number of ranges blockrange_create(start, end) adds.  Mirrors commit()
+ * step by step without changing anything.
+ */
+static size_t plan(const struct blockrange_ctx *ctx, uint64_t start,
+		   uint64_t end)
+{
+	const struct blockrange *r = blockrange_find_ge(ctx, start);
+	uint64_t pos = start;
+	size_t need = 0;
+
+	if (r && r->start < start)
+		need++;			/* split off the head of r */
+	for (;;) {
+		if (!r || r->start > end)
+			return need + 1;	/* hole up to end */
+		if (r->start > pos)
+			need++;		/* hole before r */
+		if (r->end > end)
+			return need + 1;	/* split off the tail of r */
+		if (r->end == end)
+			return need;
+		pos = r->end + 1;	/* r->end < end: no overflow */
+		r = blockrange_next(r);
+	}
+}
+
+static struct blockrange *new_range(struct blockrange_ctx *ctx, uint64_t start,
+				    uint64_t end, bool is_target,
+				    bool is_branch)
+{
+	struct blockrange *br = take_range(ctx);
+
+	br->start = start;
+	br->end = end;
+	br->is_target = is_target;
+	br->is_branch = is_branch;
+	return br;
+}
+
+/*
+ * Make the ranges tile [start, end]; every range it needs was reserved.
+ * Walks the tiling from @start with @pos the first address not yet tiled
+ * and @r the first range that ends at or after @pos.
+ */
+static void commit(struct blockrange_ctx *ctx, uint64_t start, uint64_t end,
+		   struct blockrange_iter *it)
+{
+	struct blockrange *r = blockrange_find_ge(ctx, start);
+	struct blockrange *first = NULL, *br;
+	uint64_t pos = start;
+
+	if (r && r->start < start) {
+		/*
+		 * @start is inside r: r keeps [start, r->end] and becomes the
+		 * target; the head [r->start, start - 1] keeps r's coverage,
+		 * entry, is_target and owner, and ends in no branch.
+		 */
+		br = new_range(ctx, r->start, start - 1, r->is_target, false);
+		br->coverage = r->coverage;
+		br->entry = r->entry;
+		br->owner = r->owner;
+		r->start = start;
+		r->is_target = true;
+		r->entry = 0;
+		link_before(&ctx->root, r, br);
+	}
+
+	for (;;) {
+		if (!r || r->start > end) {
+			/* Nothing more up to @end: one new range to @end. */
+			br = new_range(ctx, pos, end, pos == start, true);
+			link_before(&ctx->root, r, br);
+			iter_set(it, first ? first : br, br);
+			return;
+		}
+		if (r->start > pos) {
+			/* Fill the hole before r. */
+			br = new_range(ctx, pos, r->start - 1, pos == start,
+				       false);
+			link_before(&ctx->root, r, br);
+			if (!first)
+				first = br;
+			pos = r->start;
+		}
+		/* Now r->start == pos. */
+		if (!first)
+			first = r;
+		if (pos == start)
+			r->is_target = true;
+		if (r->end > end) {
+			/*
+			 * @end is inside r: r keeps [pos, end] and becomes a
+			 * branch; the tail [end + 1, r->end] keeps r's
+			 * coverage, taken, pred, is_branch and owner.
+			 */
+			br = new_range(ctx, end + 1, r->end, false,
+				       r->is_branch);
+			br->coverage = r->coverage;
+			br->taken = r->taken;
+			br->pred = r->pred;
+			br->owner = r->owner;
+			r->end = end;
+			r->is_branch = true;
+			r->taken = 0;
+			r->pred = 0;
+			link_after(&ctx->root, r, br);
+			iter_set(it, first, r);
+			return;
+		}
+		if (r->end == end) {
+			r->is_branch = true;
+			iter_set(it, first, r);
+			return;
+		}
+		pos = r->end + 1;
+		r = blockrange_next(r);
+	}
+}
+
+int blockrange_create(struct blockrange_ctx *ctx, uint64_t start, uint64_t end,
+		      struct blockrange_iter *it)
+{
+	int err;
+
+	iter_set(it, NULL, NULL);
+	if (!start || start > end)
+		return -EINVAL;
+	err = reserve_ranges(ctx, plan(ctx, start, end));
+	if (err)
+		return err;
+	commit(ctx, start, end, it);
+	ctx->nr_blocks++;
+	return 0;
+}
+
+int blockrange_count_block(struct blockrange_ctx *ctx, uint64_t start,
+			   uint64_t end, const void *owner,
+			   enum blockrange_pred pred)
+{
+	struct blockrange_iter it;
+	struct blockrange *br;
+	uint32_t idx = 0;
+	uint64_t *max = NULL;
+	int err;
+
+	if (!start || start > end)
+		return -EINVAL;
+	if (owner) {
+		idx = owner_lookup(ctx, owner);
+		if (!idx) {
+			err = reserve_owner(ctx);
+			if (err)
+				return err;
+		}
+	}
+	err = reserve_ranges(ctx, plan(ctx, start, end));
+	if (err)
+		return err;
+
+	/* Nothing can fail from here on. */
+	if (owner && !idx)
+		idx = insert_owner(ctx, owner);
+	if (idx)
+		max = &ctx->owners[idx].max_coverage;
+	commit(ctx, start, end, &it);
+	ctx->nr_blocks++;
+
+	it.first->entry++;
+	while ((br = blockrange_iter_next(&it))) {
+		br->coverage++;
+		br->owner = idx;
+		if (max && *max < br->coverage)
+			*max = br->coverage;
+	}
+	it.last->taken++;
+	if (pred == BLOCKRANGE_PRED_HIT)
+		it.last->pred++;
+	if (pred == BLOCKRANGE_PRED_HIT || pred == BLOCKRANGE_PRED_MISS)
+		ctx->nr_pred_known++;
+	return 0;
+}
+
+/* ---- branch stacks ----------------------------------------------------- */
+
+int blockrange_apply_stack(struct blockrange_ctx *ctx,
+			   const struct blockrange_branch *br, size_t nr,
+			   struct blockrange_stack_stats *stats)
+{
+	struct blockrange_stack_stats dummy;
+	size_t i;
+
+	if (!stats)
+		stats = &dummy;
+	if (nr && !br)
+		return -EINVAL;
+	stats->stacks++;
+	stats->entries += nr;
+
+	/* br[i + 1] is the older entry: its @to starts the block. */
+	for (i = nr > 1 ? nr - 1 : 0; i-- > 0;) {
+		const struct blockrange_branch *older = &br[i + 1];
+		const struct blockrange_branch *newer = &br[i];
+		uint64_t start = older->to, end = newer->from;
+		enum blockrange_pred pred = BLOCKRANGE_PRED_UNKNOWN;
+		int err;
+
+		if (older->abort || newer->abort) {
+			stats->skipped_abort++;
+		} else if (older->in_tx || newer->in_tx) {
+			stats->skipped_in_tx++;
+		} else if (!start || !end) {
+			stats->skipped_zero++;
+		} else if (start > end) {
+			stats->skipped_reversed++;
+		} else {
+			if (newer->predicted)
+				pred = BLOCKRANGE_PRED_HIT;
+			else if (newer->mispredicted)
+				pred = BLOCKRANGE_PRED_MISS;
+			err = blockrange_count_block(ctx, start, end,
+						     older->to_owner, pred);
+			if (err)
+				return err;
+			stats->counted++;
+		}
+		stats->blocks++;
+	}
+	return 0;
+}
+
+/* ---- figures ----------------------------------------------------------- */
+
+static struct blockrange_fig fig(enum blockrange_fig_status status,
+				 double value)
+{
+	struct blockrange_fig f = { status, status == BLOCKRANGE_FIG_OK ? value : 0 };
+
+	return f;
+}
+
+struct blockrange_fig blockrange_coverage(const struct blockrange_ctx *ctx,
+					  const struct blockrange *br)
+{
+	uint64_t max;
+
+	if (!br)
+		return fig(ctx->nr_blocks ? BLOCKRANGE_FIG_OK :
+			   BLOCKRANGE_FIG_UNKNOWN, 0);
+	if (!br->owner)
+		return fig(BLOCKRANGE_FIG_UNKNOWN, 0);
+	/*
+	 * A range gets an owner only while a block of that owner is counted
+	 * over it, which raises the owner's max to at least the range's
+	 * coverage (>= 1): max is never 0 here.
+	 */
+	max = ctx->owners[br->owner].max_coverage;
+	return fig(BLOCKRANGE_FIG_OK, (double)br->coverage / (double)max);
+}
+
+struct blockrange_fig blockrange_entry_pct(const struct blockrange *br)
+{
+	const struct blockrange *branch = br;
+
+	if (!br || !br->is_target)
+		return fig(BLOCKRANGE_FIG_NA, 0);
+	while (branch && !branch->is_branch)
+		branch = blockrange_next(branch);
+	if (!branch || !branch->coverage)
+		return fig(BLOCKRANGE_FIG_UNKNOWN, 0);
+	return fig(BLOCKRANGE_FIG_OK,
+		   100.0 * (double)br->entry / (double)branch->coverage);
+}
+
+struct blockrange_fig blockrange_taken_pct(const struct blockrange *br)
+{
+	if (!br || !br->is_branch)
+		return fig(BLOCKRANGE_FIG_NA, 0);
+	if (!br->coverage)
+		return fig(BLOCKRANGE_FIG_UNKNOWN, 0);
+	return fig(BLOCKRANGE_FIG_OK,
+		   100.0 * (double)br->taken / (double)br->coverage);
+}
+
+struct blockrange_fig blockrange_pred_pct(const struct blockrange_ctx *ctx,
+					  const struct blockrange *br)
+{
+	if (!br || !br->is_branch)
+		return fig(BLOCKRANGE_FIG_NA, 0);
+	if (!br->taken || !ctx->nr_pred_known)
+		return fig(BLOCKRANGE_FIG_UNKNOWN, 0);
+	return fig(BLOCKRANGE_FIG_OK,
+		   100.0 * (double)br->pred / (double)br->taken);
+}
+
+void blockrange_addr_info(const struct blockrange_ctx *ctx, uint64_t addr,
+			  struct blockrange_addr_info *info)
+{
+	const struct blockrange *br = blockrange_find(ctx, addr);
+	struct blockrange_fig na = fig(BLOCKRANGE_FIG_NA, 0);
+
+	info->range = br;
+	info->coverage = blockrange_coverage(ctx, br);
+	info->entry = na;
+	info->taken = na;
+	info->pred = na;
+	if (!br)
+		return;
+	if (addr == br->start)
+		info->entry = blockrange_entry_pct(br);
+	if (addr == br->end) {
+		info->taken = blockrange_taken_pct(br);
+		info->pred = blockrange_pred_pct(ctx, br);
+	}
+}
