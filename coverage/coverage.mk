@@ -47,11 +47,11 @@ tree-coverage: deps
 
 coverage-userspace: deps
 	rm -rf $(COV)/us-obj $(COV)/userspace
-	find $(COV) -name '*.gcda' -path '*/us-obj/*' -delete 2>/dev/null || true
-	$(MAKE) --no-print-directory check-userspace \
-		US_OUT=$(COV)/us-obj US_CC='gcc --coverage'
+	$(MAKE) --no-print-directory check-userspace check-cli \
+		US_OUT=$(COV)/us-obj/lib US_CC='gcc --coverage' \
+		CLI_OUT=$(COV)/us-obj/cli CLI_CC='gcc --coverage' \
+		CLI_BIN=$(COV)/us-obj/bin/blockrange
 	mkdir -p $(COV)/userspace
 	gcovr --config $(TOP)/coverage/gcovr-userspace.cfg --root $(TOP) \
 		--filter '$(TOP)/userspace/' \
-		--object-directory $(COV)/us-obj \
 		$(call COV_GCOVR_OUT,userspace) $(COV)/us-obj

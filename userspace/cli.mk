@@ -16,6 +16,8 @@ CLI_FIXTURES ?= $(SHARED)/fixtures/lbr
 LLVM_PROFGEN ?= llvm-profgen-19
 
 CLI_CC ?= gcc
+# Workloads are never instrumented (the coverage build overrides CLI_CC).
+CLI_WL_CC ?= gcc
 CLI_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g \
 	-I$(TOP)/userspace/include $$(pkg-config --cflags capstone libelf)
 CLI_LIBS := $$(pkg-config --libs capstone libelf)
@@ -58,16 +60,16 @@ $(CLI_CHECK_BIN): $(CLI_TEST_OBJS) $(CLI_LIBA) $(US_LIB)
 
 $(CLI_OUT)/wl/%-nopie: $(CLI_TESTS)/workloads/%.c
 	@mkdir -p $(@D)
-	$(CLI_CC) -O0 -g -fno-pie -no-pie -o $@ $<
+	$(CLI_WL_CC) -O0 -g -fno-pie -no-pie -o $@ $<
 
 $(CLI_OUT)/wl/%-pie: $(CLI_TESTS)/workloads/%.c
 	@mkdir -p $(@D)
-	$(CLI_CC) -O0 -g -fpie -pie -o $@ $<
+	$(CLI_WL_CC) -O0 -g -fpie -pie -o $@ $<
 
 # A fixed-layout static program for the golden files (no compiler codegen).
 $(CLI_OUT)/wl/golden: $(CLI_TESTS)/golden/golden.S
 	@mkdir -p $(@D)
-	$(CLI_CC) -nostdlib -static -no-pie -Wl,--build-id=none \
+	$(CLI_WL_CC) -nostdlib -static -no-pie -Wl,--build-id=none \
 		-Wl,-Ttext=0x401000 -o $@ $<
 
 # Everything runs inside one Check runner, so its summary is the last line.
