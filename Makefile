@@ -6,7 +6,9 @@
 #   make deps        apt packages
 #   make tree        build/{stock,ours}/src from linux-source-6.1
 #   make kunit       KUnit suites in QEMU on our core (CORE=stock: stock core)
-#   make userspace   libblockrange, its tests and tools (see userspace/build.mk)
+#   make userspace   libblockrange (userspace/build.mk); make cli: the CLI
+#   make coverage    gcovr reports + floors (coverage/coverage.mk)
+#   make bench       benchmarks (bench/bench.mk, scripts/bench-hwmon.mk)
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -65,7 +67,7 @@ demo: demo-kernel userspace-demo cli-demo
 
 check-kernel: kunit-ours kunit-stock
 
-check: check-kernel check-userspace check-cli
+check: check-kernel check-userspace check-cli coverage
 
 clean:
 	rm -rf $(BUILD)/ours/kunit $(BUILD)/stock/kunit $(BUILD)/userspace
