@@ -269,6 +269,55 @@ static uint64_t region_end(const struct eb_binary *b, size_t i)
 	return end;
 }
 
+/* Bits set in @x (portable; the build does not assume a POPCNT unit). */
+static inline unsigned popcount64(uint64_t x)
+{
+	x -= (x >> 1) & 0x5555555555555555ull;
+	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (unsigned)((x * 0x0101010101010101ull) >> 56);
+}
+
+/*
+ * The bitmap of instruction starts behind eb_code_index(): one bit per text
+ * byte plus a 32-bit rank per 64 bytes (a quarter of a byte per text byte).
+ * Left out (binary search instead) when the code set is empty, not strictly
+ * increasing, or spread so thinly that the bitmap and ranks would take
+ * over 60 bytes per instruction.  0, or -1 if out of memory.
+ */
+static int build_code_bitmap(struct eb_binary *b)
+{
+	uint64_t span, words;
+	uint32_t rank = 0;
+	size_t i;
+
+	if (!b->nr_code || b->nr_code > UINT32_MAX)
+		return 0;
+	for (i = 1; i < b->nr_code; i++)
+		if (b->code[i].addr <= b->code[i - 1].addr)
+			return 0;
+	span = b->code[b->nr_code - 1].addr - b->code[0].addr;
+	words = span / 64 + 1;
+	if (words > 5 * (uint64_t)b->nr_code + 64)
+		return 0;
+	b->code_bits = calloc((size_t)words, sizeof(*b->code_bits));
+	b->code_rank = malloc((size_t)words * sizeof(*b->code_rank));
+	if (!b->code_bits || !b->code_rank)
+		return -1;
+	b->code_lo = b->code[0].addr;
+	b->code_words = (size_t)words;
+	for (i = 0; i < b->nr_code; i++) {
+		uint64_t off = b->code[i].addr - b->code_lo;
+
+		b->code_bits[off / 64] |= (uint64_t)1 << (off % 64);
+	}
+	for (i = 0; i < b->code_words; i++) {
+		b->code_rank[i] = rank;
+		rank += (uint32_t)popcount64(b->code_bits[i]);
+	}
+	return 0;
+}
+
 int eb_open(const char *path, struct eb_binary *b, char *err, size_t errsz)
 {
 	Elf *elf = NULL;
@@ -389,6 +438,8 @@ int eb_open(const char *path, struct eb_binary *b, char *err, size_t errsz)
 		b->xfer_prefix[i + 1] = b->xfer_prefix[i] +
 			(k == EB_CALL || k == EB_RET || k == EB_JMP);
 	}
+	if (build_code_bitmap(b))
+		goto oom;
 	elf_end(elf);
 	return 0;
 oom:
@@ -418,6 +469,8 @@ void eb_close(struct eb_binary *b)
 	free(b->loads);
 	free(b->code);
 	free(b->xfer_prefix);
+	free(b->code_bits);
+	free(b->code_rank);
 	free(b->image);
 	free(b->path);
 	memset(b, 0, sizeof(*b));
@@ -426,6 +479,19 @@ void eb_close(struct eb_binary *b)
 long eb_code_index(const struct eb_binary *b, uint64_t addr)
 {
 	size_t lo = 0, hi = b->nr_code;
+
+	if (b->code_bits) {
+		uint64_t off = addr - b->code_lo, word, bit;
+
+		if (addr < b->code_lo || off / 64 >= b->code_words)
+			return -1;
+		word = b->code_bits[off / 64];
+		bit = (uint64_t)1 << (off % 64);
+		if (!(word & bit))
+			return -1;
+		return (long)(b->code_rank[off / 64] +
+			      popcount64(word & (bit - 1)));
+	}
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;

@@ -83,6 +83,16 @@ struct eb_binary {
 	size_t nr_code;
 	uint32_t *xfer_prefix;	/* xfer_prefix[i]: calls/rets/direct jmps
 				 * among code[0..i-1] */
+	/*
+	 * O(1) eb_code_index(): bit (a - code_lo) of code_bits is set when a
+	 * code-set instruction starts at a; code_rank[w] counts the bits set
+	 * in the words before w.  NULL (binary search) when the code set is
+	 * empty or too sparse for a bitmap to pay.
+	 */
+	uint64_t *code_bits;
+	uint32_t *code_rank;
+	uint64_t code_lo;
+	size_t code_words;
 	unsigned char *image;	/* the whole file */
 	size_t image_size;
 	size_t cs_handle;	/* capstone csh */

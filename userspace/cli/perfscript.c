@@ -214,6 +214,134 @@ static bool upper_ident(const char *s, const char *e)
 	return true;
 }
 
+/* Value of each hex digit character, 16 for any other character. */
+static const unsigned char hexdig[256] = {
+	16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16,
+	16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16,
+	16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16,
+	 0,  1,  2,  3,  4,  5,  6,  7,  8,  9, 16, 16, 16, 16, 16, 16,
+	16, 10, 11, 12, 13, 14, 15, 16, 16, 16, 16, 16, 16, 16, 16, 16,
+	16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16,
+	16, 10, 11, 12, 13, 14, 15, 16, 16, 16, 16, 16, 16, 16, 16, 16,
+	16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16,
+	16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16,
+	16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16,
+	16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16,
+	16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16,
+	16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16,
+	16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16,
+	16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16,
+	16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16,
+};
+
+/*
+ * "0x" and 1..16 hex digits ending at '/' or @e, read in one pass; the
+ * address forms it does not take (build-id prefix, "(dso)" suffix, errors)
+ * are left to parse_addr().  On success *pp points after the digits.
+ */
+static bool fast_addr(const char **pp, const char *e, uint64_t *v)
+{
+	const char *p = *pp, *s;
+	uint64_t x = 0;
+	unsigned c;
+
+	if (e - p < 3 || p[0] != '0' || p[1] != 'x')
+		return false;
+	p += 2;
+	s = p;
+	while (p < e && (c = hexdig[(unsigned char)*p]) < 16) {
+		x = x << 4 | c;
+		p++;
+	}
+	if (p == s || p - s > 16 || (p < e && *p != '/'))
+		return false;
+	*v = x;
+	*pp = p;
+	return true;
+}
+
+/*
+ * One pass over the common form of an entry, FROM/TO[/PRED/INTX/ABORT/CYCLES
+ * [/TYPE[/SPEC]]] with plain "0x" addresses.  Returns false, having possibly
+ * written to @en, for anything else: parse_entry() then reads the entry
+ * again and takes or reports it exactly as before.
+ */
+static bool fast_entry(const char *p, const char *e, struct ps_entry *en)
+{
+	uint64_t cyc = 0;
+	const char *s;
+	unsigned nf;
+
+	if (!fast_addr(&p, e, &en->from) || p == e)
+		return false;
+	p++;
+	if (!fast_addr(&p, e, &en->to))
+		return false;
+	en->cycles = 0;
+	en->predicted = false;
+	en->mispredicted = false;
+	en->not_taken = false;
+	en->in_tx = false;
+	en->abort = false;
+	if (p == e)
+		return true;	/* FROM/TO only */
+	p++;
+	/* PRED */
+	if (p == e || (*p != 'P' && *p != 'M' && *p != '-'))
+		return false;
+	en->predicted = *p == 'P';
+	en->mispredicted = *p == 'M';
+	p++;
+	if (p < e && *p == 'N') {
+		en->not_taken = true;
+		p++;
+	}
+	if (e - p < 5 || p[0] != '/')
+		return false;
+	/* INTX, ABORT */
+	if (p[1] == 'X')
+		en->in_tx = true;
+	else if (p[1] != '-')
+		return false;
+	if (p[2] != '/')
+		return false;
+	if (p[3] == 'A')
+		en->abort = true;
+	else if (p[3] != '-')
+		return false;
+	if (p[4] != '/')
+		return false;
+	p += 5;
+	/* CYCLES */
+	s = p;
+	while (p < e && is_digit(*p)) {
+		cyc = cyc * 10 + (uint64_t)(*p - '0');
+		if (cyc > 65535)
+			return false;
+		p++;
+	}
+	if (p == s)
+		return false;
+	en->cycles = (uint16_t)cyc;
+	/* TYPE (may be empty), SPEC ('-' or a non-empty upper identifier) */
+	for (nf = 4; p < e; nf++) {
+		if (*p != '/' || nf == 6)
+			return false;
+		p++;
+		if (nf == 5 && p < e && *p == '-') {
+			p++;	/* SPEC '-': the entry must end here */
+			continue;
+		}
+		s = p;
+		while (p < e && ((*p >= 'A' && *p <= 'Z') || is_digit(*p) ||
+				 *p == '_'))
+			p++;
+		if (nf == 5 && p == s)
+			return false;
+	}
+	return true;
+}
+
 static int parse_entry(const struct tok *t, unsigned idx, struct ps_entry *en,
 		       char *err, size_t errsz)
 {
@@ -222,6 +350,8 @@ static int parse_entry(const struct tok *t, unsigned idx, struct ps_entry *en,
 	unsigned nf = 0;
 	uint64_t cyc;
 
+	if (fast_entry(p, e, en))
+		return 0;
 	memset(en, 0, sizeof(*en));
 	if (parse_addr(&p, e, t, idx, "branch source", &en->from, err, errsz))
 		return -1;
@@ -420,6 +550,31 @@ static int parse_mmap(const char *p, const char *e, struct ps_line *out,
 	return 0;
 }
 
+/*
+ * First blank (' ' or '\t') in [p, e), or @e: eight bytes at a time while
+ * eight remain (a word has a zero byte where it equals the blank pattern),
+ * then byte by byte from the word that holds one.
+ */
+static const char *skip_nonblank(const char *p, const char *e)
+{
+	const uint64_t ones = 0x0101010101010101ull;
+	const uint64_t highs = 0x8080808080808080ull;
+
+	while (e - p >= 8) {
+		uint64_t w, sp, tab;
+
+		memcpy(&w, p, sizeof(w));
+		sp = w ^ (ones * ' ');
+		tab = w ^ (ones * '\t');
+		if (((sp - ones) & ~sp & highs) | ((tab - ones) & ~tab & highs))
+			break;
+		p += 8;
+	}
+	while (p < e && !is_blank(*p))
+		p++;
+	return p;
+}
+
 static bool is_entry_like(const struct tok *t)
 {
 	long a, b;
@@ -562,10 +717,8 @@ int ps_parse_line(const char *line, size_t len, struct ps_line *out,
 		return 0;
 	/* Tokenize. */
 	while (p < e) {
-		const char *q = p;
+		const char *q = skip_nonblank(p, e);
 
-		while (q < e && !is_blank(*q))
-			q++;
 		if (nt == cap) {
 			size_t n = cap ? cap * 2 : 64;
 			struct tok *t2 = realloc(tk, n * sizeof(*tk));

@@ -2,10 +2,11 @@
 /*
  * Basic-block ranges (see blockrange.h for the contract).
  *
- * Every operation that changes the tree runs in two phases: a planning walk
- * that counts the ranges it will add and makes every allocation it needs,
- * then a commit walk that cannot fail.  An allocation failure therefore
- * leaves the context untouched without any rollback code.
+ * Every operation that changes the tree runs in two phases: it first makes
+ * every allocation it may need (from a bound on the ranges a block can add
+ * or, near the end of a chunk, from a planning walk that counts them
+ * exactly), then runs a commit walk that cannot fail.  An allocation
+ * failure therefore leaves the context untouched without any rollback code.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -22,6 +23,24 @@ struct chunk {
 	size_t cap;
 	size_t used;
 	struct blockrange ranges[];
+};
+
+/*
+ * Recent blocks: a direct-mapped cache from (start, end) to the first and
+ * last range of the block's tiling, valid while gen equals the context's
+ * generation, which every range insertion bumps (ranges change bounds only
+ * when one is split, which inserts one).  Recorded traces repeat a few
+ * blocks many times: a hit counts the block without descending the tree.
+ */
+#define BLOCK_CACHE_BITS	7
+#define BLOCK_CACHE_SIZE	(1u << BLOCK_CACHE_BITS)
+
+struct block_cache_ent {
+	uint64_t start;
+	uint32_t len;		/* end - start */
+	uint32_t gen;		/* 0: empty */
+	struct blockrange *first;
+	struct blockrange *last;
 };
 
 struct owner_rec {
@@ -49,6 +68,11 @@ struct blockrange_ctx {
 	uint32_t owners_cap;		/* records, slot 0 included */
 	uint32_t *hash;
 	uint32_t hash_cap;		/* power of two, or 0 */
+
+	const void *last_owner;		/* the owner of the last counted block */
+	uint32_t last_owner_idx;	/* and its record index (0: none yet) */
+	uint32_t gen;			/* >= 1, bumped by each insertion */
+	struct block_cache_ent cache[BLOCK_CACHE_SIZE];
 };
 
 static void *std_alloc(size_t size, void *arg)
@@ -96,6 +120,7 @@ struct blockrange_ctx *blockrange_ctx_new(const struct blockrange_allocator *all
 	ctx->a = a;
 	ctx->next_cap = CHUNK_MIN;
 	ctx->mem = sizeof(*ctx);
+	ctx->gen = 1;
 	return ctx;
 }
 
@@ -168,6 +193,11 @@ static struct blockrange *take_range(struct blockrange_ctx *ctx)
 
 	memset(br, 0, sizeof(*br));
 	ctx->nr_ranges++;
+	/* Every cached tiling may be stale now. */
+	if (!++ctx->gen) {
+		memset(ctx->cache, 0, sizeof(ctx->cache));
+		ctx->gen = 1;
+	}
 	return br;
 }
 
@@ -379,6 +409,26 @@ int blockrange_span(const struct blockrange_ctx *ctx, uint64_t lo, uint64_t hi,
 
 /* ---- splitting --------------------------------------------------------- */
 
+/*
+ * blockrange_next() inlined into the splitting walks, where it is the
+ * step taken most (rb_next()'s rule: the leftmost node of the right
+ * subtree, else the first ancestor reached from a left child).
+ */
+static inline struct blockrange *walk_next(struct blockrange *br)
+{
+	struct rb_node *n = &br->node, *parent;
+
+	if (n->rb_right) {
+		n = n->rb_right;
+		while (n->rb_left)
+			n = n->rb_left;
+		return to_br(n);
+	}
+	while ((parent = rb_parent(n)) && n == parent->rb_right)
+		n = parent;
+	return to_br(parent);
+}
+
 /* Link @br as the in-order predecessor of @ref (or as the last, if NULL). */
 static void link_before(struct rb_root *root, struct blockrange *ref,
 			struct blockrange *br)
@@ -462,13 +512,48 @@ static struct blockrange *new_range(struct blockrange_ctx *ctx, uint64_t start,
 	return br;
 }
 
+/* What blockrange_count_block() adds to the ranges of a block. */
+struct tally {
+	uint32_t owner;		/* owner record index, 0 for none */
+	uint64_t *max;		/* the owner's max coverage, or NULL */
+	bool pred_hit;
+};
+
+/* One more block over @br (called once @br is final for this block). */
+static inline void tally_range(const struct tally *t, struct blockrange *br)
+{
+	if (!t)
+		return;
+	br->coverage++;
+	br->owner = t->owner;
+	if (t->max && *t->max < br->coverage)
+		*t->max = br->coverage;
+}
+
+/* The tiling of the block is @first..@last: set the iterator, count. */
+static inline void commit_done(const struct tally *t,
+			       struct blockrange_iter *it,
+			       struct blockrange *first,
+			       struct blockrange *last)
+{
+	iter_set(it, first, last);
+	if (!t)
+		return;
+	first->entry++;
+	last->taken++;
+	if (t->pred_hit)
+		last->pred++;
+}
+
 /*
  * Make the ranges tile [start, end]; every range it needs was reserved.
  * Walks the tiling from @start with @pos the first address not yet tiled
- * and @r the first range that ends at or after @pos.
+ * and @r the first range that ends at or after @pos.  With @t, also counts
+ * the block on the way (each range of the tiling once its bounds and
+ * copied counters are final), so no second walk is needed.
  */
 static void commit(struct blockrange_ctx *ctx, uint64_t start, uint64_t end,
-		   struct blockrange_iter *it)
+		   struct blockrange_iter *it, const struct tally *t)
 {
 	struct blockrange *r = blockrange_find_ge(ctx, start);
 	struct blockrange *first = NULL, *br;
@@ -495,7 +580,8 @@ static void commit(struct blockrange_ctx *ctx, uint64_t start, uint64_t end,
 			/* Nothing more up to @end: one new range to @end. */
 			br = new_range(ctx, pos, end, pos == start, true);
 			link_before(&ctx->root, r, br);
-			iter_set(it, first ? first : br, br);
+			tally_range(t, br);
+			commit_done(t, it, first ? first : br, br);
 			return;
 		}
 		if (r->start > pos) {
@@ -503,6 +589,7 @@ static void commit(struct blockrange_ctx *ctx, uint64_t start, uint64_t end,
 			br = new_range(ctx, pos, r->start - 1, pos == start,
 				       false);
 			link_before(&ctx->root, r, br);
+			tally_range(t, br);
 			if (!first)
 				first = br;
 			pos = r->start;
@@ -529,17 +616,35 @@ static void commit(struct blockrange_ctx *ctx, uint64_t start, uint64_t end,
 			r->taken = 0;
 			r->pred = 0;
 			link_after(&ctx->root, r, br);
-			iter_set(it, first, r);
+			tally_range(t, r);
+			commit_done(t, it, first, r);
 			return;
 		}
+		tally_range(t, r);
 		if (r->end == end) {
 			r->is_branch = true;
-			iter_set(it, first, r);
+			commit_done(t, it, first, r);
 			return;
 		}
 		pos = r->end + 1;
-		r = blockrange_next(r);
+		r = walk_next(r);
 	}
+}
+
+/*
+ * Make sure commit(start, end) finds every range it takes.  A block adds
+ * at most its length + 2 ranges (the two pieces split off outside it, and
+ * holes inside it, each at least one byte): when the current chunk holds
+ * that many, the exact count (plan(), a second walk) is not needed.
+ */
+static int reserve_block(struct blockrange_ctx *ctx, uint64_t start,
+			 uint64_t end)
+{
+	const struct chunk *c = ctx->chunks;
+
+	if (c && end - start < CHUNK_MAX && c->cap - c->used >= end - start + 3)
+		return 0;
+	return reserve_ranges(ctx, plan(ctx, start, end));
 }
 
 int blockrange_create(struct blockrange_ctx *ctx, uint64_t start, uint64_t end,
@@ -550,56 +655,88 @@ int blockrange_create(struct blockrange_ctx *ctx, uint64_t start, uint64_t end,
 	iter_set(it, NULL, NULL);
 	if (!start || start > end)
 		return -EINVAL;
-	err = reserve_ranges(ctx, plan(ctx, start, end));
+	err = reserve_block(ctx, start, end);
 	if (err)
 		return err;
-	commit(ctx, start, end, it);
+	commit(ctx, start, end, it, NULL);
 	ctx->nr_blocks++;
 	return 0;
+}
+
+static struct block_cache_ent *cache_slot(struct blockrange_ctx *ctx,
+					   uint64_t start, uint64_t end)
+{
+	uint64_t h = (start ^ (end - start) << 32) * 0x9e3779b97f4a7c15ull;
+
+	if (end - start > UINT32_MAX)
+		return NULL;
+	return &ctx->cache[h >> (64 - BLOCK_CACHE_BITS)];
 }
 
 int blockrange_count_block(struct blockrange_ctx *ctx, uint64_t start,
 			   uint64_t end, const void *owner,
 			   enum blockrange_pred pred)
 {
+	struct tally t = { 0, NULL, pred == BLOCKRANGE_PRED_HIT };
+	struct block_cache_ent *ce;
 	struct blockrange_iter it;
-	struct blockrange *br;
-	uint32_t idx = 0;
-	uint64_t *max = NULL;
+	bool hit;
 	int err;
 
 	if (!start || start > end)
 		return -EINVAL;
 	if (owner) {
-		idx = owner_lookup(ctx, owner);
-		if (!idx) {
+		t.owner = owner == ctx->last_owner ? ctx->last_owner_idx :
+			  owner_lookup(ctx, owner);
+		if (!t.owner) {
 			err = reserve_owner(ctx);
 			if (err)
 				return err;
 		}
 	}
-	err = reserve_ranges(ctx, plan(ctx, start, end));
-	if (err)
-		return err;
+	ce = cache_slot(ctx, start, end);
+	hit = ce && ce->gen == ctx->gen && ce->start == start &&
+	      ce->len == (uint32_t)(end - start);
+	if (!hit) {
+		err = reserve_block(ctx, start, end);
+		if (err)
+			return err;
+	}
 
 	/* Nothing can fail from here on. */
-	if (owner && !idx)
-		idx = insert_owner(ctx, owner);
-	if (idx)
-		max = &ctx->owners[idx].max_coverage;
-	commit(ctx, start, end, &it);
-	ctx->nr_blocks++;
-
-	it.first->entry++;
-	while ((br = blockrange_iter_next(&it))) {
-		br->coverage++;
-		br->owner = idx;
-		if (max && *max < br->coverage)
-			*max = br->coverage;
+	if (owner && !t.owner)
+		t.owner = insert_owner(ctx, owner);
+	if (t.owner) {
+		t.max = &ctx->owners[t.owner].max_coverage;
+		ctx->last_owner = owner;
+		ctx->last_owner_idx = t.owner;
 	}
-	it.last->taken++;
-	if (pred == BLOCKRANGE_PRED_HIT)
-		it.last->pred++;
+	if (hit) {
+		/*
+		 * The tiling is unchanged since the block was last committed,
+		 * with its first range a target and its last a branch: only
+		 * the counting is left to do.
+		 */
+		struct blockrange *br = ce->first;
+
+		for (;;) {
+			tally_range(&t, br);
+			if (br == ce->last)
+				break;
+			br = walk_next(br);
+		}
+		commit_done(&t, NULL, ce->first, ce->last);
+	} else {
+		commit(ctx, start, end, &it, &t);
+		if (ce) {
+			ce->start = start;
+			ce->len = (uint32_t)(end - start);
+			ce->gen = ctx->gen;
+			ce->first = it.first;
+			ce->last = it.last;
+		}
+	}
+	ctx->nr_blocks++;
 	if (pred == BLOCKRANGE_PRED_HIT || pred == BLOCKRANGE_PRED_MISS)
 		ctx->nr_pred_known++;
 	return 0;

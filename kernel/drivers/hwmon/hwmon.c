@@ -34,6 +34,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
+#include <linux/vmalloc.h>
 #include <linux/thermal.h>
 
 #define CREATE_TRACE_POINTS
@@ -481,7 +482,7 @@ static const struct attribute_group *hwmon_dev_attr_groups[] = {
 
 static void hwmon_dev_release(struct device *dev)
 {
-	kfree(to_hwmon_device(dev));
+	kvfree(to_hwmon_device(dev));
 }
 
 static struct class hwmon_class = {
@@ -885,7 +886,14 @@ __hwmon_device_register(struct device *dev, const char *name, void *drvdata,
 	}
 	size = size_add(size, lay.strings);
 
-	hwdev = kzalloc(size, GFP_KERNEL);
+	/*
+	 * kmalloc() rounds blocks above a page up to a power of two; for large
+	 * chips that would waste up to half the block, so use whole pages.
+	 */
+	if (size > PAGE_SIZE)
+		hwdev = vzalloc(size);
+	else
+		hwdev = kzalloc(size, GFP_KERNEL);
 	if (!hwdev) {
 		err = -ENOMEM;
 		goto free_modes;
