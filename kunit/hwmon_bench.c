@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A KUnit-hosted benchmark of the hwmon core (issue 8, part 4). It reports
+ * figures, it does not judge them: the only assertions are that the
+ * registrations and reads it measures succeed.
+ *
+ * Each figure is printed as one line
+ *
+ *	bench-hwmon: <key>=<median> min=<min> max=<max> runs=<runs>
+ *
+ * which scripts/bench-hwmon.mk picks out of the test log of each core.
+ *
+ * Memory is counted by the allocator: the slab page counters of the node
+ * statistics (kmalloc_large() pages are accounted there too) around the
+ * registration of BENCH_NDEV devices, divided by BENCH_NDEV. Times come from
+ * ktime_get_ns() on whatever CPU the test runs.
+ */
+
+#include <kunit/test.h>
+#include <linux/device.h>
+#include <linux/err.h>
+#include <linux/fcntl.h>
+#include <linux/fs.h>
+#include <linux/hwmon.h>
+#include <linux/kernel.h>
+#include <linux/ktime.h>
+#include <linux/mm.h>
+#include <linux/rcupdate.h>
+#include <linux/sort.h>
+#include <linux/vmstat.h>
+
+#include "hwmon_fake_chip.h"
+#include "hwmon_sysfs_util.h"
+
+/* Devices registered at once for a memory figure. */
+#define BENCH_NDEV		32
+/* Repetitions of each memory figure. */
+#define BENCH_MEM_RUNS		5
+/* Register + unregister cycles per channel count. */
+#define BENCH_REG_RUNS		15
+/* Batches of reads, and reads per batch. */
+#define BENCH_READ_RUNS		15
+#define BENCH_READ_BATCH	200
+/* Most temperature channels of the registration figure. */
+#define BENCH_MAX_CHANNELS	256
+
+struct bench_devs {
+	struct device *dev[BENCH_NDEV];
+	int n;
+};
+
+static int bench_cmp_s64(const void *a, const void *b)
+{
+	s64 x = *(const s64 *)a, y = *(const s64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sorts @v and prints its median, minimum and maximum under @key. */
+static void bench_report(struct kunit *test, const char *key, s64 *v, int n)
+{
+	sort(v, n, sizeof(*v), bench_cmp_s64, NULL);
+	kunit_info(test, "bench-hwmon: %s=%lld min=%lld max=%lld runs=%d\n",
+		   key, v[n / 2], v[0], v[n - 1], n);
+}
+
+static s64 bench_slab_bytes(void)
+{
+	unsigned long pages;
+
+	pages = global_node_page_state_pages(NR_SLAB_UNRECLAIMABLE_B) +
+		global_node_page_state_pages(NR_SLAB_RECLAIMABLE_B);
+	return (s64)pages * PAGE_SIZE;
+}
+
+static void bench_devs_unregister(void *data)
+{
+	struct bench_devs *devs = data;
+
+	while (devs->n > 0)
+		hwmon_device_unregister(devs->dev[--devs->n]);
+}
+
+/*
+ * Registers BENCH_NDEV devices of @chip under @parent and unregisters them
+ * again. Return: slab bytes the registered devices held, per device.
+ */
+static s64 bench_mem_per_device(struct kunit *test, struct bench_devs *devs,
+				struct device *parent,
+				struct hwmon_fake_chip *chip)
+{
+	const struct hwmon_chip_info *info = hwmon_fake_chip_info(chip);
+	struct device *hwdev;
+	s64 before, after;
+
+	rcu_barrier();
+	before = bench_slab_bytes();
+	while (devs->n < BENCH_NDEV) {
+		hwdev = hwmon_device_register_with_info(parent, "bench", chip,
+							info, NULL);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, hwdev);
+		devs->dev[devs->n++] = hwdev;
+	}
+	after = bench_slab_bytes();
+	bench_devs_unregister(devs);
+	rcu_barrier();
+	return div_s64(after - before, BENCH_NDEV);
+}
+
+static void bench_hwmon_memory(struct kunit *test)
+{
+	struct hwmon_fake_chip *small = hwmon_fake_chip_new(test);
+	struct hwmon_fake_chip *big = hwmon_fake_chip_new(test);
+	s64 dev_small[BENCH_MEM_RUNS], dev_big[BENCH_MEM_RUNS];
+	s64 per_attr[BENCH_MEM_RUNS], attrs[2];
+	struct bench_devs *devs;
+	struct device *parent;
+	int i;
+
+	devs = kunit_kzalloc(test, sizeof(*devs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, devs);
+	KUNIT_ASSERT_EQ(test, hwmon_test_defer(test, bench_devs_unregister,
+					       devs), 0);
+	parent = hwmon_test_parent(test, NULL);
+
+	hwmon_fake_chip_set_all(small, 1);
+	hwmon_fake_chip_set_all(big, HWMON_FAKE_MAX_CHANNELS);
+	attrs[0] = hwmon_fake_chip_file_count(small);
+	attrs[1] = hwmon_fake_chip_file_count(big);
+	KUNIT_ASSERT_GT(test, attrs[1], attrs[0]);
+
+	/* Warm up: caches and ids the first registration creates. */
+	bench_mem_per_device(test, devs, parent, big);
+
+	for (i = 0; i < BENCH_MEM_RUNS; i++) {
+		dev_small[i] = bench_mem_per_device(test, devs, parent, small);
+		dev_big[i] = bench_mem_per_device(test, devs, parent, big);
+		per_attr[i] = div_s64(dev_big[i] - dev_small[i],
+				      attrs[1] - attrs[0]);
+	}
+
+	kunit_info(test, "bench-hwmon: attrs_all1=%lld min=%lld max=%lld runs=1\n",
+		   attrs[0], attrs[0], attrs[0]);
+	kunit_info(test, "bench-hwmon: attrs_all%d=%lld min=%lld max=%lld runs=1\n",
+		   HWMON_FAKE_MAX_CHANNELS, attrs[1], attrs[1], attrs[1]);
+	bench_report(test, "bytes_per_device_all1", dev_small, BENCH_MEM_RUNS);
+	bench_report(test, "bytes_per_device_all4", dev_big, BENCH_MEM_RUNS);
+	bench_report(test, "bytes_per_attr", per_attr, BENCH_MEM_RUNS);
+}
+
+static umode_t bench_is_visible(const void *drvdata,
+				enum hwmon_sensor_types type, u32 attr,
+				int channel)
+{
+	return 0444;
+}
+
+static int bench_read(struct device *dev, enum hwmon_sensor_types type,
+		      u32 attr, int channel, long *val)
+{
+	*val = channel;
+	return 0;
+}
+
+static const struct hwmon_ops bench_ops = {
+	.is_visible = bench_is_visible,
+	.read = bench_read,
+};
+
+static void bench_hwmon_register(struct kunit *test)
+{
+	static const int counts[] = { 1, 16, BENCH_MAX_CHANNELS };
+	const struct hwmon_channel_info *infos[2];
+	struct hwmon_channel_info temp;
+	struct hwmon_chip_info chip;
+	s64 ns[BENCH_REG_RUNS];
+	struct device *parent;
+	struct device *hwdev;
+	char key[32];
+	u32 *config;
+	int i, c, k;
+	u64 t0;
+
+	config = kunit_kcalloc(test, BENCH_MAX_CHANNELS + 1, sizeof(*config),
+			       GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, config);
+	temp.type = hwmon_temp;
+	temp.config = config;
+	infos[0] = &temp;
+	infos[1] = NULL;
+	chip.ops = &bench_ops;
+	chip.info = infos;
+	parent = hwmon_test_parent(test, NULL);
+
+	for (k = 0; k < ARRAY_SIZE(counts); k++) {
+		for (c = 0; c <= BENCH_MAX_CHANNELS; c++)
+			config[c] = c < counts[k] ?
+				    HWMON_T_INPUT | HWMON_T_MAX : 0;
+		for (i = 0; i < BENCH_REG_RUNS; i++) {
+			t0 = ktime_get_ns();
+			hwdev = hwmon_device_register_with_info(parent, "bench",
+								NULL, &chip,
+								NULL);
+			KUNIT_ASSERT_NOT_ERR_OR_NULL(test, hwdev);
+			hwmon_device_unregister(hwdev);
+			ns[i] = ktime_get_ns() - t0;
+		}
+		snprintf(key, sizeof(key), "reg_unreg_ns_%d", counts[k]);
+		bench_report(test, key, ns, BENCH_REG_RUNS);
+	}
+}
+
+static void bench_hwmon_read(struct kunit *test)
+{
+	struct hwmon_fake_chip *chip = hwmon_fake_chip_new(test);
+	s64 ns[BENCH_READ_RUNS];
+	unsigned int reads;
+	struct device *hwdev;
+	struct file *file;
+	char buf[32];
+	ssize_t n;
+	loff_t pos;
+	int i, j;
+	u64 t0;
+
+	hwmon_fake_chip_set_all(chip, 1);
+	hwdev = hwmon_test_register_chip(test, chip, "bench");
+	file = hwmon_sysfs_open(test, hwmon_sysfs_dev_path(test, hwdev,
+							   "temp1_input"),
+				O_RDONLY);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
+
+	reads = chip->total_reads;
+	for (i = 0; i < BENCH_READ_RUNS; i++) {
+		t0 = ktime_get_ns();
+		for (j = 0; j < BENCH_READ_BATCH; j++) {
+			pos = 0;
+			n = kernel_read(file, buf, sizeof(buf), &pos);
+			KUNIT_ASSERT_GT(test, n, 0);
+		}
+		ns[i] = div_s64(ktime_get_ns() - t0, BENCH_READ_BATCH);
+	}
+	/* Every read went through the core to the chip. */
+	KUNIT_EXPECT_EQ(test, chip->total_reads - reads,
+			BENCH_READ_RUNS * BENCH_READ_BATCH);
+	bench_report(test, "read_ns", ns, BENCH_READ_RUNS);
+}
+
+static struct kunit_case bench_hwmon_cases[] = {
+	KUNIT_CASE(bench_hwmon_memory),
+	KUNIT_CASE(bench_hwmon_register),
+	KUNIT_CASE(bench_hwmon_read),
+	{}
+};
+
+static struct kunit_suite bench_hwmon_suite = {
+	.name = "bench_hwmon",
+	.test_cases = bench_hwmon_cases,
+};
+
+kunit_test_suite(bench_hwmon_suite);
