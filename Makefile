@@ -9,6 +9,7 @@
 #   make userspace   libblockrange (userspace/build.mk); make cli: the CLI
 #   make coverage    gcovr reports + floors (coverage/coverage.mk)
 #   make bench       benchmarks (bench/bench.mk, scripts/bench-hwmon.mk)
+#   make hwmon-drivers / patches / patches-check   (scripts/drivers.mk)
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -67,13 +68,16 @@ demo: demo-kernel userspace-demo cli-demo
 
 check-kernel: kunit-ours kunit-stock
 
-check: check-kernel check-userspace check-cli coverage
+check: check-kernel check-userspace check-cli check-drivers coverage
 
 clean:
-	rm -rf $(BUILD)/ours/kunit $(BUILD)/stock/kunit $(BUILD)/userspace
+	rm -rf $(BUILD)/ours/kunit $(BUILD)/stock/kunit $(BUILD)/userspace \
+		$(BUILD)/stock/drivers $(BUILD)/ours/drivers $(BUILD)/patches \
+		$(BUILD)/patches-work $(BUILD)/patches-check
 
 include $(TOP)/userspace/build.mk
 include $(TOP)/userspace/cli.mk
 include $(TOP)/coverage/coverage.mk
 include $(TOP)/bench/bench.mk
 include $(TOP)/scripts/bench-hwmon.mk
+include $(TOP)/scripts/drivers.mk

@@ -1,0 +1,26 @@
+# Issue 5, parts 2 and 4: every hwmon driver built against both cores, and
+# our kernel changes as a git format-patch series. Included by the top
+# Makefile (TOP, BUILD, JOBS and the ccache environment come from there).
+#
+#   make hwmon-drivers   build every hwmon driver as a module on the stock
+#                        core and on ours (build/{stock,ours}/drivers); fail
+#                        unless ours builds and links all that stock does
+#   make patches         the series in build/patches/
+#   make patches-check   git am the series onto a fresh pristine tree
+#                        (build/patches-check) and run KUnit on it
+#   make check-drivers   both checks, for "make check"
+
+.PHONY: hwmon-drivers patches patches-check check-drivers
+
+# One recipe, stock first: the stock build fills ccache for ours.
+hwmon-drivers: tree-stock tree-ours
+	@BUILD=$(BUILD) JOBS=$(JOBS) $(TOP)/scripts/hwmon-drivers.sh all
+
+patches: tree-stock
+	@BUILD=$(BUILD) $(TOP)/scripts/patches.sh
+
+# tree-ours: the applied series is compared with build/ours/src.
+patches-check: patches tree-ours
+	@BUILD=$(BUILD) JOBS=$(JOBS) $(TOP)/scripts/patches-check.sh
+
+check-drivers: hwmon-drivers patches-check

@@ -1,0 +1,107 @@
+#!/bin/bash
+# patches-check.sh: apply build/patches/ with "git am" to a fresh pristine
+# linux-source-6.1 tree and build and run the KUnit suites on it.
+#
+#  - build/patches-check/src is recreated on every run as a hard-link copy
+#    of build/pristine/linux-source-6.1. The files the series modifies are
+#    first replaced by private copies, so nothing is ever written through a
+#    hard link into the pristine tree.
+#  - The git repository lives in build/patches-check/git (GIT_DIR), outside
+#    the tree, and tracks the pristine versions of the modified files: all
+#    "git am" needs for the modified files, while the work tree is the full
+#    pristine tree (a new file that already existed would fail the apply).
+#    With no .git in the tree, setlocalversion adds nothing to the kernel
+#    release, so the build's command lines equal those of build/ours/kunit.
+#  - The applied tree must equal build/ours/src in every file our overlay
+#    (scripts/tree.sh) writes, i.e. the series is exactly what "make kunit"
+#    tests.
+#  - The build is kunit.py run with the series' own
+#    drivers/hwmon/tests/.kunitconfig into build/patches-check/kunit. That
+#    directory is kept between runs (kbuild rebuilds what the fresh tree
+#    changed), and its compiler command lines are those of
+#    build/ours/kunit, so with CCACHE_BASEDIR=build/ a cold build is mostly
+#    cache hits.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD:-$top/build}
+jobs=${JOBS:-$(nproc)}
+pristine=$build/pristine/linux-source-6.1
+series=$build/patches
+dir=$build/patches-check
+src=$dir/src
+
+die() { echo "patches-check: $*" >&2; exit 1; }
+
+apply_only=0
+case "${1:-}" in
+"") ;;
+--apply-only) apply_only=1 ;;	# stop before the build
+*) die "usage: patches-check.sh [--apply-only]" ;;
+esac
+
+[ -f "$build/pristine/.unpacked" ] || die "$pristine missing (run 'make tree-stock')"
+ls "$series"/*.patch > /dev/null 2>&1 || die "no patches in $series (run 'make patches')"
+mkdir -p "$dir"
+exec 9> "$dir/lock"
+flock 9
+
+start=$SECONDS
+rm -rf "$src" "$dir/git"
+cp -al "$pristine" "$src"
+# Directories are not hard links: make drivers/hwmon writable (the pristine
+# copy is read-only there) so that git can add drivers/hwmon/tests.
+find "$src/drivers/hwmon" -type d -exec chmod u+w {} +
+
+export GIT_DIR=$dir/git GIT_WORK_TREE=$src
+export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
+export GIT_AUTHOR_NAME=patches-check GIT_AUTHOR_EMAIL=patches-check@example.invalid
+export GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
+git init -q
+modified=$(sed -n 's|^--- a/\([^[:space:]]*\).*|\1|p' "$series"/*.patch | sort -u)
+for f in $modified; do
+	[ -f "$pristine/$f" ] || die "the series modifies $f, which linux-source-6.1 does not have"
+	cp --remove-destination "$pristine/$f" "$src/$f"
+	chmod u+w "$src/$f"
+	git add -f -- "$f"
+done
+git commit -q --allow-empty -m "linux-source-6.1"
+base=$(git rev-parse HEAD)
+
+echo "patches-check: git am $series/*.patch"
+if ! (cd "$src" && git am -q --whitespace=error-all "$series"/*.patch); then
+	git am --show-current-patch=diff 2>/dev/null | head -20 >&2 || true
+	die "the series does not apply to linux-source-6.1 (state in $dir)"
+fi
+n=$(git rev-list --count "$base..HEAD")
+[ "$n" -eq "$(ls "$series"/*.patch | wc -l)" ] || die "git am applied $n commits, expected one per patch"
+git log --reverse --format='  %s' "$base..HEAD"
+
+# The applied tree must be what scripts/tree.sh makes of our core.
+ours=$build/ours/src
+[ -f "$build/ours/overlay.list" ] || die "$build/ours/overlay.list missing (run 'make tree-ours')"
+bad=0
+while IFS= read -r rel; do
+	cmp -s "$src/$rel" "$ours/$rel" || { echo "patches-check: $rel differs from build/ours/src/$rel" >&2; bad=1; }
+done < "$build/ours/overlay.list"
+while IFS= read -r rel; do
+	[ "$rel" = drivers/hwmon/tests/.kunitconfig ] && continue
+	grep -qxF "$rel" "$build/ours/overlay.list" ||
+		{ echo "patches-check: the series changes $rel, which scripts/tree.sh does not" >&2; bad=1; }
+done < <(git diff --name-only "$base" HEAD)
+cmp -s "$src/drivers/hwmon/tests/.kunitconfig" "$top/.kunitconfig" ||
+	{ echo "patches-check: drivers/hwmon/tests/.kunitconfig differs from .kunitconfig" >&2; bad=1; }
+[ "$bad" -eq 0 ] || die "the series does not reproduce build/ours/src (run 'make patches tree-ours')"
+echo "patches-check: applied tree equals build/ours/src in all $(wc -l < "$build/ours/overlay.list") overlaid files ($((SECONDS - start)) s)"
+
+unset GIT_DIR GIT_WORK_TREE
+[ "$apply_only" -eq 0 ] || exit 0
+mkdir -p "$dir/kunit"
+echo "patches-check: kunit.py run (log: $dir/kunit.log)"
+if ! (cd "$src" && python3 tools/testing/kunit/kunit.py run --arch=x86_64 \
+	--kunitconfig=drivers/hwmon/tests --build_dir="$dir/kunit" --jobs="$jobs") > "$dir/kunit.log" 2>&1; then
+	tail -40 "$dir/kunit.log" >&2
+	die "the patched tree does not build or its KUnit suites fail (log: $dir/kunit.log)"
+fi
+grep -E '^\[[0-9:]+\] (Testing complete|Elapsed time)' "$dir/kunit.log" | sed 's/^/  /' || true
+echo "patches-check: OK: the series applies with git am, builds and passes KUnit ($((SECONDS - start)) s)"
