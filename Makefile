@@ -10,6 +10,7 @@
 #   make coverage    gcovr reports + floors (coverage/coverage.mk)
 #   make bench       benchmarks (bench/bench.mk, scripts/bench-hwmon.mk)
 #   make hwmon-drivers / patches / patches-check   (scripts/drivers.mk)
+#   make e2e         boot both cores in QEMU, diff sysfs + sensors (e2e/e2e.mk)
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -68,12 +69,13 @@ demo: demo-kernel userspace-demo cli-demo
 
 check-kernel: kunit-ours kunit-stock
 
-check: check-kernel check-userspace check-cli check-drivers coverage
+check: check-kernel check-userspace check-cli check-drivers coverage e2e
 
 clean:
 	rm -rf $(BUILD)/ours/kunit $(BUILD)/stock/kunit $(BUILD)/userspace \
 		$(BUILD)/stock/drivers $(BUILD)/ours/drivers $(BUILD)/patches \
-		$(BUILD)/patches-work $(BUILD)/patches-check
+		$(BUILD)/patches-work $(BUILD)/patches-check \
+		$(BUILD)/ours/e2e $(BUILD)/stock/e2e $(BUILD)/e2e
 
 include $(TOP)/userspace/build.mk
 include $(TOP)/userspace/cli.mk
@@ -81,3 +83,4 @@ include $(TOP)/coverage/coverage.mk
 include $(TOP)/bench/bench.mk
 include $(TOP)/scripts/bench-hwmon.mk
 include $(TOP)/scripts/drivers.mk
+include $(TOP)/e2e/e2e.mk

@@ -7,6 +7,8 @@ pkgs=(
 	# kernel build and KUnit in QEMU
 	linux-source-6.1 build-essential bc flex bison libelf-dev libssl-dev
 	python3 ccache qemu-system-x86 rsync cpio xz-utils kmod git
+	# end-to-end boot: guest userspace and the real hwmon client
+	busybox-static lm-sensors
 	# userspace library, tests and fuzzing
 	pkg-config check gcovr clang libclang-rt-14-dev valgrind
 	# blockrange CLI: ELF, disassembly, the llvm-profgen oracle
