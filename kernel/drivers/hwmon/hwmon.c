@@ -7,7 +7,7 @@
  * Documentation/hwmon/hwmon-kernel-api.rst.
  *
  * Design:
- *  - Every registered device is one allocation: struct hwmon_device followed
+ *  - Every registered device is one allocation: struct hwmon_core_dev followed
  *    by the generated attributes, their pointer array, the group list and all
  *    attribute names. The attributes therefore live exactly as long as the
  *    hwmon device, whatever the parent does.
@@ -40,7 +40,7 @@
 #define CREATE_TRACE_POINTS
 #include <trace/events/hwmon.h>
 
-#define HWMON_ID_PREFIX "hwmon"
+#define HWMON_DEV_PREFIX "hwmon"
 
 /**
  * struct hwmon_attr - one generated sensor attribute
@@ -57,7 +57,7 @@ struct hwmon_attr {
 };
 
 /**
- * struct hwmon_device - a registered hardware monitoring device
+ * struct hwmon_core_dev - a registered hardware monitoring device
  * @dev: the class device (hwmonN)
  * @name: value of the name attribute, or NULL (legacy registration)
  * @label: value of the label attribute (parent's "label" property), or NULL
@@ -69,7 +69,7 @@ struct hwmon_attr {
  *	terminated attribute pointer array, the NULL terminated group list and
  *	the NUL terminated strings (attribute names, name, label)
  */
-struct hwmon_device {
+struct hwmon_core_dev {
 	struct device dev;
 	const char *name;
 	const char *label;
@@ -80,7 +80,7 @@ struct hwmon_device {
 	struct hwmon_attr attrs[];
 };
 
-#define to_hwmon_device(d) container_of(d, struct hwmon_device, dev)
+#define to_hwdev(d) container_of(d, struct hwmon_core_dev, dev)
 #define to_hwmon_attr(d) container_of(d, struct hwmon_attr, dev_attr)
 
 /* Name tables: "<prefix><index>_<suffix>"; chip attributes are bare suffixes. */
@@ -382,7 +382,7 @@ static int hwmon_format_name(char *buf, size_t size,
 static ssize_t hwmon_attr_show(struct device *dev,
 			       struct device_attribute *da, char *buf)
 {
-	struct hwmon_device *hwdev = to_hwmon_device(dev);
+	struct hwmon_core_dev *hwdev = to_hwdev(dev);
 	struct hwmon_attr *ha = to_hwmon_attr(da);
 	long val;
 	int ret;
@@ -399,7 +399,7 @@ static ssize_t hwmon_attr_show(struct device *dev,
 static ssize_t hwmon_attr_show_string(struct device *dev,
 				      struct device_attribute *da, char *buf)
 {
-	struct hwmon_device *hwdev = to_hwmon_device(dev);
+	struct hwmon_core_dev *hwdev = to_hwdev(dev);
 	struct hwmon_attr *ha = to_hwmon_attr(da);
 	const char *s;
 	int ret;
@@ -418,7 +418,7 @@ static ssize_t hwmon_attr_store(struct device *dev,
 				struct device_attribute *da, const char *buf,
 				size_t count)
 {
-	struct hwmon_device *hwdev = to_hwmon_device(dev);
+	struct hwmon_core_dev *hwdev = to_hwdev(dev);
 	struct hwmon_attr *ha = to_hwmon_attr(da);
 	long val;
 	int ret;
@@ -441,27 +441,27 @@ static ssize_t hwmon_attr_store(struct device *dev,
 static ssize_t name_show(struct device *dev, struct device_attribute *attr,
 			 char *buf)
 {
-	return sysfs_emit(buf, "%s\n", to_hwmon_device(dev)->name);
+	return sysfs_emit(buf, "%s\n", to_hwdev(dev)->name);
 }
 static DEVICE_ATTR_RO(name);
 
 static ssize_t label_show(struct device *dev, struct device_attribute *attr,
 			  char *buf)
 {
-	return sysfs_emit(buf, "%s\n", to_hwmon_device(dev)->label);
+	return sysfs_emit(buf, "%s\n", to_hwdev(dev)->label);
 }
 static DEVICE_ATTR_RO(label);
 
-static struct attribute *hwmon_dev_attrs[] = {
+static struct attribute *hwmon_class_attrs[] = {
 	&dev_attr_name.attr,
 	&dev_attr_label.attr,
 	NULL
 };
 
-static umode_t hwmon_dev_attr_is_visible(struct kobject *kobj,
-					 struct attribute *attr, int n)
+static umode_t hwmon_class_attr_visible(struct kobject *kobj,
+					struct attribute *attr, int n)
 {
-	struct hwmon_device *hwdev = to_hwmon_device(kobj_to_dev(kobj));
+	struct hwmon_core_dev *hwdev = to_hwdev(kobj_to_dev(kobj));
 
 	if (attr == &dev_attr_name.attr && !hwdev->name)
 		return 0;
@@ -470,26 +470,26 @@ static umode_t hwmon_dev_attr_is_visible(struct kobject *kobj,
 	return attr->mode;
 }
 
-static const struct attribute_group hwmon_dev_attr_group = {
-	.attrs = hwmon_dev_attrs,
-	.is_visible = hwmon_dev_attr_is_visible,
+static const struct attribute_group hwmon_class_group = {
+	.attrs = hwmon_class_attrs,
+	.is_visible = hwmon_class_attr_visible,
 };
 
-static const struct attribute_group *hwmon_dev_attr_groups[] = {
-	&hwmon_dev_attr_group,
+static const struct attribute_group *hwmon_class_groups[] = {
+	&hwmon_class_group,
 	NULL
 };
 
-static void hwmon_dev_release(struct device *dev)
+static void hwmon_class_release(struct device *dev)
 {
-	kvfree(to_hwmon_device(dev));
+	kvfree(to_hwdev(dev));
 }
 
 static struct class hwmon_class = {
 	.name = "hwmon",
 	.owner = THIS_MODULE,
-	.dev_groups = hwmon_dev_attr_groups,
-	.dev_release = hwmon_dev_release,
+	.dev_groups = hwmon_class_groups,
+	.dev_release = hwmon_class_release,
 };
 
 /* Thermal zones for HWMON_C_REGISTER_TZ (device tree systems only) */
@@ -505,12 +505,12 @@ static struct class hwmon_class = {
  */
 struct hwmon_tzone {
 	struct list_head node;
-	struct hwmon_device *hwdev;
+	struct hwmon_core_dev *hwdev;
 	int channel;
 	struct thermal_zone_device *tzd;
 };
 
-static bool hwmon_attr_visible(struct hwmon_device *hwdev, u32 attr,
+static bool hwmon_attr_visible(struct hwmon_core_dev *hwdev, u32 attr,
 			       int channel, umode_t mask)
 {
 	const struct hwmon_ops *ops = hwdev->chip->ops;
@@ -522,7 +522,7 @@ static bool hwmon_attr_visible(struct hwmon_device *hwdev, u32 attr,
 static int hwmon_tz_get_temp(struct thermal_zone_device *tzd, int *temp)
 {
 	struct hwmon_tzone *tz = tzd->devdata;
-	struct hwmon_device *hwdev = tz->hwdev;
+	struct hwmon_core_dev *hwdev = tz->hwdev;
 	long val;
 	int ret;
 
@@ -538,7 +538,7 @@ static int hwmon_tz_set_trips(struct thermal_zone_device *tzd, int low,
 			      int high)
 {
 	struct hwmon_tzone *tz = tzd->devdata;
-	struct hwmon_device *hwdev = tz->hwdev;
+	struct hwmon_core_dev *hwdev = tz->hwdev;
 	const struct hwmon_ops *ops = hwdev->chip->ops;
 	int ret;
 
@@ -567,7 +567,7 @@ static const struct thermal_zone_device_ops hwmon_tz_ops = {
 	.set_trips = hwmon_tz_set_trips,
 };
 
-static void hwmon_thermal_remove(struct hwmon_device *hwdev)
+static void hwmon_thermal_remove(struct hwmon_core_dev *hwdev)
 {
 	struct hwmon_tzone *tz, *next;
 
@@ -583,7 +583,7 @@ static void hwmon_thermal_remove(struct hwmon_device *hwdev)
  * is the of_node of the parent or its nearest ancestor that has one. A
  * channel without a zone in the device tree (-ENODEV) is not an error.
  */
-static int hwmon_thermal_add(struct hwmon_device *hwdev)
+static int hwmon_thermal_add(struct hwmon_core_dev *hwdev)
 {
 	const struct hwmon_channel_info * const *info = hwdev->chip->info;
 	struct device *parent;
@@ -630,7 +630,7 @@ fail_nomem:
 	return -ENOMEM;
 }
 
-static void hwmon_thermal_notify(struct hwmon_device *hwdev, int channel)
+static void hwmon_thermal_notify(struct hwmon_core_dev *hwdev, int channel)
 {
 	struct hwmon_tzone *tz;
 
@@ -642,16 +642,16 @@ static void hwmon_thermal_notify(struct hwmon_device *hwdev, int channel)
 
 #else
 
-static int hwmon_thermal_add(struct hwmon_device *hwdev)
+static int hwmon_thermal_add(struct hwmon_core_dev *hwdev)
 {
 	return 0;
 }
 
-static void hwmon_thermal_remove(struct hwmon_device *hwdev)
+static void hwmon_thermal_remove(struct hwmon_core_dev *hwdev)
 {
 }
 
-static void hwmon_thermal_notify(struct hwmon_device *hwdev, int channel)
+static void hwmon_thermal_notify(struct hwmon_core_dev *hwdev, int channel)
 {
 }
 
@@ -766,7 +766,7 @@ static const char *hwmon_put_string(char **cursor, const char *s)
  * Second pass: fill the attributes of a device allocated for @lay. The walk
  * order is the one of hwmon_measure(), so lay->modes lines up.
  */
-static void hwmon_fill_attrs(struct hwmon_device *hwdev,
+static void hwmon_fill_attrs(struct hwmon_core_dev *hwdev,
 			     const struct hwmon_layout *lay,
 			     struct attribute **ptrs, char **strings)
 {
@@ -821,13 +821,13 @@ static bool hwmon_name_is_valid(const char *name)
 }
 
 static struct device *
-__hwmon_device_register(struct device *dev, const char *name, void *drvdata,
-			const struct hwmon_chip_info *chip,
-			const struct attribute_group **groups)
+hwmon_register_common(struct device *dev, const char *name, void *drvdata,
+		      const struct hwmon_chip_info *chip,
+		      const struct attribute_group **groups)
 {
 	struct hwmon_layout lay = { };
 	const struct attribute_group **grp_list = NULL;
-	struct hwmon_device *hwdev;
+	struct hwmon_core_dev *hwdev;
 	struct attribute **ptrs = NULL;
 	const char *label = NULL;
 	unsigned int ncand = 0, i;
@@ -941,7 +941,7 @@ __hwmon_device_register(struct device *dev, const char *name, void *drvdata,
 	}
 	hwdev->id = id;
 
-	err = dev_set_name(&hwdev->dev, HWMON_ID_PREFIX "%d", id);
+	err = dev_set_name(&hwdev->dev, HWMON_DEV_PREFIX "%d", id);
 	if (err)
 		goto put_dev;
 
@@ -989,7 +989,7 @@ hwmon_device_register_with_groups(struct device *dev, const char *name,
 	if (!name)
 		return ERR_PTR(-EINVAL);
 
-	return __hwmon_device_register(dev, name, drvdata, NULL, groups);
+	return hwmon_register_common(dev, name, drvdata, NULL, groups);
 }
 EXPORT_SYMBOL_GPL(hwmon_device_register_with_groups);
 
@@ -1024,7 +1024,7 @@ hwmon_device_register_with_info(struct device *dev, const char *name,
 	if (!chip->ops || !chip->ops->is_visible || !chip->info)
 		return ERR_PTR(-EINVAL);
 
-	return __hwmon_device_register(dev, name, drvdata, chip, extra_groups);
+	return hwmon_register_common(dev, name, drvdata, chip, extra_groups);
 }
 EXPORT_SYMBOL_GPL(hwmon_device_register_with_info);
 
@@ -1048,7 +1048,7 @@ hwmon_device_register_for_thermal(struct device *dev, const char *name,
 	if (!dev || !name)
 		return ERR_PTR(-EINVAL);
 
-	return __hwmon_device_register(dev, name, drvdata, NULL, NULL);
+	return hwmon_register_common(dev, name, drvdata, NULL, NULL);
 }
 EXPORT_SYMBOL_NS_GPL(hwmon_device_register_for_thermal, HWMON_THERMAL);
 
@@ -1067,7 +1067,7 @@ struct device *hwmon_device_register(struct device *dev)
 		 "%s() is deprecated. Please convert the driver to use hwmon_device_register_with_info().\n",
 		 __func__);
 
-	return __hwmon_device_register(dev, NULL, NULL, NULL, NULL);
+	return hwmon_register_common(dev, NULL, NULL, NULL, NULL);
 }
 EXPORT_SYMBOL_GPL(hwmon_device_register);
 
@@ -1080,13 +1080,13 @@ EXPORT_SYMBOL_GPL(hwmon_device_register);
  */
 void hwmon_device_unregister(struct device *dev)
 {
-	struct hwmon_device *hwdev;
+	struct hwmon_core_dev *hwdev;
 	int id;
 
 	if (WARN_ON(!dev || dev->class != &hwmon_class))
 		return;
 
-	hwdev = to_hwmon_device(dev);
+	hwdev = to_hwdev(dev);
 	id = hwdev->id;
 	hwmon_thermal_remove(hwdev);
 	device_unregister(dev);
@@ -1188,14 +1188,14 @@ void devm_hwmon_device_unregister(struct device *dev)
 }
 EXPORT_SYMBOL_GPL(devm_hwmon_device_unregister);
 
-static char *__hwmon_sanitize_name(struct device *dev, const char *old_name)
+static char *hwmon_dup_sanitized(struct device *dev, const char *src)
 {
 	char *name, *p;
 
 	if (dev)
-		name = devm_kstrdup(dev, old_name, GFP_KERNEL);
+		name = devm_kstrdup(dev, src, GFP_KERNEL);
 	else
-		name = kstrdup(old_name, GFP_KERNEL);
+		name = kstrdup(src, GFP_KERNEL);
 	if (!name)
 		return ERR_PTR(-ENOMEM);
 
@@ -1217,7 +1217,7 @@ static char *__hwmon_sanitize_name(struct device *dev, const char *old_name)
  */
 char *hwmon_sanitize_name(const char *name)
 {
-	return __hwmon_sanitize_name(NULL, name);
+	return hwmon_dup_sanitized(NULL, name);
 }
 EXPORT_SYMBOL_GPL(hwmon_sanitize_name);
 
@@ -1234,7 +1234,7 @@ char *devm_hwmon_sanitize_name(struct device *dev, const char *name)
 	if (!dev)
 		return ERR_PTR(-EINVAL);
 
-	return __hwmon_sanitize_name(dev, name);
+	return hwmon_dup_sanitized(dev, name);
 }
 EXPORT_SYMBOL_GPL(devm_hwmon_sanitize_name);
 
@@ -1274,7 +1274,7 @@ int hwmon_notify_event(struct device *dev, enum hwmon_sensor_types type,
 	kobject_uevent_env(&dev->kobj, KOBJ_CHANGE, envp);
 
 	if (type == hwmon_temp && dev->class == &hwmon_class)
-		hwmon_thermal_notify(to_hwmon_device(dev), channel);
+		hwmon_thermal_notify(to_hwdev(dev), channel);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(hwmon_notify_event);
@@ -1285,7 +1285,7 @@ static int __init hwmon_init(void)
 
 	err = class_register(&hwmon_class);
 	if (err)
-		pr_err("couldn't register hwmon sysfs class\n");
+		pr_err("cannot register the hwmon class: %d\n", err);
 	return err;
 }
 
