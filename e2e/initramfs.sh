@@ -15,10 +15,14 @@ conf=/etc/sensors3.conf
 for f in "$busybox" "$sensors" "$conf"; do
 	[ -f "$f" ] || { echo "initramfs.sh: $f not found (run 'make deps')" >&2; exit 1; }
 done
-if ! "$busybox" 2>&1 | grep -q 'statically linked\|BusyBox'; then
-	echo "initramfs.sh: $busybox is not busybox" >&2
-	exit 1
-fi
+# Capture first: with pipefail, "busybox | grep -q" fails at random (grep
+# exits at the first match and busybox dies of SIGPIPE).
+banner=$("$busybox" 2>&1 || true)
+case "$banner" in
+*BusyBox*) ;;
+*)	echo "initramfs.sh: $busybox is not busybox" >&2
+	exit 1 ;;
+esac
 if ldd "$busybox" >/dev/null 2>&1; then
 	echo "initramfs.sh: $busybox is dynamically linked (install busybox-static)" >&2
 	exit 1
