@@ -356,6 +356,20 @@ static struct vfsmount *hwmon_sysfs_mnt(struct kunit *test)
 }
 
 /**
+ * hwmon_sysfs_mount() - the test's private sysfs mount
+ * @test: the test
+ *
+ * For code that cannot use the helpers below (kthreads): open files with
+ * file_open_root_mnt() on it. It is unmounted when the test ends.
+ *
+ * Return: the mount.
+ */
+struct vfsmount *hwmon_sysfs_mount(struct kunit *test)
+{
+	return hwmon_sysfs_mnt(test);
+}
+
+/**
  * hwmon_sysfs_dev_path() - sysfs path of a hwmon device or of its attribute
  * @test: the test
  * @dev: the hwmon device

@@ -18,6 +18,7 @@ struct hwmon_fake_chip;
 struct kunit;
 struct property_entry;
 struct socket;
+struct vfsmount;
 
 /* Longest sysfs path the helpers build. */
 #define HWMON_SYSFS_PATH_MAX	256
@@ -61,6 +62,7 @@ const char *hwmon_sysfs_dev_path(struct kunit *test, struct device *dev,
 				 const char *attr);
 const char *hwmon_sysfs_kobj_path(struct kunit *test, struct device *dev);
 
+struct vfsmount *hwmon_sysfs_mount(struct kunit *test);
 int hwmon_sysfs_read_path(struct kunit *test, const char *path, char *buf,
 			  size_t len);
 int hwmon_sysfs_write_path(struct kunit *test, const char *path,

@@ -29,6 +29,7 @@
 #include <linux/kstrtox.h>
 #include <linux/list.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/overflow.h>
 #include <linux/property.h>
 #include <linux/slab.h>
@@ -64,6 +65,8 @@ struct hwmon_attr {
  * @chip: chip description for devices registered with _with_info
  * @tzones: thermal zones registered for this device (struct hwmon_tzone)
  * @group: the group of generated attributes
+ * @lock: serializes the chip's callbacks (see hwmon_lock())
+ * @removed: set under @lock by unregistration; callbacks are no longer called
  * @id: the N of hwmonN
  * @attrs: generated attributes; followed in the same allocation by the NULL
  *	terminated attribute pointer array, the NULL terminated group list and
@@ -76,6 +79,8 @@ struct hwmon_core_dev {
 	const struct hwmon_chip_info *chip;
 	struct list_head tzones;
 	struct attribute_group group;
+	struct mutex lock;	/* see hwmon_lock() */
+	bool removed;
 	int id;
 	struct hwmon_attr attrs[];
 };
@@ -387,7 +392,13 @@ static ssize_t hwmon_attr_show(struct device *dev,
 	long val;
 	int ret;
 
-	ret = hwdev->chip->ops->read(dev, ha->type, ha->attr, ha->channel, &val);
+	mutex_lock(&hwdev->lock);
+	if (hwdev->removed)
+		ret = -ENODEV;
+	else
+		ret = hwdev->chip->ops->read(dev, ha->type, ha->attr,
+					     ha->channel, &val);
+	mutex_unlock(&hwdev->lock);
 	if (ret < 0)
 		return ret;
 
@@ -404,14 +415,21 @@ static ssize_t hwmon_attr_show_string(struct device *dev,
 	const char *s;
 	int ret;
 
-	ret = hwdev->chip->ops->read_string(dev, ha->type, ha->attr,
-					    ha->channel, &s);
-	if (ret < 0)
-		return ret;
-
-	trace_hwmon_attr_show_string(ha->channel + hwmon_types[ha->type].base,
-				     da->attr.name, s);
-	return sysfs_emit(buf, "%s\n", s);
+	/* The string may live in driver data the lock protects: copy it. */
+	mutex_lock(&hwdev->lock);
+	if (hwdev->removed)
+		ret = -ENODEV;
+	else
+		ret = hwdev->chip->ops->read_string(dev, ha->type, ha->attr,
+						    ha->channel, &s);
+	if (ret >= 0) {
+		trace_hwmon_attr_show_string(ha->channel +
+					     hwmon_types[ha->type].base,
+					     da->attr.name, s);
+		ret = sysfs_emit(buf, "%s\n", s);
+	}
+	mutex_unlock(&hwdev->lock);
+	return ret;
 }
 
 static ssize_t hwmon_attr_store(struct device *dev,
@@ -427,7 +445,13 @@ static ssize_t hwmon_attr_store(struct device *dev,
 	if (ret < 0)
 		return ret;
 
-	ret = hwdev->chip->ops->write(dev, ha->type, ha->attr, ha->channel, val);
+	mutex_lock(&hwdev->lock);
+	if (hwdev->removed)
+		ret = -ENODEV;
+	else
+		ret = hwdev->chip->ops->write(dev, ha->type, ha->attr,
+					      ha->channel, val);
+	mutex_unlock(&hwdev->lock);
 	if (ret < 0)
 		return ret;
 
@@ -482,7 +506,10 @@ static const struct attribute_group *hwmon_class_groups[] = {
 
 static void hwmon_class_release(struct device *dev)
 {
-	kvfree(to_hwdev(dev));
+	struct hwmon_core_dev *hwdev = to_hwdev(dev);
+
+	mutex_destroy(&hwdev->lock);
+	kvfree(hwdev);
 }
 
 static struct class hwmon_class = {
@@ -526,24 +553,26 @@ static int hwmon_tz_get_temp(struct thermal_zone_device *tzd, int *temp)
 	long val;
 	int ret;
 
-	ret = hwdev->chip->ops->read(&hwdev->dev, hwmon_temp, hwmon_temp_input,
-				     tz->channel, &val);
+	mutex_lock(&hwdev->lock);
+	if (hwdev->removed)
+		ret = -ENODEV;
+	else
+		ret = hwdev->chip->ops->read(&hwdev->dev, hwmon_temp,
+					     hwmon_temp_input, tz->channel,
+					     &val);
+	mutex_unlock(&hwdev->lock);
 	if (ret < 0)
 		return ret;
 	*temp = clamp_val(val, INT_MIN, INT_MAX);
 	return 0;
 }
 
-static int hwmon_tz_set_trips(struct thermal_zone_device *tzd, int low,
-			      int high)
+static int hwmon_tz_write_trips(struct hwmon_tzone *tz, int low, int high)
 {
-	struct hwmon_tzone *tz = tzd->devdata;
 	struct hwmon_core_dev *hwdev = tz->hwdev;
 	const struct hwmon_ops *ops = hwdev->chip->ops;
 	int ret;
 
-	if (!ops->write)
-		return 0;
 	/* -INT_MAX / INT_MAX mean "no trip point on this side" */
 	if (low > -INT_MAX &&
 	    hwmon_attr_visible(hwdev, hwmon_temp_min, tz->channel, 0222)) {
@@ -560,6 +589,22 @@ static int hwmon_tz_set_trips(struct thermal_zone_device *tzd, int low,
 			return ret;
 	}
 	return 0;
+}
+
+static int hwmon_tz_set_trips(struct thermal_zone_device *tzd, int low,
+			      int high)
+{
+	struct hwmon_tzone *tz = tzd->devdata;
+	struct hwmon_core_dev *hwdev = tz->hwdev;
+	int ret;
+
+	if (!hwdev->chip->ops->write)
+		return 0;
+
+	mutex_lock(&hwdev->lock);
+	ret = hwdev->removed ? -ENODEV : hwmon_tz_write_trips(tz, low, high);
+	mutex_unlock(&hwdev->lock);
+	return ret;
 }
 
 static const struct thermal_zone_device_ops hwmon_tz_ops = {
@@ -900,6 +945,7 @@ hwmon_register_common(struct device *dev, const char *name, void *drvdata,
 	}
 	hwdev->chip = chip;
 	INIT_LIST_HEAD(&hwdev->tzones);
+	mutex_init(&hwdev->lock);
 
 	if (chip) {
 		ptrs = (struct attribute **)&hwdev->attrs[lay.nattrs];
@@ -1076,7 +1122,10 @@ EXPORT_SYMBOL_GPL(hwmon_device_register);
  * @dev: the class device returned by one of the registration functions
  *
  * Removes the device's thermal zones, its sysfs files and the device, and
- * makes its hwmonN number available again.
+ * makes its hwmonN number available again. Once it has returned, the core
+ * calls none of the chip's callbacks any more; reads and writes of attribute
+ * files that are still open fail with -ENODEV. Must not be called with
+ * hwmon_lock() held.
  */
 void hwmon_device_unregister(struct device *dev)
 {
@@ -1089,6 +1138,13 @@ void hwmon_device_unregister(struct device *dev)
 	hwdev = to_hwdev(dev);
 	id = hwdev->id;
 	hwmon_thermal_remove(hwdev);
+	/*
+	 * Wait for a callback in progress and refuse the ones still to come
+	 * (attribute files open until device_unregister() removes them).
+	 */
+	mutex_lock(&hwdev->lock);
+	hwdev->removed = true;
+	mutex_unlock(&hwdev->lock);
 	device_unregister(dev);
 	ida_free(&hwmon_ida, id);
 }
@@ -1278,6 +1334,35 @@ int hwmon_notify_event(struct device *dev, enum hwmon_sensor_types type,
 	return 0;
 }
 EXPORT_SYMBOL_GPL(hwmon_notify_event);
+
+/**
+ * hwmon_lock - serialize with the hwmon core's calls of the chip's callbacks
+ * @dev: the hwmon class device returned by a registration function
+ *
+ * The core calls the read, read_string and write callbacks of a chip, and
+ * the thermal zone callbacks, with the device's lock held. A driver takes
+ * the same lock with hwmon_lock() to serialize its own code with them:
+ * interrupt threads, work items, attributes of its extra groups. The lock
+ * is a mutex: hwmon_lock() may sleep. Release it with hwmon_unlock().
+ *
+ * Do not call hwmon_notify_event() or hwmon_device_unregister() with the
+ * lock held: both may wait for a callback.
+ */
+void hwmon_lock(struct device *dev)
+{
+	mutex_lock(&to_hwdev(dev)->lock);
+}
+EXPORT_SYMBOL_GPL(hwmon_lock);
+
+/**
+ * hwmon_unlock - release the lock taken by hwmon_lock()
+ * @dev: the hwmon class device
+ */
+void hwmon_unlock(struct device *dev)
+{
+	mutex_unlock(&to_hwdev(dev)->lock);
+}
+EXPORT_SYMBOL_GPL(hwmon_unlock);
 
 static int __init hwmon_init(void)
 {
