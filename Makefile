@@ -6,6 +6,7 @@
 #   make deps        apt packages
 #   make tree        build/{stock,ours}/src from linux-source-6.1
 #   make kunit       KUnit suites in QEMU on our core (CORE=stock: stock core)
+#   make kunit-debug same suites, both cores, KASAN/UBSAN/lockdep/kmemleak kernel
 #   make userspace   libblockrange (userspace/build.mk); make cli: the CLI
 #   make coverage    gcovr reports + floors (coverage/coverage.mk)
 #   make bench       benchmarks (bench/bench.mk, scripts/bench-hwmon.mk)
@@ -35,10 +36,12 @@ export CCACHE_NOHASHDIR := 1
 export CCACHE_MAXSIZE ?= 10G
 
 KUNIT_PY = cd $(BUILD)/$(1)/src && python3 tools/testing/kunit/kunit.py
+# Two CPUs: the race suite's kthreads then really run in parallel.
 KUNIT_ARGS = --arch=x86_64 --kunitconfig=$(TOP)/.kunitconfig \
-	--build_dir=$(BUILD)/$(1)/kunit --jobs=$(JOBS)
+	--build_dir=$(BUILD)/$(1)/kunit --jobs=$(JOBS) --qemu_args="-smp 2"
 
 .PHONY: all deps tree tree-ours tree-stock kunit kunit-ours kunit-stock \
+	kunit-debug kunit-debug-ours kunit-debug-stock \
 	demo demo-kernel check check-kernel clean
 
 all: userspace cli
@@ -52,6 +55,14 @@ tree-ours tree-stock: tree-%: deps
 	@$(TOP)/scripts/tree.sh $*
 
 kunit: kunit-$(CORE)
+
+kunit-debug: kunit-debug-ours kunit-debug-stock
+
+# Serial: two debug kernels building and booting at once would only slow
+# each other down on a 2-core machine.
+kunit-debug-stock: kunit-debug-ours
+kunit-debug-ours kunit-debug-stock: kunit-debug-%: tree-%
+	@JOBS=$(JOBS) $(TOP)/scripts/kunit-debug.sh $*
 
 # flock: two runs on one build directory (e.g. by two people) would corrupt it.
 kunit-ours kunit-stock: kunit-%: tree-%
