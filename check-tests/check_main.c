@@ -19,6 +19,7 @@ int main(void)
 	srunner_add_suite(sr, figures_suite());
 	srunner_add_suite(sr, stack_suite());
 	srunner_add_suite(sr, alloc_suite());
+	srunner_add_suite(sr, sweep_suite());
 	srunner_add_suite(sr, prop_suite());
 	srunner_add_suite(sr, corpus_suite());
 	srunner_run_all(sr, CK_NORMAL);

@@ -6,8 +6,15 @@
  * UINT64_MAX, in the middle, or wide cells spanning all of [1, UINT64_MAX])
  * and a sequence of operations: count_block, bare create, invalid create,
  * find, span, branch stacks, figures, navigation, allocation failures and
- * context resets.  After every operation the context is compared with the
- * naive model (model.h); any difference prints a message and aborts.
+ * context resets.  After every operation that may change the context, the
+ * part it can change is compared with the naive model (model_check_region():
+ * the cells of the block and the ranges next to it, the counts and the
+ * owners); every FULL_CHECK_EVERY such operations, after a branch stack,
+ * before a reset and at the end, the whole context is (model_check_full():
+ * every cell and range plus the red-black and ordering invariants).  A change
+ * outside the region would persist (counters only grow, bounds only split)
+ * and be seen by the next full check.  Any difference prints a message and
+ * aborts.
  *
  * Operation byte: op % 12 selects the operation, op / 12 its variant.
  *
@@ -30,6 +37,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define NCELLS 64
 #define MAX_STACK 40
+#define FULL_CHECK_EVERY 16
+
+/*
+ * The checking code itself needs no coverage feedback: keep libFuzzer's
+ * instrumentation (edge counters, comparison tracing) out of it.  The
+ * library functions it calls stay instrumented.
+ */
+#if defined(__clang__)
+#define NO_COVERAGE __attribute__((no_sanitize("coverage")))
+#else
+#define NO_COVERAGE
+#endif
 
 struct reader {
 	const uint8_t *p;
@@ -83,17 +102,33 @@ static void fa_disarm(struct fail_alloc *fa)
 	abort();							\
 } while (0)
 
-static void check_model(struct model *m, const struct blockrange_ctx *ctx,
-			const char *what)
+static NO_COVERAGE void check_model(struct model *m,
+				    const struct blockrange_ctx *ctx,
+				    const char *what)
 {
-	const char *err = model_check(m, ctx);
+	const char *err = model_check_full(m, ctx);
 
 	if (err)
 		DIE("after %s: %s", what, err);
 }
 
+/* After an operation on cells i..j; *nr counts these checks. */
+static NO_COVERAGE void check_op(struct model *m,
+				 const struct blockrange_ctx *ctx, size_t i,
+				 size_t j, unsigned *nr, const char *what)
+{
+	const char *err;
+
+	if (++*nr % FULL_CHECK_EVERY == 0)
+		err = model_check_full(m, ctx);
+	else
+		err = model_check_region(m, ctx, i, j);
+	if (err)
+		DIE("after %s: %s", what, err);
+}
+
 /* Cell containing @addr, or (size_t)-1 outside the space. */
-static size_t cell_of(const struct model *m, uint64_t addr)
+static NO_COVERAGE size_t cell_of(const struct model *m, uint64_t addr)
 {
 	size_t a = 0, b = m->n;
 
@@ -171,8 +206,8 @@ static uint64_t pick_addr(struct reader *r, const struct model *m)
 	}
 }
 
-static bool fig_eq(struct blockrange_fig f, enum blockrange_fig_status st,
-		   double v)
+static NO_COVERAGE bool fig_eq(struct blockrange_fig f,
+				 enum blockrange_fig_status st, double v)
 {
 	if (f.status != st)
 		return false;
@@ -182,19 +217,20 @@ static bool fig_eq(struct blockrange_fig f, enum blockrange_fig_status st,
 }
 
 /* Is cell k the first / last cell of its range? (k in U) */
-static bool range_starts(const struct model *m, size_t k)
+static NO_COVERAGE bool range_starts(const struct model *m, size_t k)
 {
 	return k == 0 || !m->cell[k - 1].in_u || m->cell[k].start_set ||
 	       m->cell[k - 1].end_set;
 }
 
-static bool range_ends(const struct model *m, size_t k)
+static NO_COVERAGE bool range_ends(const struct model *m, size_t k)
 {
 	return k + 1 == m->n || range_starts(m, k + 1) || !m->cell[k + 1].in_u;
 }
 
-static void check_figures(const struct model *m,
-			  const struct blockrange_ctx *ctx, uint64_t addr)
+static NO_COVERAGE void check_figures(const struct model *m,
+				      const struct blockrange_ctx *ctx,
+				      uint64_t addr)
 {
 	struct blockrange_addr_info info;
 	size_t k = cell_of(m, addr), l;
@@ -263,8 +299,9 @@ static void check_figures(const struct model *m,
 	}
 }
 
-static void check_span(const struct model *m, const struct blockrange_ctx *ctx,
-		       uint64_t lo, uint64_t hi)
+static NO_COVERAGE void check_span(const struct model *m,
+				   const struct blockrange_ctx *ctx,
+				   uint64_t lo, uint64_t hi)
 {
 	struct blockrange_iter it;
 	const struct blockrange *br, *prev = NULL;
@@ -306,8 +343,9 @@ static void check_span(const struct model *m, const struct blockrange_ctx *ctx,
 		    lo, hi, nr, expect);
 }
 
-static void stack_stats_eq(const struct blockrange_stack_stats *a,
-			   const struct blockrange_stack_stats *b)
+static NO_COVERAGE void
+stack_stats_eq(const struct blockrange_stack_stats *a,
+	       const struct blockrange_stack_stats *b)
 {
 	if (a->blocks != b->blocks || a->counted != b->counted ||
 	    a->skipped_abort != b->skipped_abort ||
@@ -373,6 +411,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct blockrange_ctx *ctx;
 	struct blockrange_iter it;
 	struct model m;
+	unsigned nr_checks = 0;
 	size_t i, j;
 	int err;
 
@@ -397,14 +436,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 						     m.owner_key[op % MODEL_MAX_OWNERS],
 						     pick_pred(op >> 3));
 			if (err == -ENOMEM) {
-				check_model(&m, ctx, "count_block ENOMEM");
+				check_op(&m, ctx, i, j, &nr_checks,
+					 "count_block ENOMEM");
 				break;
 			}
 			if (err)
 				DIE("count_block: %d", err);
 			model_count(&m, i, j, op % MODEL_MAX_OWNERS,
 				    pick_pred(op >> 3));
-			check_model(&m, ctx, "count_block");
+			check_op(&m, ctx, i, j, &nr_checks, "count_block");
 			break;
 		case 3:
 			pick_block(&r, &m, &i, &j);
@@ -413,13 +453,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (err == -ENOMEM) {
 				if (it.first || it.last || it.next)
 					DIE("iterator after ENOMEM");
-				check_model(&m, ctx, "create ENOMEM");
+				check_op(&m, ctx, i, j, &nr_checks,
+					 "create ENOMEM");
 				break;
 			}
 			if (err)
 				DIE("create: %d", err);
 			model_create(&m, i, j);
-			check_model(&m, ctx, "create");
+			check_op(&m, ctx, i, j, &nr_checks, "create");
 			if (model_check_iter(&m, &it, i, j))
 				DIE("create iterator: %s", m.err);
 			break;
@@ -436,7 +477,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (err != -EINVAL)
 				DIE("invalid block [%#" PRIx64 ", %#" PRIx64
 				    "] gave %d", lo, hi, err);
-			check_model(&m, ctx, "invalid block");
+			check_op(&m, ctx, i, j, &nr_checks, "invalid block");
 			break;
 		case 5: {
 			uint64_t addr = pick_addr(&r, &m);
@@ -481,6 +522,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		default:
 			/* Start over with a fresh context. */
+			check_model(&m, ctx, "the last operation on a context");
 			fa_disarm(&fa);
 			blockrange_ctx_free(ctx);
 			model_free(&m);

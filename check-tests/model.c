@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "treecheck.h"
 
 /* Distinct static objects used as owner keys. */
 static const char owner_objs[MODEL_MAX_OWNERS];
@@ -16,6 +17,7 @@ static void model_reset(struct model *m)
 	unsigned o;
 
 	m->blocks = 0;
+	m->nr_ranges = 0;
 	m->pred_known = 0;
 	for (o = 0; o < MODEL_MAX_OWNERS; o++) {
 		m->owner_key[o] = o ? &owner_objs[o] : NULL;
@@ -106,15 +108,43 @@ unsigned model_owner_idx(const struct model *m, const void *key)
 	return 0;
 }
 
+/* Does a range boundary fall between cells k - 1 and k (both in U)? */
+static bool cut_before(const struct model *m, size_t k)
+{
+	return m->cell[k].start_set || m->cell[k - 1].end_set;
+}
+
+/* Does a range of the model start at cell k (in U)? */
+static bool starts_range(const struct model *m, size_t k)
+{
+	return k == 0 || !m->cell[k - 1].in_u || cut_before(m, k);
+}
+
+/* Number of ranges of the model that start at cells a..b. */
+static size_t count_starts(const struct model *m, size_t a, size_t b)
+{
+	size_t k, nr = 0;
+
+	for (k = a; k <= b; k++)
+		nr += m->cell[k].in_u && starts_range(m, k);
+	return nr;
+}
+
+/*
+ * Only whether a range starts at cells i..j + 1 can change (each depends on
+ * the cell and the one before it): recount those.
+ */
 void model_create(struct model *m, size_t i, size_t j)
 {
-	size_t k;
+	size_t k, b = j + 1 < m->n ? j + 1 : j;
+	size_t before = count_starts(m, i, b);
 
 	for (k = i; k <= j; k++)
 		m->cell[k].in_u = true;
 	m->cell[i].start_set = true;
 	m->cell[j].end_set = true;
 	m->blocks++;
+	m->nr_ranges = m->nr_ranges - before + count_starts(m, i, b);
 }
 
 void model_count(struct model *m, size_t i, size_t j, unsigned owner,
@@ -192,23 +222,27 @@ static const char *fail(struct model *m, const char *fmt, ...)
 	return m->err;
 }
 
-/* Does a range boundary fall between cells k - 1 and k (both in U)? */
-static bool cut_before(const struct model *m, size_t k)
+/*
+ * Compare the ranges over cells k0..k1 (k0 and k1 at the first and last
+ * cell of a model range, or outside U) range by range and cell by cell,
+ * starting from library range @br, whose predecessor is @prev.  Returns
+ * the first library range after k1 in *next and the last one compared (or
+ * @prev) in *last.
+ */
+static const char *check_cells(struct model *m,
+			       const struct blockrange_ctx *ctx, size_t k0,
+			       size_t k1, const struct blockrange *br,
+			       const struct blockrange *prev,
+			       const struct blockrange **next,
+			       const struct blockrange **last)
 {
-	return m->cell[k].start_set || m->cell[k - 1].end_set;
-}
-
-const char *model_check(struct model *m, const struct blockrange_ctx *ctx)
-{
-	const struct blockrange *br = blockrange_first(ctx), *prev = NULL;
-	size_t k = 0, j, l, nr = 0;
-	unsigned o;
+	size_t k = k0, j, l;
 
 	for (;;) {
 		const struct model_cell *c;
 
 		/* Addresses outside U belong to no range. */
-		while (k < m->n && !m->cell[k].in_u) {
+		while (k <= k1 && !m->cell[k].in_u) {
 			if (blockrange_find(ctx, m->cell[k].lo) ||
 			    blockrange_find(ctx, m->cell[k].hi))
 				return fail(m, "address %#" PRIx64
@@ -216,7 +250,7 @@ const char *model_check(struct model *m, const struct blockrange_ctx *ctx)
 					    m->cell[k].lo);
 			k++;
 		}
-		if (k == m->n)
+		if (k > k1)
 			break;
 		c = &m->cell[k];
 		if (!br)
@@ -269,19 +303,24 @@ const char *model_check(struct model *m, const struct blockrange_ctx *ctx)
 		    blockrange_find(ctx, br->end) != br)
 			return fail(m, "find() misses [%#" PRIx64 ", %#" PRIx64
 				    "]", br->start, br->end);
-		nr++;
 		prev = br;
 		br = blockrange_next(br);
 		k = j + 1;
 	}
-	if (br)
-		return fail(m, "extra range [%#" PRIx64 ", %#" PRIx64 "]",
-			    br->start, br->end);
-	if (blockrange_last(ctx) != prev)
-		return fail(m, "last() is not the last range");
-	if (nr != blockrange_ctx_nr_ranges(ctx))
+	*next = br;
+	*last = prev;
+	return NULL;
+}
+
+/* What every check compares: counts and owners. */
+static const char *check_globals(struct model *m,
+				 const struct blockrange_ctx *ctx)
+{
+	unsigned o;
+
+	if (m->nr_ranges != blockrange_ctx_nr_ranges(ctx))
 		return fail(m, "nr_ranges %zu, model %zu",
-			    blockrange_ctx_nr_ranges(ctx), nr);
+			    blockrange_ctx_nr_ranges(ctx), m->nr_ranges);
 	if (m->blocks != blockrange_ctx_nr_blocks(ctx))
 		return fail(m, "nr_blocks %" PRIu64 ", model %" PRIu64,
 			    blockrange_ctx_nr_blocks(ctx), m->blocks);
@@ -296,6 +335,68 @@ const char *model_check(struct model *m, const struct blockrange_ctx *ctx)
 				    blockrange_owner_max(ctx, m->owner_key[o]),
 				    m->owner_max[o]);
 	return NULL;
+}
+
+const char *model_check(struct model *m, const struct blockrange_ctx *ctx)
+{
+	const struct blockrange *first = blockrange_first(ctx);
+	const struct blockrange *next = NULL, *last = NULL;
+	const char *err;
+
+	if (!m->n)
+		return fail(m, "empty model");
+	err = check_cells(m, ctx, 0, m->n - 1, first, NULL, &next, &last);
+	if (err)
+		return err;
+	if (next)
+		return fail(m, "extra range [%#" PRIx64 ", %#" PRIx64 "]",
+			    next->start, next->end);
+	if (blockrange_last(ctx) != last)
+		return fail(m, "last() is not the last range");
+	/* The model's own running count against a recount. */
+	if (count_starts(m, 0, m->n - 1) != m->nr_ranges)
+		return fail(m, "model: nr_ranges %zu, recount %zu",
+			    m->nr_ranges, count_starts(m, 0, m->n - 1));
+	return check_globals(m, ctx);
+}
+
+const char *model_check_full(struct model *m, const struct blockrange_ctx *ctx)
+{
+	const char *err = model_check(m, ctx);
+
+	return err ? err : tree_check(ctx, m->err, sizeof(m->err));
+}
+
+const char *model_check_region(struct model *m,
+			       const struct blockrange_ctx *ctx, size_t i,
+			       size_t j)
+{
+	const struct blockrange *br, *prev, *next = NULL, *last = NULL;
+	size_t k0 = i ? i - 1 : 0, k1 = j + 1 < m->n ? j + 1 : m->n - 1;
+	const char *err;
+
+	if (i > j || j >= m->n)
+		return fail(m, "bad region %zu..%zu", i, j);
+	/* Widen to whole model ranges. */
+	while (m->cell[k0].in_u && !starts_range(m, k0))
+		k0--;
+	while (k1 + 1 < m->n && m->cell[k1 + 1].in_u &&
+	       !cut_before(m, k1 + 1))
+		k1++;
+	br = blockrange_find_ge(ctx, m->cell[k0].lo);
+	prev = br ? blockrange_prev(br) : blockrange_last(ctx);
+	if (prev && prev->end >= m->cell[k0].lo)
+		return fail(m, "find_ge(%#" PRIx64 ") skipped [%#" PRIx64
+			    ", %#" PRIx64 "]", m->cell[k0].lo, prev->start,
+			    prev->end);
+	err = check_cells(m, ctx, k0, k1, br, prev, &next, &last);
+	if (err)
+		return err;
+	if (next && next->start <= m->cell[k1].hi)
+		return fail(m, "range [%#" PRIx64 ", %#" PRIx64
+			    "] inside the region after its last range",
+			    next->start, next->end);
+	return check_globals(m, ctx);
 }
 
 const char *model_check_iter(struct model *m, const struct blockrange_iter *it,

@@ -19,7 +19,8 @@
  *   owner     owner of the last counted block containing it (0 = none)
  * model_check() compares a context with it, range by range and address
  * (cell) by address: exact tiling, no overlap, cut points, every counter
- * and flag, owners and their maximum coverage, find() and navigation.
+ * and flag, owners and their maximum coverage, find() and navigation;
+ * model_check_full() also checks the tree's structure (treecheck.h).
  */
 #ifndef CHECK_TESTS_MODEL_H
 #define CHECK_TESTS_MODEL_H
@@ -43,6 +44,7 @@ struct model {
 	size_t n;
 	struct model_cell *cell;
 	uint64_t blocks;		/* successful creates */
+	size_t nr_ranges;		/* ranges (kept by model_create()) */
 	uint64_t pred_known;		/* counted with HIT or MISS */
 	/* owner keys: owner_key[0] = NULL, 1..MODEL_MAX_OWNERS-1 */
 	const void *owner_key[MODEL_MAX_OWNERS];
@@ -78,8 +80,26 @@ int model_apply_stack(struct model *m, const struct blockrange_branch *br,
 /* Owner index of a key (0 for NULL or unknown). */
 unsigned model_owner_idx(const struct model *m, const void *key);
 
-/* NULL if @ctx matches the model, else a description (in m->err). */
+/*
+ * NULL if @ctx matches the model, else a description (in m->err): every
+ * cell, every range, the counts and owners.
+ */
 const char *model_check(struct model *m, const struct blockrange_ctx *ctx);
+
+/* model_check(), then tree_check() (treecheck.h): red-black invariants. */
+const char *model_check_full(struct model *m, const struct blockrange_ctx *ctx);
+
+/*
+ * The part of model_check() that an operation on cells i..j can affect:
+ * the ranges over cells i - 1..j + 1, widened to whole model ranges (the
+ * pieces a split cuts off lie there), with the same per-cell comparison,
+ * plus the counts (ranges, blocks, has_pred) and every owner's maximum.
+ * O(j - i + log n) library calls, so a fuzzer can run it after every
+ * operation and keep the full check for fewer points.
+ */
+const char *model_check_region(struct model *m,
+			       const struct blockrange_ctx *ctx, size_t i,
+			       size_t j);
 
 /*
  * NULL if @it is the run of ranges that tiles cells i..j exactly (first

@@ -78,10 +78,15 @@ static void pick_block(struct rng *rng, const struct model *m, size_t *i,
 	*j = *i + len < m->n ? *i + len : m->n - 1;
 }
 
+/*
+ * The model after every step; every 64th step the tree's red-black and
+ * ordering invariants too (tree_check() costs a find() per range).
+ */
 static void assert_model(struct model *m, const struct blockrange_ctx *ctx,
 			 unsigned long step)
 {
-	const char *err = model_check(m, ctx);
+	const char *err = step % 64 == 63 ? model_check_full(m, ctx) :
+			  model_check(m, ctx);
 
 	REQUIRE(!err, "step %lu: %s", step, err);
 }
@@ -125,6 +130,7 @@ static void prop_blocks(uint64_t seed, enum space sp)
 		}
 		assert_model(&m, ctx, step);
 	}
+	REQUIRE(!model_check_full(&m, ctx), "end: %s", m.err);
 	/* The run really split things up and piled coverage. */
 	for (k = 0; k < m.n; k++)
 		if (m.cell[k].cov > max_cov)
@@ -225,6 +231,7 @@ static void prop_stacks(uint64_t seed, enum space sp, unsigned long nstacks)
 			"stack %lu: block off cell bounds", s);
 		assert_model(&m, ctx, s);
 	}
+	REQUIRE(!model_check_full(&m, ctx), "end: %s", m.err);
 	ck_assert_uint_eq(ls.stacks, ms.stacks);
 	ck_assert_uint_eq(ls.entries, ms.entries);
 	ck_assert_uint_eq(ls.blocks, ms.blocks);

@@ -26,6 +26,7 @@ Suite *nav_suite(void);
 Suite *figures_suite(void);
 Suite *stack_suite(void);
 Suite *alloc_suite(void);
+Suite *sweep_suite(void);
 Suite *prop_suite(void);
 Suite *corpus_suite(void);
 

@@ -4,7 +4,13 @@
 #   make userspace        build/userspace/libblockrange.a
 #   make check-userspace  all Check suites (fork mode) + corpus replay;
 #                         logs: build/userspace/check.tap, check.xml
-#   make fuzz             libFuzzer (clang, ASan + UBSan) for FUZZ_SECONDS
+#   make check-userspace-sanitize  the same, library, suites and replay
+#                         runner built with clang ASan + UBSan (LSan on) in
+#                         build/userspace/sanitize/; any report fails it
+#   make fuzz-blockrange  libFuzzer (clang, ASan + UBSan) for FUZZ_SECONDS
+#                         (default 60), or FUZZ_RUNS executions (then no time
+#                         limit unless FUZZ_SECONDS is given too); final
+#                         stats in build/userspace/fuzz/blockrange-stats.txt
 #   make userspace-demo   a short demonstration
 #   make check-userspace-valgrind  the same suites under valgrind (no fork,
 #                         full leak check; several minutes)
@@ -15,29 +21,67 @@ US_OUT := $(BUILD)/userspace
 
 US_CC ?= gcc
 US_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g -I$(US_SRC)/include
-US_DEPFLAGS = -MMD -MP
+# -MT: ccache (CCACHE_BASEDIR=build/) rewrites the absolute object path to
+# a relative one, which would name the wrong target in the .d file, and a
+# changed header would then rebuild nothing.
+US_DEPFLAGS = -MMD -MP -MT $@
 
 US_LIB_SRCS := $(wildcard $(US_SRC)/lib/*.c)
 US_LIB_OBJS := $(patsubst $(US_SRC)/lib/%.c,$(US_OUT)/lib/%.o,$(US_LIB_SRCS))
 US_LIB := $(US_OUT)/libblockrange.a
 
-# Check runner: every suite plus the fuzz harness (for the corpus replay).
-US_TEST_SRCS := $(filter-out $(US_TESTS)/fuzz_replay_main.c, \
-		  $(wildcard $(US_TESTS)/*.c))
+# Check runner: every suite plus the fuzz harness (for the corpus replay);
+# the perf script harness belongs to the CLI (userspace/cli.mk).
+US_TEST_SRCS := $(filter-out $(US_TESTS)/fuzz_replay_main.c \
+		  $(US_TESTS)/fuzz_perfscript.c, $(wildcard $(US_TESTS)/*.c))
 US_TEST_OBJS := $(patsubst $(US_TESTS)/%.c,$(US_OUT)/tests/%.o,$(US_TEST_SRCS))
 US_CHECK_BIN := $(US_OUT)/check_blockrange
 US_CORPUS := $(US_TESTS)/corpus
 
+# The harness and the library get libFuzzer's coverage instrumentation;
+# the oracle (model.c, treecheck.c) only the sanitizers: its comparisons
+# would only slow the fuzzer down and add noise to its feedback.
 US_FUZZ_OUT := $(US_OUT)/fuzz
 US_FUZZ_BIN := $(US_FUZZ_OUT)/fuzz_blockrange
-US_FUZZ_SRCS := $(US_TESTS)/fuzz_blockrange.c $(US_TESTS)/model.c $(US_LIB_SRCS)
+US_FUZZ_INSTR_SRCS := $(US_TESTS)/fuzz_blockrange.c $(US_LIB_SRCS)
+US_FUZZ_ORACLE_SRCS := $(US_TESTS)/model.c $(US_TESTS)/treecheck.c
+US_FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 US_FUZZ_CFLAGS := -std=c11 -Wall -Wextra -Werror -g -O1 -I$(US_SRC)/include \
-	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-FUZZ_SECONDS ?= 60
+	$(US_FUZZ_SAN)
+# Edge counters only, no comparison tracing: the input format has no magic
+# values for it to find (every byte is taken modulo a small range), and the
+# oracle's many find() calls would pay for a trace call per comparison.
+US_FUZZ_COV := -fsanitize=fuzzer-no-link -fno-sanitize-coverage=trace-cmp
+US_FUZZ_OBJS := \
+	$(patsubst %.c,$(US_FUZZ_OUT)/obj/%.o,$(notdir $(US_FUZZ_INSTR_SRCS))) \
+	$(patsubst %.c,$(US_FUZZ_OUT)/oracle/%.o,$(notdir $(US_FUZZ_ORACLE_SRCS)))
+# Inputs above 256 bytes only make longer runs of the same 64-cell state
+# machine (see fuzz_blockrange.c): keep executions short and many.
+US_FUZZ_MAX_LEN := 256
+# FUZZ_RUNS alone: no time limit; FUZZ_SECONDS from the command line or the
+# environment always applies.
+US_FUZZ_SECONDS = $(if $(FUZZ_RUNS),$(if $(filter-out undefined file,\
+	$(origin FUZZ_SECONDS)),$(FUZZ_SECONDS),0),$(or $(FUZZ_SECONDS),60))
+US_FUZZ_LIMITS = -max_total_time=$(US_FUZZ_SECONDS) \
+	$(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS))
+
+# Sanitizers: check-userspace again in its own tree with clang.  Every
+# report aborts the process that hit it and is also written under
+# reports/, which must stay empty (so a report in a forked test, or at the
+# exit of the runner after its summary, still fails the target).
+US_SAN_OUT := $(BUILD)/userspace/sanitize
+US_SAN_CC := clang -fsanitize=address,undefined,float-divide-by-zero \
+	-fno-sanitize-recover=all -fno-omit-frame-pointer
+US_SAN_REPORTS := $(US_SAN_OUT)/reports
+US_SAN_ENV := \
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:halt_on_error=1:detect_stack_use_after_return=1:strict_string_checks=1:log_path=$(US_SAN_REPORTS)/asan:log_exe_name=1 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:abort_on_error=1:log_path=$(US_SAN_REPORTS)/ubsan:log_exe_name=1 \
+	CK_TIMEOUT_MULTIPLIER=10
 
 US_DEMO_BIN := $(US_OUT)/blockrange-demo
 
-.PHONY: userspace check-userspace check-userspace-valgrind userspace-demo fuzz
+.PHONY: userspace check-userspace check-userspace-valgrind \
+	check-userspace-sanitize userspace-demo fuzz-blockrange
 
 userspace: $(US_LIB)
 
@@ -62,13 +106,28 @@ $(US_CHECK_BIN): $(US_TEST_OBJS) $(US_LIB)
 # The test objects need Check, which `deps` installs.
 $(US_TEST_OBJS): | deps
 
-# Fork mode, TAP and XML logs; Check prints the summary line last.
+# Fork mode, TAP and XML logs; Check prints the summary line last.  The
+# standalone replay runner goes over the corpus first (the Check suite
+# fuzz-corpus replays it again, one test per file).
 check-userspace: deps $(US_CHECK_BIN) $(US_OUT)/fuzz_replay
+	$(US_OUT)/fuzz_replay $(US_CORPUS)/* >/dev/null
 	cd $(US_OUT) && CK_FORK=yes \
 		CK_TAP_LOG_FILE_NAME=$(US_OUT)/check.tap \
 		CK_XML_LOG_FILE_NAME=$(US_OUT)/check.xml \
 		BLOCKRANGE_CORPUS=$(US_CORPUS) \
 		$(US_CHECK_BIN)
+
+# The reports are shown whether or not the run failed.
+check-userspace-sanitize: deps
+	rm -rf $(US_SAN_REPORTS)
+	mkdir -p $(US_SAN_REPORTS)
+	status=0; $(US_SAN_ENV) $(MAKE) --no-print-directory check-userspace \
+		US_OUT=$(US_SAN_OUT) US_CC='$(US_SAN_CC)' || status=$$?; \
+	if [ -n "$$(ls -A $(US_SAN_REPORTS))" ]; then \
+		echo "sanitizer reports in $(US_SAN_REPORTS):"; \
+		head -n 40 $(US_SAN_REPORTS)/* | head -n 200; exit 1; fi; \
+	exit $$status
+	@echo "check-userspace-sanitize: no sanitizer reports"
 
 # One process, so valgrind's leak check covers every test; generous
 # timeouts because valgrind is ~20x slower.
@@ -79,24 +138,45 @@ check-userspace-valgrind: deps $(US_CHECK_BIN)
 		--errors-for-leak-kinds=all --error-exitcode=99 \
 		$(US_CHECK_BIN)
 
-# Standalone replay of corpus files or crash artifacts (gcc, no libFuzzer).
+# Standalone replay of corpus files or crash artifacts (no libFuzzer).
 $(US_OUT)/fuzz_replay: $(US_OUT)/tests/fuzz_blockrange.o \
-		$(US_OUT)/tests/model.o $(US_OUT)/tests/fuzz_replay_main.o $(US_LIB)
+		$(US_OUT)/tests/model.o $(US_OUT)/tests/treecheck.o \
+		$(US_OUT)/tests/fuzz_replay_main.o $(US_LIB)
 	$(US_CC) -o $@ $^ -lm
 
-$(US_FUZZ_BIN): $(US_FUZZ_SRCS) $(wildcard $(US_SRC)/include/blockrange/*.h) \
-		$(US_TESTS)/model.h
+$(US_FUZZ_OUT)/obj/%.o: $(US_TESTS)/%.c
 	@mkdir -p $(@D)
-	clang $(US_FUZZ_CFLAGS) -o $@ $(US_FUZZ_SRCS) -lm
+	clang $(US_FUZZ_CFLAGS) $(US_FUZZ_COV) $(US_DEPFLAGS) \
+		-c $< -o $@
 
-# Runs on a copy of the committed corpus, so new inputs stay in build/.
-fuzz: $(US_FUZZ_BIN)
-	rm -rf $(US_FUZZ_OUT)/corpus
+$(US_FUZZ_OUT)/obj/%.o: $(US_SRC)/lib/%.c
+	@mkdir -p $(@D)
+	clang $(US_FUZZ_CFLAGS) $(US_FUZZ_COV) $(US_DEPFLAGS) \
+		-c $< -o $@
+
+$(US_FUZZ_OUT)/oracle/%.o: $(US_TESTS)/%.c
+	@mkdir -p $(@D)
+	clang $(US_FUZZ_CFLAGS) $(US_DEPFLAGS) -c $< -o $@
+
+$(US_FUZZ_BIN): $(US_FUZZ_OBJS)
+	clang $(US_FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ -lm
+
+# Runs on a corpus in build/ seeded from the committed one (new inputs stay
+# in build/ and carry over to the next run); a crash leaves its input in
+# artifacts/ and fails the target.  The final statistics go to
+# blockrange-stats.txt; NEW/REDUCE lines are left out of the terminal
+# output (they stay in blockrange.log).
+fuzz-blockrange: $(US_FUZZ_BIN)
 	mkdir -p $(US_FUZZ_OUT)/corpus $(US_FUZZ_OUT)/artifacts
 	cp $(US_CORPUS)/* $(US_FUZZ_OUT)/corpus/
-	cd $(US_FUZZ_OUT) && $(US_FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) \
-		-max_len=1024 -print_final_stats=1 \
-		-artifact_prefix=$(US_FUZZ_OUT)/artifacts/ corpus
+	cd $(US_FUZZ_OUT) && $(US_FUZZ_BIN) $(US_FUZZ_LIMITS) \
+		-max_len=$(US_FUZZ_MAX_LEN) -print_final_stats=1 \
+		-artifact_prefix=$(US_FUZZ_OUT)/artifacts/ corpus 2>&1 | \
+		tee $(US_FUZZ_OUT)/blockrange.log | \
+		{ grep --line-buffered -Ev '^#[0-9]+[[:space:]]+(NEW|REDUCE) ' \
+		  || true; }
+	grep -E '^(Done |stat::)' $(US_FUZZ_OUT)/blockrange.log \
+		> $(US_FUZZ_OUT)/blockrange-stats.txt
 
 $(US_DEMO_BIN): $(US_SRC)/demo/blockrange-demo.c $(US_LIB)
 	@mkdir -p $(@D)
@@ -105,4 +185,5 @@ $(US_DEMO_BIN): $(US_SRC)/demo/blockrange-demo.c $(US_LIB)
 userspace-demo: $(US_DEMO_BIN)
 	$(US_DEMO_BIN)
 
--include $(wildcard $(US_OUT)/lib/*.d $(US_OUT)/tests/*.d $(US_OUT)/*.d)
+-include $(wildcard $(US_OUT)/lib/*.d $(US_OUT)/tests/*.d $(US_OUT)/*.d \
+	$(US_FUZZ_OUT)/obj/*.d $(US_FUZZ_OUT)/oracle/*.d)
