@@ -199,6 +199,12 @@ static struct device *reg_thermal(struct device *parent, void *chip)
 	return hwmon_device_register_for_thermal(parent, "fault", chip);
 }
 
+/* The deprecated registration without name or attributes. */
+static struct device *reg_legacy(struct device *parent, void *chip)
+{
+	return hwmon_device_register(parent);
+}
+
 static void unreg_plain(struct device *parent, struct device *hwdev)
 {
 	hwmon_device_unregister(hwdev);
@@ -300,6 +306,10 @@ static const struct hwmon_fault_case fault_thermal = {
 	"register_for_thermal", reg_thermal, unreg_plain
 };
 
+static const struct hwmon_fault_case fault_legacy = {
+	"register (legacy)", reg_legacy, unreg_plain
+};
+
 static void check_sweep(struct kunit *test, const struct hwmon_fault_case *fc,
 			bool devm)
 {
@@ -335,6 +345,11 @@ static void every_failing_allocation_of_thermal_registration_unwinds(struct kuni
 	check_sweep(test, &fault_thermal, false);
 }
 
+static void every_failing_allocation_of_legacy_registration_unwinds(struct kunit *test)
+{
+	check_sweep(test, &fault_legacy, false);
+}
+
 static void failing_sanitize_name_returns_enomem(struct kunit *test)
 {
 	char *name;
@@ -356,6 +371,7 @@ static struct kunit_case hwmon_fault_cases[] = {
 	KUNIT_CASE(every_failing_allocation_of_groups_registration_unwinds),
 	KUNIT_CASE(every_failing_allocation_of_devm_groups_registration_unwinds),
 	KUNIT_CASE(every_failing_allocation_of_thermal_registration_unwinds),
+	KUNIT_CASE(every_failing_allocation_of_legacy_registration_unwinds),
 	KUNIT_CASE(failing_sanitize_name_returns_enomem),
 	{}
 };

@@ -330,6 +330,7 @@ static struct vfsmount *hwmon_sysfs_mnt(struct kunit *test)
 	struct file_system_type *fs;
 	struct kunit_resource *res;
 	struct vfsmount *mnt;
+	int err;
 
 	res = kunit_find_named_resource(test, res_name);
 	if (res) {
@@ -348,10 +349,18 @@ static struct vfsmount *hwmon_sysfs_mnt(struct kunit *test)
 	if (!res)
 		mntput(mnt);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, res);
+	err = kunit_add_named_resource(test, NULL, hwmon_sysfs_mnt_free, res,
+				       res_name, mnt);
+	if (err) {
+		mntput(mnt);
+		kfree(res);
+	}
+	KUNIT_ASSERT_EQ(test, err, 0);
+	/*
+	 * kunit_add_named_resource() clears should_kfree; set it only now, or
+	 * the resource leaks (kmemleak found it in make kunit-debug).
+	 */
 	res->should_kfree = true;
-	KUNIT_ASSERT_EQ(test, kunit_add_named_resource(test, NULL,
-						       hwmon_sysfs_mnt_free,
-						       res, res_name, mnt), 0);
 	return mnt;
 }
 
