@@ -53,8 +53,14 @@ static void hwmon_unlock(struct device *dev)
 #define HWMON_RACE_OPS_BEFORE	4
 /* Failed accesses every worker makes after it went away. */
 #define HWMON_RACE_OPS_AFTER	4
-/* Give up waiting for the workers after this long (a failure). */
-#define HWMON_RACE_WAIT_MS	10000
+/*
+ * Give up waiting for the workers after this long (a failure). Generous: on
+ * the debug kernel (make kunit-debug) sharing two host CPUs with two other
+ * guests, an access takes tens of milliseconds.
+ */
+#define HWMON_RACE_WAIT_MS	60000
+/* Successful accesses every worker makes in the serialization case. */
+#define HWMON_RACE_OPS_SERIAL	10
 /*
  * Time a callback sleeps "talking to the chip" (as an I2C transfer would):
  * other workers run meanwhile, even on one CPU.
@@ -535,7 +541,7 @@ static void callbacks_of_one_device_never_run_concurrently(struct kunit *test)
 	}
 	ok = i == n && hwmon_race_wait(w, n,
 				       offsetof(struct hwmon_race_worker, ok),
-				       50);
+				       HWMON_RACE_OPS_SERIAL);
 	for (i = 0; i < n && w[i].task; i++) {
 		kthread_stop(w[i].task);
 		put_task_struct(w[i].task);
