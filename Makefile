@@ -8,6 +8,8 @@
 #   make kunit       KUnit suites in QEMU on our core (CORE=stock: stock core)
 #   make kunit-debug same suites, both cores, KASAN/UBSAN/lockdep/kmemleak kernel
 #   make userspace   libblockrange (userspace/build.mk); make cli: the CLI
+#   make check-sanitize  library + CLI suites under ASan/UBSan/LSan
+#   make fuzz        both libFuzzer harnesses (FUZZ_SECONDS / FUZZ_RUNS)
 #   make coverage    gcovr reports + floors (coverage/coverage.mk)
 #   make bench       benchmarks (bench/bench.mk, scripts/bench-hwmon.mk)
 #   make hwmon-drivers / patches / patches-check   (scripts/drivers.mk)
@@ -41,7 +43,9 @@ KUNIT_ARGS = --arch=x86_64 --kunitconfig=$(TOP)/.kunitconfig \
 	--build_dir=$(BUILD)/$(1)/kunit --jobs=$(JOBS) --qemu_args="-smp 2"
 
 .PHONY: all deps tree tree-ours tree-stock kunit kunit-ours kunit-stock \
+	check-sanitize fuzz \
 	kunit-debug kunit-debug-ours kunit-debug-stock \
+	kunit-debug-build-ours kunit-debug-build-stock \
 	demo demo-kernel check check-kernel clean
 
 all: userspace cli
@@ -56,13 +60,17 @@ tree-ours tree-stock: tree-%: deps
 
 kunit: kunit-$(CORE)
 
-kunit-debug: kunit-debug-ours kunit-debug-stock
+# Builds one after the other (each uses every CPU), then both kernels boot
+# at once (a debug run mostly keeps one CPU busy). See scripts/kunit-debug.sh.
+kunit-debug: kunit-debug-build-ours kunit-debug-build-stock
+	@$(TOP)/scripts/kunit-debug.sh boot ours stock
 
-# Serial: two debug kernels building and booting at once would only slow
-# each other down on a 2-core machine.
-kunit-debug-stock: kunit-debug-ours
-kunit-debug-ours kunit-debug-stock: kunit-debug-%: tree-%
-	@JOBS=$(JOBS) $(TOP)/scripts/kunit-debug.sh $*
+kunit-debug-build-stock: kunit-debug-build-ours
+kunit-debug-build-ours kunit-debug-build-stock: kunit-debug-build-%: tree-%
+	@JOBS=$(JOBS) $(TOP)/scripts/kunit-debug.sh build $*
+
+kunit-debug-ours kunit-debug-stock: kunit-debug-%: kunit-debug-build-%
+	@$(TOP)/scripts/kunit-debug.sh boot $*
 
 # flock: two runs on one build directory (e.g. by two people) would corrupt it.
 kunit-ours kunit-stock: kunit-%: tree-%
@@ -80,10 +88,18 @@ demo: demo-kernel userspace-demo cli-demo
 
 check-kernel: kunit-ours kunit-stock
 
-check: check-kernel check-userspace check-cli check-drivers coverage e2e
+# Sanitizers: ASan + UBSan + LSan over the library's and the CLI's suites.
+check-sanitize: check-userspace-sanitize check-cli-sanitize
+
+# libFuzzer, both harnesses, FUZZ_SECONDS each (or FUZZ_RUNS executions).
+fuzz: fuzz-blockrange fuzz-perfscript
+
+check: check-kernel check-userspace check-cli check-sanitize check-drivers \
+	coverage e2e kunit-debug
 
 clean:
 	rm -rf $(BUILD)/ours/kunit $(BUILD)/stock/kunit $(BUILD)/userspace \
+		$(BUILD)/ours/kunit-debug $(BUILD)/stock/kunit-debug \
 		$(BUILD)/stock/drivers $(BUILD)/ours/drivers $(BUILD)/patches \
 		$(BUILD)/patches-work $(BUILD)/patches-check \
 		$(BUILD)/ours/e2e $(BUILD)/stock/e2e $(BUILD)/e2e

@@ -1,11 +1,20 @@
 # blockrange CLI: build, tests and demo.  Included by the top-level Makefile
-# after userspace/build.mk (uses TOP, BUILD, deps, US_LIB, US_CFLAGS).
+# after userspace/build.mk (uses TOP, BUILD, deps, US_LIB, US_CFLAGS; the
+# sanitizer build overrides US_OUT and US_CC like the coverage build).
 #
 #   make cli        build/bin/blockrange
 #   make check-cli  Check suites of the CLI (parser, mapper, formatting, LBR
-#                   fixtures, llvm-profgen-19 parity, exactness); logs in
-#                   build/cli/check.tap and check.xml
+#                   fixtures, llvm-profgen-19 parity, exactness, the
+#                   hostile-input corpus); logs in build/cli/check.tap and
+#                   check.xml
 #   make cli-demo   record the branchy workload and annotate its hot function
+#   make fuzz-perfscript
+#                   libFuzzer on the perf script reader (FUZZ_SECONDS,
+#                   FUZZ_RUNS); stats in build/cli/fuzz/perfscript-stats.txt
+#   make check-cli-sanitize
+#                   the same runner, CLI, library and bad-input runs built
+#                   with ASan + UBSan (LSan on) in build/cli-sanitize/; any
+#                   sanitizer report fails it
 
 CLI_SRC := $(TOP)/userspace/cli
 CLI_TESTS := $(TOP)/check-tests/cli
@@ -27,7 +36,10 @@ CLI_LIB_OBJS := $(patsubst $(CLI_SRC)/%.c,$(CLI_OUT)/obj/%.o,$(CLI_LIB_SRCS))
 CLI_LIBA := $(CLI_OUT)/libblockrange-cli.a
 
 CLI_TEST_SRCS := $(wildcard $(CLI_TESTS)/*.c)
-CLI_TEST_OBJS := $(patsubst $(CLI_TESTS)/%.c,$(CLI_OUT)/tests/%.o,$(CLI_TEST_SRCS))
+# The perf script harness joins the runner, which replays its corpus.
+CLI_FUZZ_SRC := $(TOP)/check-tests/fuzz_perfscript.c
+CLI_TEST_OBJS := $(patsubst $(CLI_TESTS)/%.c,$(CLI_OUT)/tests/%.o,$(CLI_TEST_SRCS)) \
+	$(CLI_OUT)/tests/fuzz_perfscript.o
 CLI_CHECK_BIN := $(CLI_OUT)/check_cli
 
 # Workloads: each built as non-PIE and PIE (gcc -O0 -g, like the seed's).
@@ -38,9 +50,13 @@ CLI_WL := $(foreach w,$(CLI_WL_NAMES),$(CLI_OUT)/wl/$(w)-nopie $(CLI_OUT)/wl/$(w
 
 cli: $(CLI_BIN)
 
-$(CLI_OUT)/obj/%.o: $(CLI_SRC)/%.c | deps
+# -MT: with CCACHE_BASEDIR (exported by the top Makefile) ccache would
+# write the target of the .d file relative to the current directory, and
+# make would never match it with $@, so header changes would not rebuild.
+# Objects also depend on this file, so that changed flags rebuild them.
+$(CLI_OUT)/obj/%.o: $(CLI_SRC)/%.c $(TOP)/userspace/cli.mk | deps
 	@mkdir -p $(@D)
-	$(CLI_CC) $(CLI_CFLAGS) -MMD -MP -c $< -o $@
+	$(CLI_CC) $(CLI_CFLAGS) -MMD -MP -MT $@ -c $< -o $@
 
 $(CLI_LIBA): $(CLI_LIB_OBJS)
 	rm -f $@
@@ -50,10 +66,17 @@ $(CLI_BIN): $(CLI_OUT)/obj/main.o $(CLI_LIBA) $(US_LIB)
 	@mkdir -p $(@D)
 	$(CLI_CC) -o $@ $^ $(CLI_LIBS)
 
-$(CLI_OUT)/tests/%.o: $(CLI_TESTS)/%.c | deps
+$(CLI_OUT)/tests/%.o: $(CLI_TESTS)/%.c $(TOP)/userspace/cli.mk | deps
 	@mkdir -p $(@D)
 	$(CLI_CC) $(CLI_CFLAGS) -I$(CLI_SRC) $$(pkg-config --cflags check) \
-		-MMD -MP -c $< -o $@
+		-MMD -MP -MT $@ -c $< -o $@
+
+# The harness is empty unless BLOCKRANGE_FUZZ_PERFSCRIPT is defined, so a
+# build that takes every check-tests/*.c (the library's) is not broken.
+$(CLI_OUT)/tests/fuzz_perfscript.o: $(CLI_FUZZ_SRC) $(TOP)/userspace/cli.mk | deps
+	@mkdir -p $(@D)
+	$(CLI_CC) $(CLI_CFLAGS) -I$(CLI_SRC) -DBLOCKRANGE_FUZZ_PERFSCRIPT \
+		-MMD -MP -MT $@ -c $< -o $@
 
 $(CLI_CHECK_BIN): $(CLI_TEST_OBJS) $(CLI_LIBA) $(US_LIB)
 	$(CLI_CC) -o $@ $^ $(CLI_LIBS) $$(pkg-config --libs check) -lm
@@ -72,8 +95,21 @@ $(CLI_OUT)/wl/golden: $(CLI_TESTS)/golden/golden.S
 	$(CLI_WL_CC) -nostdlib -static -no-pie -Wl,--build-id=none \
 		-Wl,-Ttext=0x401000 -o $@ $<
 
+# Hostile-input corpus (check-tests/cli/bad-input/): the binaries and 1 MB
+# lines of its classes are made here.
+CLI_BAD := $(CLI_TESTS)/bad-input
+CLI_BADGEN := $(CLI_OUT)/bad-gen
+
+$(CLI_BADGEN)/.stamp: $(CLI_BAD)/make-fixtures.sh $(CLI_OUT)/wl/golden \
+		$(CLI_TESTS)/golden/golden.S
+	rm -rf $(CLI_BADGEN)
+	sh $< $(CLI_BADGEN) $(CLI_OUT)/wl/golden $(CLI_TESTS)/golden/golden.S \
+		'$(CLI_WL_CC)'
+	touch $@
+
 # Everything runs inside one Check runner, so its summary is the last line.
-check-cli: deps $(CLI_BIN) $(CLI_CHECK_BIN) $(CLI_WL) $(CLI_OUT)/wl/golden
+check-cli: deps $(CLI_BIN) $(CLI_CHECK_BIN) $(CLI_WL) $(CLI_OUT)/wl/golden \
+		$(CLI_BADGEN)/.stamp
 	cd $(CLI_OUT) && CK_FORK=yes \
 		CK_TAP_LOG_FILE_NAME=$(CLI_OUT)/check.tap \
 		CK_XML_LOG_FILE_NAME=$(CLI_OUT)/check.xml \
@@ -82,6 +118,9 @@ check-cli: deps $(CLI_BIN) $(CLI_CHECK_BIN) $(CLI_WL) $(CLI_OUT)/wl/golden
 		BLOCKRANGE_GOLDEN=$(CLI_TESTS)/golden \
 		BLOCKRANGE_WORKLOADS=$(CLI_OUT)/wl \
 		BLOCKRANGE_SCRATCH=$(CLI_OUT)/scratch \
+		BLOCKRANGE_BADINPUT=$(CLI_BAD) \
+		BLOCKRANGE_BADGEN=$(CLI_BADGEN) \
+		BLOCKRANGE_FUZZ_CORPUS=$(CLI_FUZZ_CORPUS) \
 		LLVM_PROFGEN=$(LLVM_PROFGEN) \
 		$(CLI_CHECK_BIN)
 
@@ -90,5 +129,74 @@ cli-demo: $(CLI_BIN) $(CLI_OUT)/wl/branches-pie
 		-- $(CLI_OUT)/wl/branches-pie 1000
 	$(CLI_BIN) annotate --perfscript $(CLI_OUT)/demo.perfscript \
 		--binary $(CLI_OUT)/wl/branches-pie --symbol branches --color=always
+
+# libFuzzer on the perf script reader: check-tests/fuzz_perfscript.c and
+# perfscript.c, clang with ASan + UBSan.  FUZZ_SECONDS (default 60) and/or
+# FUZZ_RUNS (-runs=N; alone it sets no time limit).  Runs on a corpus in
+# build/cli/fuzz/ seeded from the committed one (new inputs stay in build/
+# and carry over to the next run) and the bad-input files; a crash leaves
+# its input in artifacts/ and fails the target.  Final statistics in
+# build/cli/fuzz/perfscript-stats.txt, the whole log in perfscript.log.
+CLI_FUZZ_OUT := $(CLI_OUT)/fuzz
+CLI_FUZZ_BIN := $(CLI_FUZZ_OUT)/fuzz_perfscript
+CLI_FUZZ_CORPUS := $(CLI_TESTS)/fuzz-corpus
+CLI_FUZZ_DICT := $(CLI_TESTS)/fuzz-perfscript.dict
+CLI_FUZZ_CFLAGS := -std=c11 -Wall -Wextra -Werror -g -O1 -I$(CLI_SRC) \
+	-DBLOCKRANGE_FUZZ_PERFSCRIPT \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+CLI_FUZZ_MAX_LEN := 4096
+CLI_FUZZ_SECONDS = $(if $(FUZZ_RUNS),$(if $(filter-out undefined file,\
+	$(origin FUZZ_SECONDS)),$(FUZZ_SECONDS),0),$(or $(FUZZ_SECONDS),60))
+CLI_FUZZ_LIMITS = -max_total_time=$(CLI_FUZZ_SECONDS) \
+	$(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS))
+
+.PHONY: fuzz-perfscript
+
+$(CLI_FUZZ_BIN): $(CLI_FUZZ_SRC) $(CLI_SRC)/perfscript.c $(CLI_SRC)/perfscript.h \
+		$(TOP)/userspace/cli.mk
+	@mkdir -p $(@D)
+	clang $(CLI_FUZZ_CFLAGS) -o $@ $(CLI_FUZZ_SRC) $(CLI_SRC)/perfscript.c
+
+fuzz-perfscript: $(CLI_FUZZ_BIN)
+	mkdir -p $(CLI_FUZZ_OUT)/corpus $(CLI_FUZZ_OUT)/artifacts
+	cp $(CLI_FUZZ_CORPUS)/* $(CLI_FUZZ_OUT)/corpus/
+	for f in $(CLI_BAD)/*.perfscript; do \
+		cp "$$f" $(CLI_FUZZ_OUT)/corpus/bad-input-$${f##*/}; done
+	cd $(CLI_FUZZ_OUT) && $(CLI_FUZZ_BIN) $(CLI_FUZZ_LIMITS) \
+		-max_len=$(CLI_FUZZ_MAX_LEN) -dict=$(CLI_FUZZ_DICT) \
+		-print_final_stats=1 -artifact_prefix=$(CLI_FUZZ_OUT)/artifacts/ \
+		corpus 2>&1 | tee $(CLI_FUZZ_OUT)/perfscript.log | \
+		{ grep --line-buffered -Ev '^#[0-9]+[[:space:]]+(NEW|REDUCE) ' \
+		  || true; }
+	grep -E '^(Done |stat::)' $(CLI_FUZZ_OUT)/perfscript.log \
+		> $(CLI_FUZZ_OUT)/perfscript-stats.txt
+
+# Sanitizers: check-cli again in a separate tree (the coverage build's
+# pattern), with the library rebuilt there too.  Every report aborts the
+# process that hit it (-fno-sanitize-recover, exit status 86, so no expected
+# status can mask it) and is also written under reports/, which must stay
+# empty: a report in a subprocess whose status a test ignores still fails.
+CLI_SAN_OUT := $(BUILD)/cli-sanitize
+CLI_SAN_CC := gcc -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+CLI_SAN_REPORTS := $(CLI_SAN_OUT)/reports
+CLI_SAN_ENV := \
+	ASAN_OPTIONS=detect_leaks=1:exitcode=86:log_path=$(CLI_SAN_REPORTS)/asan:log_exe_name=1 \
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=86:log_path=$(CLI_SAN_REPORTS)/ubsan:log_exe_name=1 \
+	CK_TIMEOUT_MULTIPLIER=10
+
+.PHONY: check-cli-sanitize
+
+check-cli-sanitize: deps
+	rm -rf $(CLI_SAN_REPORTS)
+	mkdir -p $(CLI_SAN_REPORTS)
+	$(CLI_SAN_ENV) $(MAKE) --no-print-directory check-cli \
+		US_OUT=$(CLI_SAN_OUT)/userspace US_CC='$(CLI_SAN_CC)' \
+		CLI_OUT=$(CLI_SAN_OUT)/cli CLI_CC='$(CLI_SAN_CC)' \
+		CLI_BIN=$(CLI_SAN_OUT)/bin/blockrange
+	@if [ -n "$$(ls -A $(CLI_SAN_REPORTS))" ]; then \
+		echo "sanitizer reports in $(CLI_SAN_REPORTS):"; \
+		head -n 40 $(CLI_SAN_REPORTS)/*; exit 1; fi
+	@echo "check-cli-sanitize: no sanitizer reports"
 
 -include $(wildcard $(CLI_OUT)/obj/*.d $(CLI_OUT)/tests/*.d)

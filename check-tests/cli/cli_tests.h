@@ -3,7 +3,10 @@
  * Check suites of the blockrange CLI and their helpers.  The runner gets its
  * paths from the environment (set by `make check-cli`): BLOCKRANGE (the
  * binary), BLOCKRANGE_FIXTURES, BLOCKRANGE_GOLDEN, BLOCKRANGE_WORKLOADS,
- * BLOCKRANGE_WORKLOAD_NAMES, BLOCKRANGE_SCRATCH, LLVM_PROFGEN.
+ * BLOCKRANGE_WORKLOAD_NAMES, BLOCKRANGE_SCRATCH, LLVM_PROFGEN,
+ * BLOCKRANGE_BADINPUT (the hostile-input corpus) and BLOCKRANGE_BADGEN (its
+ * fixtures made at build time), BLOCKRANGE_FUZZ_CORPUS (the perf script
+ * fuzz harness's corpus).
  */
 #ifndef BLOCKRANGE_CLI_TESTS_H
 #define BLOCKRANGE_CLI_TESTS_H
@@ -18,6 +21,8 @@ Suite *output_suite(void);
 Suite *fixtures_suite(void);
 Suite *parity_suite(void);
 Suite *exact_suite(void);
+Suite *badinput_suite(void);
+Suite *fuzzcorpus_suite(void);
 
 /* getenv() that fails the test when the variable is missing. */
 const char *env_path(const char *name);

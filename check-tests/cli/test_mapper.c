@@ -15,6 +15,7 @@
 #include "mapper.h"
 
 static struct eb_binary bin;
+static char err[512];
 
 static void open_wl(const char *name)
 {
@@ -55,9 +56,9 @@ START_TEST(pie_through_mmap)
 	ck_assert(eb_off_to_vaddr(&bin, 0x1000, &text));
 	mapper_init(&m, &bin);
 	ck_assert(mapper_missing(&m));
-	ck_assert_int_eq(mapper_add(&m, &other), 0);	/* not ours */
+	ck_assert_int_eq(mapper_add(&m, &other, err, sizeof(err)), 0);	/* not ours */
 	ck_assert(mapper_missing(&m));
-	ck_assert_int_eq(mapper_add(&m, &a), 1);
+	ck_assert_int_eq(mapper_add(&m, &a, err, sizeof(err)), 1);
 	ck_assert(!mapper_missing(&m));
 	s = eb_sym_by_name(&bin, "branches");
 	ck_assert(s);
@@ -85,8 +86,8 @@ START_TEST(pie_per_pid)
 	open_wl("branches-pie");
 	ck_assert(eb_off_to_vaddr(&bin, 0x1000, &text));
 	mapper_init(&m, &bin);
-	ck_assert_int_eq(mapper_add(&m, &p1), 1);
-	ck_assert_int_eq(mapper_add(&m, &p2), 1);
+	ck_assert_int_eq(mapper_add(&m, &p1, err, sizeof(err)), 1);
+	ck_assert_int_eq(mapper_add(&m, &p2, err, sizeof(err)), 1);
 	ck_assert(mapper_map(&m, 1, 0x5ffeb3637150, &v));
 	ck_assert_uint_eq(v, text + 0x150);
 	ck_assert(mapper_map(&m, 2, 0x5caa46c41190, &v));
@@ -95,6 +96,40 @@ START_TEST(pie_per_pid)
 	/* no pid column: any mapping */
 	ck_assert(mapper_map(&m, -1, 0x5caa46c41190, &v));
 	ck_assert_uint_eq(v, text + 0x190);
+	mapper_free(&m);
+}
+END_TEST
+
+/* Mappings that cannot be of the binary are refused with a message. */
+START_TEST(mmap_rejects)
+{
+	struct mapper m;
+	struct ps_mmap wrap = mm(1, 0xfffffffffffff000, 0x2000, 0x1000,
+				 "branches-pie");
+	struct ps_mmap fwrap = mm(1, 0x1000, 0x2000, 0xfffffffffffff000,
+				  "branches-pie");
+	struct ps_mmap past = mm(1, 0x5000, 0x1000, 0, "branches-pie");
+	struct ps_mmap last = mm(1, 0x1000, UINT64_MAX, 0, "branches-pie");
+	struct ps_mmap edge = mm(1, 0xfffffffffffff000, 0x1000, 0,
+				 "branches-pie");
+	char want[256];
+
+	open_wl("branches-pie");
+	past.pgoff = bin.image_size;
+	mapper_init(&m, &bin);
+	ck_assert_int_eq(mapper_add(&m, &wrap, err, sizeof(err)), -2);
+	ck_assert_str_eq(err, "expected a mapping of branches-pie whose end (start + length) and file end (offset + length) fit in 64 bits, got start 0xfffffffffffff000, length 0x2000, offset 0x1000");
+	ck_assert_int_eq(mapper_add(&m, &fwrap, err, sizeof(err)), -2);
+	ck_assert(strstr(err, "offset 0xfffffffffffff000"));
+	ck_assert_int_eq(mapper_add(&m, &last, err, sizeof(err)), -2);
+	ck_assert_int_eq(mapper_add(&m, &past, err, sizeof(err)), -2);
+	snprintf(want, sizeof(want), "expected a file offset inside branches-pie (%zu bytes) for its mapping, got 0x%zx",
+		 bin.image_size, bin.image_size);
+	ck_assert_str_eq(err, want);
+	ck_assert(mapper_missing(&m));
+	/* The last byte of the address space is a valid end. */
+	ck_assert_int_eq(mapper_add(&m, &edge, err, sizeof(err)), 1);
+	ck_assert(!mapper_missing(&m));
 	mapper_free(&m);
 }
 END_TEST
@@ -197,6 +232,7 @@ Suite *mapper_suite(void)
 	tcase_add_checked_fixture(t, NULL, teardown);
 	tcase_add_test(t, pie_through_mmap);
 	tcase_add_test(t, pie_per_pid);
+	tcase_add_test(t, mmap_rejects);
 	tcase_add_test(t, nopie_identity);
 	tcase_add_test(t, code_set_and_fallthrough);
 	tcase_add_test(t, pie_without_mmap_is_an_error);

@@ -234,8 +234,13 @@ static const struct bad {
 	{ "  zz 0x1/0x2", "expected the sample IP (hex) before the branch stack, got 'zz'" },
 	{ "  12345678901234567 0x1/0x2", "expected the sample IP (hex) before the branch stack, got '12345678901234567'" },
 	{ "hello world", "expected the sample IP (hex) before the branch stack, got 'world'" },
-	{ "  401 0x1x/0x2", "'/' and the branch target after the source in branch entry 1" },
-	{ "  401 0x1/0x2x", "'/' after the branch target in branch entry 1" },
+	{ "  401 0x1x/0x2", "only hex digits in the branch source address of branch entry 1, got '0x1x/0x2'" },
+	{ "  401 0x1/0x2x", "only hex digits in the branch target address of branch entry 1, got '0x1/0x2x'" },
+	{ "  401 0x1/0x2 0x3", "'/' and the branch target after the source in branch entry 2, got '0x3'" },
+	{ "  401 0x1/0x2(a)x", "'/' after the branch target in branch entry 1, got '0x1/0x2(a)x'" },
+	{ "\t401 0x1/0x2", "only a symbol and '(dso)' after the call-stack frame address on a tab-indented line (sample lines must not start with a tab), got '0x1/0x2'" },
+	{ "  401 0x1/0x2/P/-/-/1\r 0x3/0x4", "a cycle count 0..65535 in branch entry 1, got '1\\r'" },
+	{ "  401 0x1/0x2 \xff\xfe", "a branch source address '0x<hex>' in branch entry 2, got '\\xff\\xfe'" },
 	{ "  401 0x/0x2", "hex digits after '0x' in the branch source" },
 	{ "  : 401 0x1/0x2", "expected an event name before ':', got ':'" },
 	{ "PERF_RECORD_MMAP2 12/12 [0x1(0x2) @ 0 0:0 0 0]: r-xp /a", "expected 'PID/TID:' in the mmap record" },
@@ -268,7 +273,7 @@ START_TEST(malformed_nul)
 
 	ck_assert_int_eq(ps_parse_line(line, sizeof(line) - 1, &pl, err,
 				       sizeof(err)), -1);
-	ck_assert_str_eq(err, "expected text, got '\\0'");
+	ck_assert_str_eq(err, "expected text without NUL bytes (one at column 14), got '  401 0x1/0x2\\x00/P'");
 }
 END_TEST
 
@@ -288,6 +293,7 @@ END_TEST
 /* --- ps_read(): file:line messages, multi-line classes, --skip-bad --- */
 
 struct tally {
+	unsigned long repeat_line;
 	unsigned long samples;
 	unsigned long entries;
 	uint64_t repeat_sum;
@@ -305,6 +311,7 @@ static int cb_sample(void *arg, const struct ps_sample *s, char *e, size_t n)
 	t->samples++;
 	t->entries += s->nr;
 	t->repeat_sum += s->repeat;
+	t->repeat_line = s->repeat_line;
 	t->last_ip = s->ip;
 	t->last_hybrid = s->hybrid;
 	return 0;
@@ -342,6 +349,9 @@ static const struct bad bad_files[] = {
 	{ "; x\n\t401\n\t402\n", "in.txt:2: expected a sample after the call-stack frames on this line, got end of file" },
 	{ "  401 0x1/0x2\n 0x1/0x2\n", "in.txt:2: expected the sample IP before the branch stack, got ' 0x1/0x2'" },
 	{ "; a\n; b\n  401 0x1/0x2/P/-/-/1/COND/-/x\n", "in.txt:3: expected 2, 6, 7 or 8" },
+	{ "  401 0x1/0x2\n  402 0x1/0x", "in.txt:2: expected a newline at the end of the last line (the input looks cut off), got '  402 0x1/0x'" },
+	{ "  401 0x1/0x2\n; comment", "in.txt:2: expected a newline at the end of the last line" },
+	{ "  401 0x1/0x2\n\t401 0x1/0x2\n  402 0x1/0x2\n", "in.txt:2: expected only a symbol and '(dso)' after the call-stack frame address" },
 };
 
 START_TEST(malformed_file)
@@ -381,7 +391,34 @@ START_TEST(read_aggregated_hybrid)
 	ck_assert_uint_eq(t.repeat_sum, 1 + 3 + 1);
 	ck_assert_uint_eq(t.last_ip, 0x40062f);
 	ck_assert(!t.last_hybrid);
+	ck_assert_uint_eq(t.repeat_line, 0);
 	ck_assert_uint_eq(st.lines, 9);
+}
+END_TEST
+
+/* The count's line is passed on (callbacks blame it for huge counts). */
+START_TEST(read_repeat_line)
+{
+	static const char text[] = "; c\n\n5\n  401 0x1/0x2\n";
+	struct tally t;
+	struct ps_stats st;
+
+	ck_assert_int_eq(read_text(text, false, &t, &st), 0);
+	ck_assert_uint_eq(t.repeat_sum, 5);
+	ck_assert_uint_eq(t.repeat_line, 3);
+}
+END_TEST
+
+/* A last line of blanks without its newline is not a cut line. */
+START_TEST(read_unterminated_blank)
+{
+	static const char text[] = "  401 0x1/0x2\n \t\r";
+	struct tally t;
+	struct ps_stats st;
+
+	ck_assert_int_eq(read_text(text, false, &t, &st), 0);
+	ck_assert_uint_eq(t.samples, 1);
+	ck_assert_uint_eq(st.lines, 2);
 }
 END_TEST
 
@@ -450,6 +487,8 @@ Suite *parser_suite(void)
 	tcase_add_test(g, mmap_forms);
 	tcase_add_test(g, read_aggregated_hybrid);
 	tcase_add_test(g, read_hybrid_ip_from_frame);
+	tcase_add_test(g, read_repeat_line);
+	tcase_add_test(g, read_unterminated_blank);
 	suite_add_tcase(s, g);
 
 	tcase_add_checked_fixture(b, setup, teardown);

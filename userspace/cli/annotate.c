@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
+#define _POSIX_C_SOURCE 200809L
+
 #include "annotate.h"
 
 #include <inttypes.h>
@@ -35,6 +37,8 @@ void annot_free(struct annot *a)
 	pairmap_free(&a->ips);
 	free(a->sym_samples);
 	free(a->br);
+	free(a->event);
+	a->event = NULL;
 	a->ctx = NULL;
 	a->sym_samples = NULL;
 	a->br = NULL;
@@ -43,10 +47,16 @@ void annot_free(struct annot *a)
 int annot_mmap(void *arg, const struct ps_mmap *m, char *err, size_t errsz)
 {
 	struct annot *a = arg;
+	char why[PS_ERR_MAX];
+	int r = mapper_add(&a->map, m, why, sizeof(why));
 
-	if (mapper_add(&a->map, m) < 0) {
+	if (r == -1) {
 		snprintf(err, errsz, "%s:%lu: out of memory", a->name, m->line);
 		return -2;
+	}
+	if (r == -2) {
+		snprintf(err, errsz, "%s:%lu: %s", a->name, m->line, why);
+		return -1;
 	}
 	return 0;
 }
@@ -74,12 +84,24 @@ int annot_sample(void *arg, const struct ps_sample *s, char *err,
 			 a->name, s->line, a->bin->base_name);
 		return -1;
 	}
-	if (*s->event) {
-		if (!a->event[0])
-			snprintf(a->event, sizeof(a->event), "%s", s->event);
-		else if (strcmp(a->event, s->event))
-			a->mixed_events = true;
+	if (s->repeat > ANNOT_MAX_REPEAT) {
+		snprintf(err, errsz,
+			 "%s:%lu: expected a repeat count of at most %u for annotate (each repeat replays the stack), got %" PRIu64,
+			 a->name, s->repeat_line, ANNOT_MAX_REPEAT, s->repeat);
+		return -1;
 	}
+	if (*s->event) {
+		if (!a->event) {
+			a->event = strdup(s->event);
+			if (!a->event)
+				goto oom;
+		} else if (strcmp(a->event, s->event)) {
+			a->mixed_events = true;
+		}
+	}
+	/* Every other sum is at most this one. */
+	if (a->samples > UINT64_MAX - s->repeat)
+		goto overflow;
 	a->samples += s->repeat;
 	ip = map_code(a, s->pid, s->ip);
 	if (ip) {
@@ -118,6 +140,11 @@ int annot_sample(void *arg, const struct ps_sample *s, char *err,
 oom:
 	snprintf(err, errsz, "%s:%lu: out of memory", a->name, s->line);
 	return -2;
+overflow:
+	snprintf(err, errsz,
+		 "%s:%lu: expected repeat counts whose sum fits in 64 bits, got %" PRIu64 ", which overflows the sample count",
+		 a->name, s->repeat_line ? s->repeat_line : s->line, s->repeat);
+	return -1;
 }
 
 uint64_t annot_coverage_at(const struct annot *a, uint64_t vaddr)
@@ -204,8 +231,69 @@ static void colored(FILE *out, bool color, const char *c, const char *fmt,
 		fputs(C_RESET, out);
 }
 
+/*
+ * One instruction's text, with room for capstone's operands or a direct
+ * branch target named by the binary's longest symbol: nothing is cut.
+ */
+struct insn_text {
+	char mnem[32];
+	char *ops;
+	size_t opssz;
+	char *line;
+	size_t linesz;
+};
+
+static int insn_text_init(struct insn_text *t, const struct eb_binary *b)
+{
+	size_t longest = 0, i;
+
+	for (i = 0; i < b->nr_syms; i++)
+		if (strlen(b->syms[i].name) > longest)
+			longest = strlen(b->syms[i].name);
+	/* capstone's op_str is < 160; "ADDR <NAME+0xOFF>" < NAME + 40 */
+	t->opssz = longest + 192;
+	t->linesz = t->opssz + sizeof(t->mnem) + 8;
+	t->ops = malloc(t->opssz);
+	t->line = malloc(t->linesz);
+	if (!t->ops || !t->line) {
+		free(t->ops);
+		free(t->line);
+		return -1;
+	}
+	return 0;
+}
+
+static void insn_text_free(struct insn_text *t)
+{
+	free(t->ops);
+	free(t->line);
+}
+
+/*
+ * Decode @addr into t->line, "MNEMONIC OPERANDS" with the mnemonic padded
+ * to @pad; returns the instruction size (1 for undecodable bytes).
+ */
+static unsigned insn_line(const struct annot *a, uint64_t addr,
+			  struct insn_text *t, int pad)
+{
+	struct eb_insn in;
+
+	if (eb_decode(a->bin, addr, &in, t->mnem, sizeof(t->mnem), t->ops,
+		      t->opssz)) {
+		in.size = 1;
+		snprintf(t->mnem, sizeof(t->mnem), "(bad)");
+		t->ops[0] = '\0';
+	}
+	if (t->ops[0])
+		snprintf(t->line, t->linesz, "%-*s %s", pad, t->mnem, t->ops);
+	else
+		snprintf(t->line, t->linesz, "%s", t->mnem);
+	return in.size;
+}
+
 static void print_text_sym(const struct annot *a, const struct pick *p,
-			   const char *event, bool color, FILE *out)
+			   const char *event, bool color, struct insn_text *tx,
+			   FILE *out)
 {
 	const struct eb_sym *sym = p->sym;
 	uint64_t addr = sym->start;
@@ -217,28 +305,18 @@ static void print_text_sym(const struct annot *a, const struct pick *p,
 	fprintf(out, "         :\t%s():\n", sym->name);
 	while (addr < sym->end) {
 		struct blockrange_addr_info info;
-		struct eb_insn in;
-		char mnem[32], ops[160], abuf[32], line[256];
+		char abuf[32];
 		uint64_t n = ip_count(a, addr);
 		double pct = p->samples ? 100.0 * (double)n / (double)p->samples : 0;
 		bool hash = false;
+		unsigned size = insn_line(a, addr, tx, 6);
 
-		if (eb_decode(a->bin, addr, &in, mnem, sizeof(mnem), ops,
-			      sizeof(ops))) {
-			in.size = 1;
-			snprintf(mnem, sizeof(mnem), "(bad)");
-			ops[0] = '\0';
-		}
 		blockrange_addr_info(a->ctx, addr, &info);
 		fprintf(out, "%8.2f :\t  ", pct);
 		snprintf(abuf, sizeof(abuf), "%*" PRIx64 ":", width, addr);
 		colored(out, color, addr_color(info.coverage), "%s", abuf);
-		if (ops[0])
-			snprintf(line, sizeof(line), "%-6s %s", mnem, ops);
-		else
-			snprintf(line, sizeof(line), "%s", mnem);
 		fputs("       ", out);
-		colored(out, color, asm_color(info.coverage), "%s", line);
+		colored(out, color, asm_color(info.coverage), "%s", tx->line);
 		if (info.entry.status == BLOCKRANGE_FIG_OK &&
 		    info.entry.value > 0.1) {
 			fputs("\t#", out);
@@ -256,12 +334,12 @@ static void print_text_sym(const struct annot *a, const struct pick *p,
 				fputs(" (p:n/a)", out);
 		}
 		fputc('\n', out);
-		addr += in.size;
+		addr += size;
 	}
 }
 
 static void print_json_sym(const struct annot *a, const struct pick *p,
-			   FILE *out, bool last)
+			   struct insn_text *tx, FILE *out, bool last)
 {
 	const struct eb_sym *sym = p->sym;
 	struct blockrange_iter it;
@@ -276,24 +354,13 @@ static void print_json_sym(const struct annot *a, const struct pick *p,
 	fputs("     \"instructions\": [", out);
 	while (addr < sym->end) {
 		struct blockrange_addr_info info;
-		struct eb_insn in;
-		char mnem[32], ops[160], line[200];
 		uint64_t n = ip_count(a, addr);
+		unsigned size = insn_line(a, addr, tx, 0);
 
-		if (eb_decode(a->bin, addr, &in, mnem, sizeof(mnem), ops,
-			      sizeof(ops))) {
-			in.size = 1;
-			snprintf(mnem, sizeof(mnem), "(bad)");
-			ops[0] = '\0';
-		}
-		if (ops[0])
-			snprintf(line, sizeof(line), "%s %s", mnem, ops);
-		else
-			snprintf(line, sizeof(line), "%s", mnem);
 		blockrange_addr_info(a->ctx, addr, &info);
 		fprintf(out, "%s\n      {\"addr\": \"0x%" PRIx64 "\", \"size\": %u, \"asm\": ",
-			first ? "" : ",", addr, in.size);
-		json_str(out, line);
+			first ? "" : ",", addr, size);
+		json_str(out, tx->line);
 		fprintf(out, ", \"samples\": %" PRIu64 ", \"percent\": %.2f, \"coverage\": %" PRIu64,
 			n, p->samples ? 100.0 * (double)n / (double)p->samples : 0.0,
 			info.range ? info.range->coverage : 0);
@@ -303,7 +370,7 @@ static void print_json_sym(const struct annot *a, const struct pick *p,
 		json_fig(out, "pred_pct", info.pred, 1, "%.2f");
 		fputc('}', out);
 		first = false;
-		addr += in.size;
+		addr += size;
 	}
 	fputs("\n     ],\n     \"ranges\": [", out);
 	first = true;
@@ -329,11 +396,17 @@ int annot_print(const struct annot *a, const struct annot_opts *o, FILE *out,
 {
 	const struct eb_binary *b = a->bin;
 	struct pick *picks;
+	struct insn_text tx;
 	size_t n = 0, i;
-	const char *event = a->event[0] ? a->event : "unknown event";
+	const char *event = a->event ? a->event : "unknown event";
 
+	if (insn_text_init(&tx, b)) {
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
 	picks = calloc(b->nr_syms + o->nr_symbols + 1, sizeof(*picks));
 	if (!picks) {
+		insn_text_free(&tx);
 		snprintf(err, errsz, "out of memory");
 		return -1;
 	}
@@ -346,6 +419,7 @@ int annot_print(const struct annot *a, const struct annot_opts *o, FILE *out,
 					 "expected a function symbol of %s for --symbol, got '%s'",
 					 b->path, o->symbols[i]);
 				free(picks);
+				insn_text_free(&tx);
 				return -1;
 			}
 			picks[n].sym = s;
@@ -371,7 +445,7 @@ int annot_print(const struct annot *a, const struct annot_opts *o, FILE *out,
 		fputs("{\"binary\": ", out);
 		json_str(out, b->base_name);
 		fputs(", \"event\": ", out);
-		json_str(out, a->event[0] ? a->event : "");
+		json_str(out, a->event ? a->event : "");
 		fprintf(out, ", \"samples\": %" PRIu64 ", \"prediction_flags\": %s,\n",
 			a->samples,
 			blockrange_has_pred(a->ctx) ? "true" : "false");
@@ -381,15 +455,16 @@ int annot_print(const struct annot *a, const struct annot_opts *o, FILE *out,
 			a->stats.skipped_zero, a->stats.skipped_reversed);
 		fputs(" \"symbols\": [\n", out);
 		for (i = 0; i < n; i++)
-			print_json_sym(a, &picks[i], out, i + 1 == n);
+			print_json_sym(a, &picks[i], &tx, out, i + 1 == n);
 		fputs(" ]}\n", out);
 	} else {
 		for (i = 0; i < n; i++) {
 			if (i)
 				fputc('\n', out);
-			print_text_sym(a, &picks[i], event, o->color, out);
+			print_text_sym(a, &picks[i], event, o->color, &tx, out);
 		}
 	}
 	free(picks);
+	insn_text_free(&tx);
 	return 0;
 }

@@ -32,7 +32,7 @@ struct annot {
 	struct pairmap ips;		/* (vaddr, 0) -> IP samples */
 	uint64_t *sym_samples;		/* per bin->syms index */
 	uint64_t samples;		/* all samples read */
-	char event[128];
+	char *event;			/* first sample's event, NULL: none */
 	bool mixed_events;
 	struct blockrange_branch *br;
 	size_t br_cap;
@@ -48,6 +48,13 @@ struct annot_opts {
 int annot_init(struct annot *a, const char *name, const struct eb_binary *bin,
 	       char *err, size_t errsz);
 void annot_free(struct annot *a);
+
+/*
+ * Most times one sample may be repeated by a count line: the library counts
+ * a block at a time, so a repeat costs a replay of the whole stack, and a
+ * larger count is refused (exit status 2) instead of running for hours.
+ */
+#define ANNOT_MAX_REPEAT (1u << 20)
 
 /* ps_callbacks for ps_read(), arg = struct annot * */
 int annot_sample(void *arg, const struct ps_sample *s, char *err,

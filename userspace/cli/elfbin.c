@@ -51,7 +51,9 @@ static int read_file(const char *path, unsigned char **data, size_t *size,
 		return -1;
 	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		snprintf(err, errsz, "%s: not a regular file", path);
+		snprintf(err, errsz, "%s: expected an ELF executable, got %s",
+			 path, S_ISDIR(st.st_mode) ? "a directory" :
+			 "a special file");
 		close(fd);
 		return -1;
 	}
@@ -318,6 +320,46 @@ static int build_code_bitmap(struct eb_binary *b)
 	return 0;
 }
 
+static uint64_t end_of(uint64_t off, uint64_t n, uint64_t size)
+{
+	/* Saturate: an overflowing end is past any file. */
+	if (n && size > (UINT64_MAX - off) / n)
+		return UINT64_MAX;
+	return off + n * size;
+}
+
+/*
+ * The file size the ELF header and program headers imply: the header
+ * tables and every PT_LOAD's file bytes.  A file cut short (a partial copy
+ * or download) is shorter; libelf would otherwise report it as "invalid
+ * data" or an ELF without sections.
+ */
+static uint64_t file_end(Elf *elf, const GElf_Ehdr *eh)
+{
+	uint64_t need = eh->e_ehsize, e;
+	size_t i;
+
+	/* 0 in e_phnum / e_shnum with an offset: the count is elsewhere. */
+	e = end_of(eh->e_phoff, eh->e_phnum ? eh->e_phnum : !!eh->e_phoff,
+		   eh->e_phentsize);
+	if (e > need)
+		need = e;
+	e = end_of(eh->e_shoff, eh->e_shnum ? eh->e_shnum : !!eh->e_shoff,
+		   eh->e_shentsize);
+	if (e > need)
+		need = e;
+	for (i = 0; i < eh->e_phnum && eh->e_phoff && need != UINT64_MAX; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		e = end_of(ph.p_offset, 1, ph.p_filesz);
+		if (e > need)
+			need = e;
+	}
+	return need;
+}
+
 int eb_open(const char *path, struct eb_binary *b, char *err, size_t errsz)
 {
 	Elf *elf = NULL;
@@ -325,6 +367,7 @@ int eb_open(const char *path, struct eb_binary *b, char *err, size_t errsz)
 	Elf_Scn *scn = NULL;
 	size_t shstrndx, nph, i, cap = 0;
 	bool have_text = false;
+	uint64_t need;
 	csh h;
 
 	memset(b, 0, sizeof(*b));
@@ -343,18 +386,40 @@ int eb_open(const char *path, struct eb_binary *b, char *err, size_t errsz)
 	}
 	elf = elf_memory((char *)b->image, b->image_size);
 	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
-		snprintf(err, errsz, "%s: not an ELF file", path);
+		snprintf(err, errsz, "%s: expected an ELF executable, got %s",
+			 path, b->image_size ? "a file that is not ELF" :
+			 "an empty file");
 		goto fail;
 	}
-	if (gelf_getclass(elf) != ELFCLASS64 || eh.e_machine != EM_X86_64 ||
-	    (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)) {
+	if (gelf_getclass(elf) != ELFCLASS64) {
 		snprintf(err, errsz,
-			 "%s: expected an x86-64 ELF executable, got another ELF type or machine",
+			 "%s: expected a 64-bit x86-64 executable, got a 32-bit ELF file",
 			 path);
+		goto fail;
+	}
+	if (eh.e_machine != EM_X86_64) {
+		snprintf(err, errsz,
+			 "%s: expected an x86-64 executable, got an ELF file for machine %u",
+			 path, (unsigned)eh.e_machine);
+		goto fail;
+	}
+	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) {
+		snprintf(err, errsz,
+			 "%s: expected an executable (ELF type EXEC or DYN), got %s",
+			 path, eh.e_type == ET_REL ? "a relocatable object (REL)" :
+			 eh.e_type == ET_CORE ? "a core file (CORE)" :
+			 "another ELF type");
 		goto fail;
 	}
 	b->pie = eh.e_type == ET_DYN;
 	b->entry = eh.e_entry;
+	need = file_end(elf, &eh);
+	if (need > b->image_size) {
+		snprintf(err, errsz,
+			 "%s: expected %" PRIu64 " bytes or more (its ELF headers say so), got %zu (a cut-off file?)",
+			 path, need, b->image_size);
+		goto fail;
+	}
 	if (elf_getphdrnum(elf, &nph) || elf_getshdrstrndx(elf, &shstrndx)) {
 		snprintf(err, errsz, "%s: %s", path, elf_errmsg(-1));
 		goto fail;

@@ -11,7 +11,8 @@
  *   blockrange record   [-o FILE] [--depth N] [--period P] [--counts FILE]
  *                       -- PROGRAM ARGS...
  *
- * Exit status: 0 success, 1 usage or I/O error, 2 malformed input.
+ * Exit status: 0 success, 1 usage, I/O or binary error, 2 malformed input
+ * (including an input without samples).  Every error is one line on stderr.
  */
 #define _GNU_SOURCE
 
@@ -22,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "annotate.h"
@@ -63,13 +65,23 @@ static bool parse_u64(const char *s, uint64_t *v)
 
 static FILE *open_input(const char *path)
 {
+	struct stat st;
 	FILE *f;
 
 	if (!strcmp(path, "-"))
 		return stdin;
 	f = fopen(path, "r");
-	if (!f)
+	if (!f) {
 		fprintf(stderr, "blockrange: %s: %s\n", path, strerror(errno));
+		return NULL;
+	}
+	/* fopen() opens a directory; reading it would fail with EISDIR. */
+	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "blockrange: %s: expected a perf script file, got a directory\n",
+			path);
+		fclose(f);
+		return NULL;
+	}
 	return f;
 }
 
@@ -79,20 +91,58 @@ static void close_input(FILE *f)
 		fclose(f);
 }
 
-/* Map ps_read()'s result to an exit status, printing the message. */
-static int read_status(int r, const char *err)
+/*
+ * Map ps_read()'s result to an exit status, printing the message.  An input
+ * without a single sample line is malformed too (llvm-profgen refuses it
+ * as well): empty, truncated to its header, or every sample line skipped.
+ * With --skip-bad, the count of skipped lines is printed.  One line on
+ * stderr either way.
+ */
+static int read_status(int r, const char *err, const char *name,
+		       const struct ps_stats *st, bool skip_bad)
 {
-	if (!r)
-		return 0;
-	fprintf(stderr, "blockrange: %s\n", err);
-	return r == -1 ? EXIT_INPUT : EXIT_USAGE;
-}
-
-static void report_skipped(const struct ps_stats *st, bool skip_bad)
-{
+	if (r) {
+		fprintf(stderr, "blockrange: %s\n", err);
+		return r == -1 ? EXIT_INPUT : EXIT_USAGE;
+	}
+	if (!st->samples) {
+		if (!st->lines)
+			fprintf(stderr, "blockrange: %s: expected perf script sample lines, got an empty file\n",
+				name);
+		else if (skip_bad)
+			fprintf(stderr, "blockrange: %s: expected perf script sample lines, got none in %lu line%s (%lu malformed, skipped)\n",
+				name, st->lines, st->lines == 1 ? "" : "s",
+				st->bad_lines);
+		else
+			fprintf(stderr, "blockrange: %s: expected perf script sample lines, got none in %lu line%s\n",
+				name, st->lines, st->lines == 1 ? "" : "s");
+		return EXIT_INPUT;
+	}
 	if (skip_bad)
 		fprintf(stderr, "blockrange: skipped %lu malformed line%s\n",
 			st->bad_lines, st->bad_lines == 1 ? "" : "s");
+	return 0;
+}
+
+/*
+ * Open the profiled binary for annotate and ranges, which tell code from
+ * data by its function symbols: a binary without any is refused.
+ */
+static int open_binary(const char *path, struct eb_binary *bin)
+{
+	char err[PS_ERR_MAX + 256];
+
+	if (eb_open(path, bin, err, sizeof(err))) {
+		fprintf(stderr, "blockrange: %s\n", err);
+		return EXIT_USAGE;
+	}
+	if (!bin->nr_syms) {
+		fprintf(stderr, "blockrange: %s: expected function symbols in its executable sections, got none (stripped?)\n",
+			path);
+		eb_close(bin);
+		return EXIT_USAGE;
+	}
+	return 0;
 }
 
 enum {
@@ -299,9 +349,10 @@ static int cmd_ranges(struct args *a, int argc, char **argv)
 	if (!a->binary && !a->have_base && !a->no_offset)
 		return usage("%s", "ranges needs --binary BIN, or --base ADDR without a binary");
 	memset(&p, 0, sizeof(p));
-	if (a->binary && eb_open(a->binary, &bin, err, sizeof(err))) {
-		fprintf(stderr, "blockrange: %s\n", err);
-		return EXIT_USAGE;
+	if (a->binary) {
+		r = open_binary(a->binary, &bin);
+		if (r)
+			return r;
 	}
 	mapper_init(&map, a->binary ? &bin : NULL);
 	p.name = !strcmp(a->perfscript, "-") ? "<stdin>" : a->perfscript;
@@ -320,10 +371,9 @@ static int cmd_ranges(struct args *a, int argc, char **argv)
 		goto out;
 	}
 	r = read_status(ps_read(in, p.name, a->skip_bad, &cb, &st, err,
-				sizeof(err)), err);
+				sizeof(err)), err, p.name, &st, a->skip_bad);
 	close_input(in);
 	if (!r) {
-		report_skipped(&st, a->skip_bad);
 		if (profile_write(&p, stdout) || fflush(stdout)) {
 			fprintf(stderr, "blockrange: cannot write the profile\n");
 			r = EXIT_USAGE;
@@ -347,15 +397,24 @@ static int cmd_annotate(struct args *a, int argc, char **argv)
 	char err[PS_ERR_MAX + 256];
 	const char *name;
 	FILE *in;
+	size_t i;
 	int r;
 
 	if (optind < argc)
 		return usage("unexpected argument '%s'", argv[optind]);
 	if (!a->perfscript || !a->binary)
 		return usage("%s", "annotate needs --perfscript FILE|- and --binary BIN");
-	if (eb_open(a->binary, &bin, err, sizeof(err))) {
-		fprintf(stderr, "blockrange: %s\n", err);
-		return EXIT_USAGE;
+	r = open_binary(a->binary, &bin);
+	if (r)
+		return r;
+	/* An unknown --symbol is reported before the input is read. */
+	for (i = 0; i < a->nr_symbols; i++) {
+		if (!eb_sym_by_name(&bin, a->symbols[i])) {
+			fprintf(stderr, "blockrange: expected a function symbol of %s for --symbol, got '%s'\n",
+				a->binary, a->symbols[i]);
+			eb_close(&bin);
+			return EXIT_USAGE;
+		}
 	}
 	name = !strcmp(a->perfscript, "-") ? "<stdin>" : a->perfscript;
 	if (annot_init(&an, name, &bin, err, sizeof(err))) {
@@ -372,11 +431,10 @@ static int cmd_annotate(struct args *a, int argc, char **argv)
 		goto out;
 	}
 	r = read_status(ps_read(in, name, a->skip_bad, &cb, &st, err,
-				sizeof(err)), err);
+				sizeof(err)), err, name, &st, a->skip_bad);
 	close_input(in);
 	if (r)
 		goto out;
-	report_skipped(&st, a->skip_bad);
 	o.symbols = a->symbols;
 	o.nr_symbols = a->nr_symbols;
 	o.json = a->json;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "mapper.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,10 +27,25 @@ static const char *base_of(const char *path)
 	return s ? s + 1 : path;
 }
 
-int mapper_add(struct mapper *m, const struct ps_mmap *pm)
+int mapper_add(struct mapper *m, const struct ps_mmap *pm, char *err,
+	       size_t errsz)
 {
 	if (!m->bin || strcmp(base_of(pm->path), m->bin->base_name))
 		return 0;
+	/* len >= 1 (the reader rejects 0), so len - 1 cannot wrap. */
+	if (pm->len - 1 > UINT64_MAX - pm->start ||
+	    pm->len - 1 > UINT64_MAX - pm->pgoff) {
+		snprintf(err, errsz,
+			 "expected a mapping of %s whose end (start + length) and file end (offset + length) fit in 64 bits, got start 0x%" PRIx64 ", length 0x%" PRIx64 ", offset 0x%" PRIx64,
+			 m->bin->base_name, pm->start, pm->len, pm->pgoff);
+		return -2;
+	}
+	if (pm->pgoff >= m->bin->image_size) {
+		snprintf(err, errsz,
+			 "expected a file offset inside %s (%zu bytes) for its mapping, got 0x%" PRIx64,
+			 m->bin->base_name, m->bin->image_size, pm->pgoff);
+		return -2;
+	}
 	if (m->nr == m->cap) {
 		size_t n = m->cap ? m->cap * 2 : 8;
 		struct mapper_map *x = realloc(m->maps, n * sizeof(*x));

@@ -37,8 +37,14 @@ struct mapper {
 void mapper_init(struct mapper *m, const struct eb_binary *bin);
 void mapper_free(struct mapper *m);
 
-/* Keep @pm if it maps the binary: 1 kept, 0 not ours, -1 out of memory. */
-int mapper_add(struct mapper *m, const struct ps_mmap *pm);
+/*
+ * Keep @pm if it maps the binary: 1 kept, 0 not ours, -1 out of memory, or
+ * -2 with "expected ..., got ..." in @err if the mapping cannot be of the
+ * binary: its end (start + len) or its file end (pgoff + len) does not fit
+ * in 64 bits, or pgoff is not inside the file.
+ */
+int mapper_add(struct mapper *m, const struct ps_mmap *pm, char *err,
+	       size_t errsz);
 
 /* True if addresses cannot be mapped: a PIE and no mapping seen yet. */
 static inline bool mapper_missing(const struct mapper *m)

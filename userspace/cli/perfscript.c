@@ -35,22 +35,41 @@ static int hexval(char c)
 	return -1;
 }
 
-/* "expected WHAT, got 'TEXT'" with TEXT cut to GOT_MAX characters. */
+/*
+ * @n bytes of @s into @d (NUL-terminated, truncated to @dsz) with every
+ * byte outside printable ASCII and tab written as "\r" or "\xNN", so that a
+ * message stays one line of text whatever the input holds.
+ */
+static void quote(char *d, size_t dsz, const char *s, size_t n)
+{
+	size_t o = 0, i;
+
+	for (i = 0; i < n && o + 5 <= dsz; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if ((c >= 0x20 && c < 0x7f) || c == '\t')
+			d[o++] = (char)c;
+		else if (c == '\r')
+			o += (size_t)snprintf(d + o, dsz - o, "\\r");
+		else
+			o += (size_t)snprintf(d + o, dsz - o, "\\x%02x", c);
+	}
+	d[o] = '\0';
+}
+
+/* "expected WHAT, got 'TEXT'" with TEXT cut to GOT_MAX bytes and quoted. */
 static int fail(char *err, size_t errsz, const char *got, size_t gotlen,
 		const char *fmt, ...)
 {
-	char what[256];
+	char what[256], text[GOT_MAX * 4 + 1];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	if (gotlen > GOT_MAX)
-		snprintf(err, errsz, "expected %s, got '%.*s...'", what,
-			 GOT_MAX, got);
-	else
-		snprintf(err, errsz, "expected %s, got '%.*s'", what,
-			 (int)gotlen, got);
+	quote(text, sizeof(text), got, gotlen > GOT_MAX ? GOT_MAX : gotlen);
+	snprintf(err, errsz, "expected %s, got '%s%s'", what, text,
+		 gotlen > GOT_MAX ? "..." : "");
 	return -1;
 }
 
@@ -183,6 +202,10 @@ static int parse_addr(const char **pp, const char *e, const struct tok *t,
 	if (h - p > 16)
 		return fail(err, errsz, t->s, toklen(t),
 			    "a 64-bit %s address (at most 16 hex digits) in branch entry %u",
+			    what, idx);
+	if (h < e && *h != '/' && *h != '(')
+		return fail(err, errsz, t->s, toklen(t),
+			    "only hex digits in the %s address of branch entry %u",
 			    what, idx);
 	parse_hex(p, h, v);
 	p = h;
@@ -672,7 +695,7 @@ static int parse_sample(struct tok *tk, size_t nt, struct ps_line *out,
 int ps_parse_line(const char *line, size_t len, struct ps_line *out,
 		  char *err, size_t errsz)
 {
-	const char *p = line, *e = line + len;
+	const char *p = line, *e = line + len, *nul;
 	struct tok *tk = NULL;
 	size_t nt = 0, cap = 0, i;
 	int ret;
@@ -683,8 +706,11 @@ int ps_parse_line(const char *line, size_t len, struct ps_line *out,
 		snprintf(err, errsz, "memory for a line");
 		return -2;
 	}
-	if (memchr(line, '\0', len))
-		return fail(err, errsz, "\\0", 2, "text");
+	nul = memchr(line, '\0', len);
+	if (nul)
+		return fail(err, errsz, line, len,
+			    "text without NUL bytes (one at column %zu)",
+			    (size_t)(nul - line) + 1);
 	while (e > p && (e[-1] == '\r' || is_blank(e[-1])))
 		e--;
 	if (p == e)
@@ -700,6 +726,21 @@ int ps_parse_line(const char *line, size_t len, struct ps_line *out,
 		if (!parse_hex_opt0x(p, q, &out->frame))
 			return fail(err, errsz, p, (size_t)(q - p),
 				    "a call-stack frame address (hex) on a tab-indented line");
+		/*
+		 * The symbol and "(dso)" that may follow are ignored, so a
+		 * sample line indented with a tab would lose its stack here:
+		 * branch entries after a frame address are an error.
+		 */
+		for (p = q; p < e; p = q) {
+			while (p < e && is_blank(*p))
+				p++;
+			for (q = p; q < e && !is_blank(*q); q++)
+				;
+			if (q - p > 2 && p[0] == '0' && p[1] == 'x' &&
+			    memchr(p, '/', (size_t)(q - p)))
+				return fail(err, errsz, p, (size_t)(q - p),
+					    "only a symbol and '(dso)' after the call-stack frame address on a tab-indented line (sample lines must not start with a tab)");
+		}
 		out->kind = PS_FRAME;
 		return 0;
 	}
@@ -771,6 +812,17 @@ void ps_line_free(struct ps_line *l)
 	l->buf_cap = 0;
 }
 
+/* Only blanks and carriage returns (what ps_parse_line() skips). */
+static bool is_blank_line(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (!is_blank(s[i]) && s[i] != '\r')
+			return false;
+	return true;
+}
+
 int ps_read(FILE *f, const char *name, bool skip_bad,
 	    const struct ps_callbacks *cb, struct ps_stats *stats,
 	    char *err, size_t errsz)
@@ -799,9 +851,16 @@ int ps_read(FILE *f, const char *name, bool skip_bad,
 
 		lineno++;
 		stats->lines++;
-		if (len && line[len - 1] == '\n')
+		if (line[len - 1] == '\n') {
 			len--;
-		r = ps_parse_line(line, len, &pl, perr, sizeof(perr));
+			r = ps_parse_line(line, len, &pl, perr, sizeof(perr));
+		} else if (!is_blank_line(line, len)) {
+			/* Only the last line can lack it: a cut file. */
+			r = fail(perr, sizeof(perr), line, len,
+				 "a newline at the end of the last line (the input looks cut off)");
+		} else {
+			r = ps_parse_line(line, len, &pl, perr, sizeof(perr));
+		}
 		if (r == -2) {
 			snprintf(err, errsz, "%s:%lu: out of memory", name,
 				 lineno);
@@ -860,6 +919,7 @@ int ps_read(FILE *f, const char *name, bool skip_bad,
 				pl.sample.ip = first_frame;
 			pl.sample.hybrid = nframes > 0;
 			pl.sample.repeat = have_count ? count : 1;
+			pl.sample.repeat_line = have_count ? count_line : 0;
 			pl.sample.line = lineno;
 			have_count = false;
 			nframes = 0;

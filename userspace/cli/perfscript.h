@@ -19,7 +19,14 @@
  * Errors: a malformed line stops the read with
  *   "FILE:LINE: expected WHAT, got 'TEXT'"
  * unless skip_bad is set (then the line is counted in ps_stats.bad_lines and
- * ignored).  No global state; every allocation is freed by the reader.
+ * ignored).  TEXT is cut to 48 bytes, and bytes other than printable ASCII
+ * and tab are written as \r or \xNN, so a message is always one line.
+ * Besides the grammar, these are malformed: a NUL byte, branch entries on a
+ * tab-indented (call-stack frame) line, a count or frames with no sample
+ * after them, and a last line without its newline (perf terminates every
+ * line; a file cut off in the middle of an entry could otherwise pass as a
+ * shorter valid one).  No global state; every allocation is freed by the
+ * reader.
  */
 #ifndef BLOCKRANGE_CLI_PERFSCRIPT_H
 #define BLOCKRANGE_CLI_PERFSCRIPT_H
@@ -48,6 +55,7 @@ struct ps_sample {
 	const char *event;	/* "" when the line names no event */
 	uint64_t ip;
 	uint64_t repeat;	/* from a preceding count line, else 1 */
+	unsigned long repeat_line;	/* line of that count line, 0: none */
 	bool hybrid;		/* preceded by call-stack frame lines */
 	const struct ps_entry *entries;
 	size_t nr;

@@ -47,6 +47,8 @@ int pairmap_add(struct pairmap *pm, uint64_t a, uint64_t b, uint64_t count)
 	j = hash2(a, b) & (pm->cap - 1);
 	while (pm->slots[j].used) {
 		if (pm->slots[j].a == a && pm->slots[j].b == b) {
+			if (pm->slots[j].count > UINT64_MAX - count)
+				return -2;
 			pm->slots[j].count += count;
 			return 0;
 		}
@@ -114,10 +116,16 @@ static bool is_code(const struct profile *p, uint64_t v)
 int profile_mmap(void *arg, const struct ps_mmap *m, char *err, size_t errsz)
 {
 	struct profile *p = arg;
+	char why[PS_ERR_MAX];
+	int r = mapper_add(p->map, m, why, sizeof(why));
 
-	if (mapper_add(p->map, m) < 0) {
-		snprintf(err, errsz, "out of memory");
+	if (r == -1) {
+		snprintf(err, errsz, "%s:%lu: out of memory", p->name, m->line);
 		return -2;
+	}
+	if (r == -2) {
+		snprintf(err, errsz, "%s:%lu: %s", p->name, m->line, why);
+		return -1;
 	}
 	return 0;
 }
@@ -149,14 +157,15 @@ int profile_sample(void *arg, const struct ps_sample *s, char *err,
 	if (p->leading_ip_only) {
 		uint64_t v;
 
-		if (mapper_map(p->map, s->pid, s->ip, &v) && is_code(p, v) &&
-		    pairmap_add(&p->ranges, v, v, s->repeat))
-			goto oom;
-		return 0;
+		if (mapper_map(p->map, s->pid, s->ip, &v) && is_code(p, v))
+			ret = pairmap_add(&p->ranges, v, v, s->repeat);
+		goto out;
 	}
 	k = malloc((s->nr ? s->nr : 1) * sizeof(*k));
-	if (!k)
-		goto oom;
+	if (!k) {
+		ret = -1;
+		goto out;
+	}
 	for (i = 0; i < s->nr; i++) {
 		uint64_t f, t;
 		bool fc = mapper_map(p->map, s->pid, s->entries[i].from, &f) &&
@@ -187,12 +196,22 @@ int profile_sample(void *arg, const struct ps_sample *s, char *err,
 		}
 	}
 	free(k);
-	if (ret)
-		goto oom;
+out:
+	if (ret == -2) {
+		/* Blame the count line: the stack itself is fine. */
+		snprintf(err, errsz,
+			 "%s:%lu: expected repeat counts whose sums fit in 64 bits, got %" PRIu64 ", which overflows the count of a %s",
+			 p->name, s->repeat_line ? s->repeat_line : s->line,
+			 s->repeat, p->leading_ip_only ? "range" :
+			 "range or branch");
+		return -1;
+	}
+	if (ret) {
+		snprintf(err, errsz, "%s:%lu: out of memory", p->name,
+			 s->line);
+		return -2;
+	}
 	return 0;
-oom:
-	snprintf(err, errsz, "%s:%lu: out of memory", p->name, s->line);
-	return -2;
 }
 
 int profile_write(const struct profile *p, FILE *out)

@@ -10,7 +10,8 @@
  *  - for consecutive kept entries (older, newer), the range
  *    [older.to, newer.from] is counted when both ends are code, start <= end
  *    and no call, ret or direct jmp lies in [start, end);
- *  - every count is weighted by the sample's repeat count.
+ *  - every count is weighted by the sample's repeat count; a count that
+ *    would pass 2^64 - 1 is an input error (exit status 2), not a wrap.
  * Without a binary every address is code and only start <= end is checked.
  */
 #ifndef BLOCKRANGE_CLI_PROFILE_H
@@ -36,6 +37,10 @@ struct pairmap {
 	size_t nr;
 };
 
+/*
+ * Add @count to (a, b): 0, -1 out of memory, or -2 (nothing changed) if the
+ * sum would not fit in 64 bits.
+ */
 int pairmap_add(struct pairmap *pm, uint64_t a, uint64_t b, uint64_t count);
 void pairmap_free(struct pairmap *pm);
 /* Count of (a, b), 0 if absent. */

@@ -7,6 +7,7 @@
 #include "record.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
@@ -349,7 +350,7 @@ int record_run(const struct record_opts *o, char *err, size_t errsz)
 	struct rec r;
 	char link[64];
 	ssize_t n;
-	int status = 0, ret = -1;
+	int status = 0, ret = -1, exec_err = 0, fds[2];
 	size_t i;
 
 	memset(&r, 0, sizeof(r));
@@ -360,24 +361,43 @@ int record_run(const struct record_opts *o, char *err, size_t errsz)
 		snprintf(err, errsz, "out of memory");
 		return -1;
 	}
+	/* The child reports a failed exec through this (closed by exec). */
+	if (pipe2(fds, O_CLOEXEC)) {
+		snprintf(err, errsz, "pipe: %s", strerror(errno));
+		free(r.ring);
+		return -1;
+	}
 	fflush(NULL);
 	r.pid = fork();
 	if (r.pid < 0) {
 		snprintf(err, errsz, "fork: %s", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
 		free(r.ring);
 		return -1;
 	}
 	if (!r.pid) {
+		close(fds[0]);
 		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
 		execvp(o->argv[0], o->argv);
-		fprintf(stderr, "blockrange record: cannot run %s: %s\n",
-			o->argv[0], strerror(errno));
+		exec_err = errno;
+		if (write(fds[1], &exec_err, sizeof(exec_err)) < 0)
+			_exit(126);
 		_exit(127);
 	}
+	close(fds[1]);
 	if (waitpid(r.pid, &status, 0) < 0 || !WIFSTOPPED(status)) {
-		snprintf(err, errsz, "cannot run %s", o->argv[0]);
+		/* One message: the parent's, with the child's errno. */
+		if (read(fds[0], &exec_err, sizeof(exec_err)) ==
+		    (ssize_t)sizeof(exec_err))
+			snprintf(err, errsz, "cannot run %s: %s", o->argv[0],
+				 strerror(exec_err));
+		else
+			snprintf(err, errsz, "cannot run %s", o->argv[0]);
+		close(fds[0]);
 		goto out_reap;
 	}
+	close(fds[0]);
 	ptrace(PTRACE_SETOPTIONS, r.pid, NULL, (void *)PTRACE_O_EXITKILL);
 	snprintf(link, sizeof(link), "/proc/%d/exe", (int)r.pid);
 	n = readlink(link, r.exe, sizeof(r.exe) - 1);
