@@ -155,7 +155,7 @@ START_TEST(annotate_unknown_symbol)
 	char *msg;
 
 	scratch("sym.err", errf, sizeof(errf));
-	ck_assert_int_eq(run_cmd(argv, NULL, errf), 1);
+	ck_assert_int_eq(run_cmd(argv, NULL, errf), 2);
 	msg = slurp(errf, NULL);
 	ck_assert_msg(strstr(msg, "expected a function symbol of") &&
 		      strstr(msg, "got 'nosuch'"), "%s", msg);

@@ -367,6 +367,7 @@ int eb_open(const char *path, struct eb_binary *b, char *err, size_t errsz)
 	Elf_Scn *scn = NULL;
 	size_t shstrndx, nph, i, cap = 0;
 	bool have_text = false;
+	int ret = -1;
 	uint64_t need;
 	csh h;
 
@@ -384,6 +385,8 @@ int eb_open(const char *path, struct eb_binary *b, char *err, size_t errsz)
 		snprintf(err, errsz, "libelf: %s", elf_errmsg(-1));
 		goto fail;
 	}
+	/* The file could be read: from here on, its content is at fault. */
+	ret = -2;
 	elf = elf_memory((char *)b->image, b->image_size);
 	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
 		snprintf(err, errsz, "%s: expected an ELF executable, got %s",
@@ -513,7 +516,7 @@ fail:
 	if (elf)
 		elf_end(elf);
 	eb_close(b);
-	return -1;
+	return ret;
 }
 
 void eb_close(struct eb_binary *b)

@@ -98,7 +98,12 @@ struct eb_binary {
 	size_t cs_handle;	/* capstone csh */
 };
 
-/* Open and decode; 0 or -1 with a message in @err. */
+/*
+ * Open and decode; 0, or with a message in @err -1 if the file could not be
+ * read (missing, unreadable, not a regular file, out of memory) and -2 if
+ * its content is not a usable binary (not ELF, cut off, 32-bit, another
+ * machine, not an executable, no code).
+ */
 int eb_open(const char *path, struct eb_binary *b, char *err, size_t errsz);
 void eb_close(struct eb_binary *b);
 

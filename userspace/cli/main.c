@@ -11,8 +11,9 @@
  *   blockrange record   [-o FILE] [--depth N] [--period P] [--counts FILE]
  *                       -- PROGRAM ARGS...
  *
- * Exit status: 0 success, 1 usage, I/O or binary error, 2 malformed input
- * (including an input without samples).  Every error is one line on stderr.
+ * Exit status: 0 success, 1 usage or I/O error, 2 malformed input (a
+ * perf-script line or file, including one without samples, or a binary
+ * whose content is unusable).  Every error is one line on stderr.
  */
 #define _GNU_SOURCE
 
@@ -132,15 +133,17 @@ static int open_binary(const char *path, struct eb_binary *bin)
 {
 	char err[PS_ERR_MAX + 256];
 
-	if (eb_open(path, bin, err, sizeof(err))) {
+	int r = eb_open(path, bin, err, sizeof(err));
+
+	if (r) {
 		fprintf(stderr, "blockrange: %s\n", err);
-		return EXIT_USAGE;
+		return r == -2 ? EXIT_INPUT : EXIT_USAGE;
 	}
 	if (!bin->nr_syms) {
 		fprintf(stderr, "blockrange: %s: expected function symbols in its executable sections, got none (stripped?)\n",
 			path);
 		eb_close(bin);
-		return EXIT_USAGE;
+		return EXIT_INPUT;
 	}
 	return 0;
 }
@@ -413,7 +416,7 @@ static int cmd_annotate(struct args *a, int argc, char **argv)
 			fprintf(stderr, "blockrange: expected a function symbol of %s for --symbol, got '%s'\n",
 				a->binary, a->symbols[i]);
 			eb_close(&bin);
-			return EXIT_USAGE;
+			return EXIT_INPUT;
 		}
 	}
 	name = !strcmp(a->perfscript, "-") ? "<stdin>" : a->perfscript;
