@@ -334,6 +334,39 @@ static bool hwmon_race_wait(struct hwmon_race_worker *w, int n,
 	return true;
 }
 
+/*
+ * Start a kthread per worker. Returns true if all started; otherwise fails
+ * the test, and the workers started so far are the ones with a task.
+ */
+static bool hwmon_race_start(struct kunit *test, struct hwmon_race_worker *w,
+			     int n, const char *name)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		w[i].task = kthread_run(hwmon_race_worker_fn, &w[i], "%s/%d",
+					name, i);
+		if (IS_ERR(w[i].task)) {
+			KUNIT_FAIL(test, "kthread_run: %ld", PTR_ERR(w[i].task));
+			w[i].task = NULL;
+			return false;
+		}
+		get_task_struct(w[i].task);
+	}
+	return true;
+}
+
+/* Stop the workers hwmon_race_start() started. */
+static void hwmon_race_stop(struct hwmon_race_worker *w, int n)
+{
+	int i;
+
+	for (i = 0; i < n && w[i].task; i++) {
+		kthread_stop(w[i].task);
+		put_task_struct(w[i].task);
+	}
+}
+
 struct hwmon_race_file {
 	const char *attr;
 	enum hwmon_race_op op;
@@ -412,18 +445,7 @@ static void hwmon_race_round(struct kunit *test, bool devm,
 		w[i].op = hwmon_race_files[i].op;
 		w[i].state = state;
 	}
-	for (i = 0; i < HWMON_RACE_WORKERS; i++) {
-		w[i].task = kthread_run(hwmon_race_worker_fn, &w[i],
-					"hwmon_race/%d", i);
-		if (IS_ERR(w[i].task)) {
-			KUNIT_FAIL(test, "kthread_run: %ld", PTR_ERR(w[i].task));
-			w[i].task = NULL;
-			break;
-		}
-		get_task_struct(w[i].task);
-	}
-
-	before_ok = i == HWMON_RACE_WORKERS &&
+	before_ok = hwmon_race_start(test, w, HWMON_RACE_WORKERS, "hwmon_race") &&
 		    hwmon_race_wait(w, HWMON_RACE_WORKERS,
 				    offsetof(struct hwmon_race_worker, ok),
 				    HWMON_RACE_OPS_BEFORE);
@@ -442,10 +464,7 @@ static void hwmon_race_round(struct kunit *test, bool devm,
 					    failed_after),
 				   HWMON_RACE_OPS_AFTER);
 
-	for (i = 0; i < HWMON_RACE_WORKERS && w[i].task; i++) {
-		kthread_stop(w[i].task);
-		put_task_struct(w[i].task);
-	}
+	hwmon_race_stop(w, HWMON_RACE_WORKERS);
 
 	KUNIT_EXPECT_TRUE_MSG(test, before_ok,
 			      "workers did not make %d accesses each in %d ms",
@@ -529,23 +548,10 @@ static void callbacks_of_one_device_never_run_concurrently(struct kunit *test)
 		w[i].op = i < n - 1 ? HWMON_RACE_READ : HWMON_RACE_WRITE;
 		w[i].state = state;
 	}
-	for (i = 0; i < n; i++) {
-		w[i].task = kthread_run(hwmon_race_worker_fn, &w[i],
-					"hwmon_serial/%d", i);
-		if (IS_ERR(w[i].task)) {
-			KUNIT_FAIL(test, "kthread_run: %ld", PTR_ERR(w[i].task));
-			w[i].task = NULL;
-			break;
-		}
-		get_task_struct(w[i].task);
-	}
-	ok = i == n && hwmon_race_wait(w, n,
-				       offsetof(struct hwmon_race_worker, ok),
-				       HWMON_RACE_OPS_SERIAL);
-	for (i = 0; i < n && w[i].task; i++) {
-		kthread_stop(w[i].task);
-		put_task_struct(w[i].task);
-	}
+	ok = hwmon_race_start(test, w, n, "hwmon_serial") &&
+	     hwmon_race_wait(w, n, offsetof(struct hwmon_race_worker, ok),
+			     HWMON_RACE_OPS_SERIAL);
+	hwmon_race_stop(w, n);
 
 	KUNIT_EXPECT_TRUE(test, ok);
 	KUNIT_EXPECT_EQ(test, atomic_read(&state->overlaps), 0);
@@ -589,21 +595,17 @@ static void hwmon_lock_holds_off_the_callbacks(struct kunit *test)
 	w->state = state;
 
 	hwmon_lock(hwdev);
-	w->task = kthread_run(hwmon_race_worker_fn, w, "hwmon_locked");
-	if (IS_ERR(w->task)) {
+	if (!hwmon_race_start(test, w, 1, "hwmon_locked")) {
 		hwmon_unlock(hwdev);
-		KUNIT_FAIL(test, "kthread_run: %ld", PTR_ERR(w->task));
 		return;
 	}
-	get_task_struct(w->task);
 	msleep(50);
 	calls_locked = atomic_read(&state->calls);
 	ok_locked = atomic_read(&w->ok);
 	hwmon_unlock(hwdev);
 
 	ok = hwmon_race_wait(w, 1, offsetof(struct hwmon_race_worker, ok), 1);
-	kthread_stop(w->task);
-	put_task_struct(w->task);
+	hwmon_race_stop(w, 1);
 
 	KUNIT_EXPECT_EQ(test, calls_locked, 0);
 	KUNIT_EXPECT_EQ(test, ok_locked, 0);
