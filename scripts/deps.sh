@@ -5,7 +5,7 @@ set -euo pipefail
 
 pkgs=(
 	# kernel build and KUnit in QEMU
-	linux-source-6.1 build-essential bc flex bison libelf-dev libssl-dev
+	linux-source-6.1 linux-source-6.12 build-essential bc flex bison libelf-dev libssl-dev
 	python3 ccache qemu-system-x86 rsync cpio xz-utils kmod git
 	# end-to-end boot: guest userspace and the real hwmon client
 	busybox-static lm-sensors
@@ -13,6 +13,10 @@ pkgs=(
 	pkg-config check gcovr clang libclang-rt-14-dev valgrind
 	# blockrange CLI: ELF, disassembly, the llvm-profgen oracle
 	libelf-dev libcapstone-dev llvm-19
+	# perf.data (zstd records), debug-file lookup and symbols, debuginfod
+	libzstd-dev libdw-dev libdebuginfod-dev elfutils debuginfod
+	# BOLT oracle, report graphs, browser test
+	bolt-19 libgraphviz-dev graphviz chromium chromium-driver python3-selenium
 )
 
 missing=()
