@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The profile as a stream of events, whatever it was read from (perf.data
+ * in file or pipe mode, the text of `perf script`, a saved profile).
+ *
+ *   input reader --(struct ev_sink callbacks)--> consumers
+ *
+ * A reader decodes its input and calls the sink's callbacks in the order
+ * perf itself would process the events (for perf.data: by timestamp within
+ * perf's rounds, see perfdata.h).  Everything an event points to (strings,
+ * branch entries) belongs to the reader and is valid only during the
+ * callback: a consumer copies what it keeps.
+ *
+ * Addresses are runtime addresses as recorded.  Mapping them to a DSO and
+ * an ELF address is the consumer's business (dso.h).
+ *
+ * Every callback may be NULL (the event is ignored).  A callback returns 0
+ * to go on; any other value stops the read, which then returns that value
+ * (the callback has written its message into the err buffer it was given,
+ * already prefixed with the input position, see ev_pos).
+ */
+#ifndef BLOCKRANGE_CLI_EVENTS_H
+#define BLOCKRANGE_CLI_EVENTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Where an event came from, for messages: "NAME:LINE" or "NAME: offset N". */
+struct ev_pos {
+	const char *name;	/* input name ("<stdin>" for -) */
+	uint64_t line;		/* text input: line number (1-based), else 0 */
+	uint64_t offset;	/* perf.data: file offset of the record */
+};
+
+/* perf's cpumode (PERF_RECORD_MISC_CPUMODE_MASK of the record header). */
+enum ev_cpumode {
+	EV_CPU_UNKNOWN = 0,
+	EV_CPU_KERNEL,
+	EV_CPU_USER,
+	EV_CPU_HYPERVISOR,
+	EV_CPU_GUEST_KERNEL,
+	EV_CPU_GUEST_USER,
+};
+
+/*
+ * One branch-stack entry (struct perf_branch_entry).  The extended fields
+ * are 0 when the input has none (perf-script text of older generations,
+ * perf.data of writers that predate them).
+ */
+struct ev_branch {
+	uint64_t from;
+	uint64_t to;
+	uint16_t cycles;
+	uint8_t type;		/* PERF_BR_* (0: unknown) */
+	uint8_t new_type;	/* PERF_BR_NEW_* when type is PERF_BR_EXTEND_ABI */
+	uint8_t spec;		/* PERF_BR_SPEC_* */
+	uint8_t priv;		/* PERF_BR_PRIV_* */
+	bool predicted;		/* 'P' */
+	bool mispredicted;	/* 'M' */
+	bool in_tx;		/* 'X' */
+	bool abort;		/* 'A' */
+	bool not_taken;		/* perf-script "PN"/"MN"/"-N" */
+};
+
+/*
+ * One sample.  @nr entries, newest first (br[0] is the most recent branch).
+ * @has_brstack: the sample carries a branch stack (PERF_SAMPLE_BRANCH_STACK,
+ * or an LBR line of perf-script text), possibly with 0 entries.
+ */
+struct ev_sample {
+	int32_t pid;		/* -1: unknown */
+	int32_t tid;		/* -1: unknown */
+	enum ev_cpumode cpumode;
+	bool has_ip;
+	uint64_t ip;
+	bool has_time;
+	uint64_t time;
+	uint32_t cpu;		/* UINT32_MAX: unknown */
+	uint64_t period;	/* 1 when not recorded */
+	const char *event;	/* event name, "" when unknown */
+	unsigned event_idx;	/* index of the event (attr) in the input */
+	uint64_t repeat;	/* aggregation count of perf-script text, else 1 */
+	bool has_brstack;
+	bool has_hw_idx;
+	uint64_t hw_idx;	/* PERF_SAMPLE_BRANCH_HW_INDEX */
+	const struct ev_branch *br;
+	size_t nr;
+	struct ev_pos pos;
+};
+
+#define EV_BUILD_ID_MAX 20
+
+/*
+ * PERF_RECORD_MMAP / MMAP2 (or the text of a perf-script mmap line).
+ * @exec: the mapping is executable (MMAP2 prot has PROT_EXEC; MMAP without
+ * PERF_RECORD_MISC_MMAP_DATA; a text line whose protection has 'x').
+ */
+struct ev_mmap {
+	int32_t pid;		/* -1: every process (kernel maps) or unknown */
+	int32_t tid;
+	enum ev_cpumode cpumode;
+	uint64_t start;
+	uint64_t len;
+	uint64_t pgoff;
+	const char *path;
+	bool exec;
+	bool has_prot;		/* MMAP2 (or text) carried prot/flags */
+	uint32_t prot;
+	uint32_t flags;
+	bool has_dev;		/* MMAP2 device/inode form */
+	uint32_t maj;
+	uint32_t min;
+	uint64_t ino;
+	uint64_t ino_generation;
+	uint8_t build_id_size;	/* MMAP2 build-id form; 0: none */
+	uint8_t build_id[EV_BUILD_ID_MAX];
+	bool has_time;
+	uint64_t time;
+	struct ev_pos pos;
+};
+
+/* PERF_RECORD_COMM; @exec: PERF_RECORD_MISC_COMM_EXEC (the task exec'ed). */
+struct ev_comm {
+	int32_t pid;
+	int32_t tid;
+	const char *comm;
+	bool exec;
+	struct ev_pos pos;
+};
+
+/* PERF_RECORD_FORK (@exit false) and PERF_RECORD_EXIT (@exit true). */
+struct ev_task {
+	int32_t pid;
+	int32_t ppid;
+	int32_t tid;
+	int32_t ptid;
+	uint64_t time;
+	bool exit;
+	struct ev_pos pos;
+};
+
+/*
+ * A build-id of a file, from the HEADER_BUILD_ID feature section (file
+ * mode) or a PERF_RECORD_HEADER_BUILD_ID record (pipe mode).  Readers
+ * deliver the build-id table before the first sample that could need it
+ * (file mode: before any record).
+ */
+struct ev_build_id {
+	int32_t pid;		/* -1 for the kernel / any */
+	enum ev_cpumode cpumode;
+	uint8_t size;
+	uint8_t id[EV_BUILD_ID_MAX];
+	const char *path;
+	struct ev_pos pos;
+};
+
+/* PERF_RECORD_LOST / LOST_SAMPLES: events the kernel could not record. */
+struct ev_lost {
+	uint64_t lost;
+	bool samples;		/* LOST_SAMPLES (else LOST) */
+	struct ev_pos pos;
+};
+
+struct ev_sink {
+	int (*sample)(void *arg, const struct ev_sample *s, char *err,
+		      size_t errsz);
+	int (*mmap)(void *arg, const struct ev_mmap *m, char *err,
+		    size_t errsz);
+	int (*comm)(void *arg, const struct ev_comm *c, char *err,
+		    size_t errsz);
+	int (*task)(void *arg, const struct ev_task *t, char *err,
+		    size_t errsz);
+	int (*build_id)(void *arg, const struct ev_build_id *b, char *err,
+			size_t errsz);
+	int (*lost)(void *arg, const struct ev_lost *l, char *err,
+		    size_t errsz);
+	void *arg;
+};
+
+#endif /* BLOCKRANGE_CLI_EVENTS_H */
