@@ -334,19 +334,28 @@ START_TEST(bad_class)
 		subst(x.stderr_line, &p, want, sizeof(want));
 		check_stderr(err, want);
 	} else if (x.have_stderr_first) {
-		/* A usage error: the message, then the usage text. */
-		char *got = slurp(err, NULL), *usage, uout[512];
-		char *help[] = { (char *)env_path("BLOCKRANGE"), "--help",
-				 NULL };
+		/*
+		 * A usage error: the message, then the subcommand's
+		 * synopsis, which its --help prints up to the first blank
+		 * line.
+		 */
+		char *got = slurp(err, NULL), *usage, *blank, uout[512];
+		char sub[64];
+		char *help[] = { (char *)env_path("BLOCKRANGE"), sub,
+				 "--help", NULL };
 		size_t n;
 
 		subst(x.stderr_first, &p, want, sizeof(want));
 		n = strlen(want);
 		ck_assert_msg(!strncmp(got, want, n) && got[n] == '\n',
 			      "stderr is\n%s\nnot first\n%s", got, want);
+		ck_assert_int_eq(sscanf(x.args, "%63s", sub), 1);
 		scratch("bad-usage.out", uout, sizeof(uout));
 		ck_assert_int_eq(run_cmd(help, uout, NULL), 0);
 		usage = slurp(uout, NULL);
+		blank = strstr(usage, "\n\n");
+		ck_assert_ptr_nonnull(blank);
+		blank[1] = '\0';
 		ck_assert_str_eq(got + n + 1, usage);
 		free(usage);
 		free(got);

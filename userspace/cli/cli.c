@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Helpers shared by the subcommands.  See cli.h. */
+#define _GNU_SOURCE
+
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int cli_usage(const struct cli_cmd *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("blockrange: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	fputs(cmd->synopsis, stderr);
+	return CLI_EXIT_USAGE;
+}
+
+int cli_fail(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("blockrange: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return status;
+}
+
+int cli_help(const struct cli_cmd *cmd)
+{
+	fputs(cmd->synopsis, stdout);
+	fputc('\n', stdout);
+	fputs(cmd->help, stdout);
+	return 0;
+}
+
+bool cli_parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (!*s || *s == '-' || *s == '+' || *s == ' ')
+		return false;
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	return !errno && !*end;
+}
+
+bool cli_parse_color(const char *s, int *color)
+{
+	if (!strcmp(s, "auto"))
+		*color = -1;
+	else if (!strcmp(s, "always"))
+		*color = 1;
+	else if (!strcmp(s, "never"))
+		*color = 0;
+	else
+		return false;
+	return true;
+}
+
+bool cli_color_on(int color)
+{
+	const char *nc;
+
+	if (color >= 0)
+		return color;
+	nc = getenv("NO_COLOR");
+	return isatty(STDOUT_FILENO) && !(nc && *nc);
+}
+
+FILE *cli_open_input(const char *path, const char *what)
+{
+	struct stat st;
+	FILE *f;
+
+	if (!strcmp(path, "-"))
+		return stdin;
+	f = fopen(path, "r");
+	if (!f) {
+		cli_fail(CLI_EXIT_USAGE, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	/* fopen() opens a directory; reading it would fail with EISDIR. */
+	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
+		cli_fail(CLI_EXIT_USAGE, "%s: expected %s, got a directory",
+			 path, what);
+		fclose(f);
+		return NULL;
+	}
+	return f;
+}
+
+void cli_close_input(FILE *f)
+{
+	if (f && f != stdin)
+		fclose(f);
+}
+
+const char *cli_input_name(const char *path)
+{
+	return strcmp(path, "-") ? path : "<stdin>";
+}
+
+int cli_bad_option(const struct cli_cmd *cmd, int c, char **argv)
+{
+	const char *opt = argv[optind - 1];
+	const char *eq = strchr(opt, '=');
+	int len = eq ? (int)(eq - opt) : (int)strlen(opt);
+
+	if (c == ':')
+		return cli_usage(cmd, "option '%.*s' needs a value", len, opt);
+	if (optopt && opt[0] == '-' && opt[1] != '-')
+		return cli_usage(cmd, "%s does not take option '-%c'",
+				 cmd->name, optopt);
+	return cli_usage(cmd, "%s does not take option '%.*s'", cmd->name,
+			 len, opt);
+}
+
+int cli_read_status(int r, const char *err, const char *name,
+		    const struct ps_stats *st, bool skip_bad)
+{
+	if (r) {
+		fprintf(stderr, "blockrange: %s\n", err);
+		return r == -1 ? CLI_EXIT_INPUT : CLI_EXIT_USAGE;
+	}
+	if (!st->samples) {
+		if (!st->lines)
+			return cli_fail(CLI_EXIT_INPUT,
+					"%s: expected perf script sample lines, got an empty file",
+					name);
+		if (skip_bad)
+			return cli_fail(CLI_EXIT_INPUT,
+					"%s: expected perf script sample lines, got none in %lu line%s (%lu malformed, skipped)",
+					name, st->lines,
+					st->lines == 1 ? "" : "s",
+					st->bad_lines);
+		return cli_fail(CLI_EXIT_INPUT,
+				"%s: expected perf script sample lines, got none in %lu line%s",
+				name, st->lines, st->lines == 1 ? "" : "s");
+	}
+	if (skip_bad)
+		fprintf(stderr, "blockrange: skipped %lu malformed line%s\n",
+			st->bad_lines, st->bad_lines == 1 ? "" : "s");
+	return 0;
+}
+
+int cli_open_binary(const char *path, struct eb_binary *bin)
+{
+	char err[CLI_ERR_MAX];
+	int r = eb_open(path, bin, err, sizeof(err));
+
+	if (r)
+		return cli_fail(r == -2 ? CLI_EXIT_INPUT : CLI_EXIT_USAGE,
+				"%s", err);
+	if (!bin->nr_syms) {
+		eb_close(bin);
+		return cli_fail(CLI_EXIT_INPUT,
+				"%s: expected function symbols in its executable sections, got none (stripped?)",
+				path);
+	}
+	return 0;
+}
