@@ -199,4 +199,6 @@ check-cli-sanitize: deps
 		head -n 40 $(CLI_SAN_REPORTS)/*; exit 1; fi
 	@echo "check-cli-sanitize: no sanitizer reports"
 
+include $(TOP)/userspace/record.mk
+
 -include $(wildcard $(CLI_OUT)/obj/*.d $(CLI_OUT)/tests/*.d)

@@ -695,3 +695,40 @@ int eb_decode(const struct eb_binary *b, uint64_t addr, struct eb_insn *insn,
 	cs_free(in, 1);
 	return ret;
 }
+
+int eb_cs_open(size_t *handle)
+{
+	csh h;
+
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK)
+		return -1;
+	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
+	*handle = (size_t)h;
+	return 0;
+}
+
+void eb_cs_close(size_t handle)
+{
+	csh h = (csh)handle;
+
+	cs_close(&h);
+}
+
+int eb_decode_bytes(size_t handle, const uint8_t *code, size_t len,
+		    uint64_t addr, struct eb_insn *insn)
+{
+	csh h = (csh)handle;
+	cs_insn *in = cs_malloc(h);
+	int ret = -1;
+
+	if (!in)
+		return -1;
+	if (cs_disasm_iter(h, &code, &len, &addr, in)) {
+		insn->addr = in->address;
+		insn->size = (uint8_t)in->size;
+		insn->kind = (uint8_t)classify(in);
+		ret = 0;
+	}
+	cs_free(in, 1);
+	return ret;
+}

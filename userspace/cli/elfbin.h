@@ -142,4 +142,16 @@ bool eb_vaddr_to_off(const struct eb_binary *b, uint64_t vaddr, uint64_t *off);
 int eb_decode(const struct eb_binary *b, uint64_t addr, struct eb_insn *insn,
 	      char *mnem, size_t mnemsz, char *ops, size_t opssz);
 
+/*
+ * Instructions of any code, not only of an opened binary (record decodes
+ * the bytes it reads from the traced process): eb_cs_open() opens a
+ * capstone handle (x86-64, details on) for eb_decode_bytes(), which
+ * decodes the instruction at the start of @code (@len bytes, at address
+ * @addr) into @insn.  0, or -1 (no handle / undecodable bytes).
+ */
+int eb_cs_open(size_t *handle);
+void eb_cs_close(size_t handle);
+int eb_decode_bytes(size_t handle, const uint8_t *code, size_t len,
+		    uint64_t addr, struct eb_insn *insn);
+
 #endif /* BLOCKRANGE_CLI_ELFBIN_H */

@@ -1,0 +1,58 @@
+# blockrange record: its workloads, and the multi-DSO demo.  Included by
+# userspace/cli.mk (uses CLI_OUT, CLI_TESTS, CLI_BIN, CLI_WL_CC).
+#
+#   make cli-demo-dso  record the multi-DSO workload (hot loops in the
+#                      executable, its own shared library and libc's qsort)
+#                      to perf.data, show `perf script -F ip,brstack`, then
+#                      run $(CLI_DEMO_DSO_ANNOTATE)
+#
+# Workloads (built for check-cli, in $(CLI_OUT)/wl/):
+#   multidso-nopie, multidso-pie  check-tests/cli/workloads/multidso/main.c
+#                                 linked with libhot.so (same directory,
+#                                 found through RUNPATH $ORIGIN)
+#   tasks                         check-tests/cli/workloads/tasks/tasks.c:
+#                                 threads, fork, exec
+
+REC_WL_SRC := $(CLI_TESTS)/workloads
+REC_WL_OUT := $(CLI_OUT)/wl
+REC_WL := $(REC_WL_OUT)/libhot.so $(REC_WL_OUT)/multidso-nopie \
+	$(REC_WL_OUT)/multidso-pie $(REC_WL_OUT)/tasks
+
+$(REC_WL_OUT)/libhot.so: $(REC_WL_SRC)/multidso/libhot.c \
+		$(REC_WL_SRC)/multidso/libhot.h
+	@mkdir -p $(@D)
+	$(CLI_WL_CC) -O0 -g -fpic -shared -Wl,-soname,libhot.so -o $@ $<
+
+$(REC_WL_OUT)/multidso-nopie: $(REC_WL_SRC)/multidso/main.c $(REC_WL_OUT)/libhot.so
+	$(CLI_WL_CC) -O0 -g -fno-pie -no-pie -I$(REC_WL_SRC)/multidso -o $@ $< \
+		-L$(REC_WL_OUT) -lhot -Wl,-rpath,'$$ORIGIN'
+
+$(REC_WL_OUT)/multidso-pie: $(REC_WL_SRC)/multidso/main.c $(REC_WL_OUT)/libhot.so
+	$(CLI_WL_CC) -O0 -g -fpie -pie -I$(REC_WL_SRC)/multidso -o $@ $< \
+		-L$(REC_WL_OUT) -lhot -Wl,-rpath,'$$ORIGIN'
+
+$(REC_WL_OUT)/tasks: $(REC_WL_SRC)/tasks/tasks.c
+	@mkdir -p $(@D)
+	$(CLI_WL_CC) -O0 -g -pthread -o $@ $<
+
+check-cli: $(REC_WL)
+
+# The demo records a short run (every instruction of all three DSOs).
+CLI_DEMO_DSO := $(CLI_OUT)/demo-dso
+CLI_DEMO_DSO_ARGS := 2000 2000 64
+# Annotation of the three DSOs of the recording: set once `annotate` reads
+# perf.data with several DSOs (left empty: the demo stops after the record).
+CLI_DEMO_DSO_ANNOTATE ?=
+
+.PHONY: cli-demo-dso
+
+cli-demo-dso: $(CLI_BIN) $(REC_WL)
+	@mkdir -p $(CLI_DEMO_DSO)
+	$(CLI_BIN) record -o $(CLI_DEMO_DSO)/perf.data --depth 32 --period 7 \
+		-- $(REC_WL_OUT)/multidso-pie $(CLI_DEMO_DSO_ARGS)
+	perf script -i $(CLI_DEMO_DSO)/perf.data -F ip,brstack | head -n 5
+	perf report -i $(CLI_DEMO_DSO)/perf.data --stdio --sort dso 2>/dev/null \
+		| grep -v '^#' | grep -v '^$$'
+	$(CLI_DEMO_DSO_ANNOTATE)
+
+cli-demo: cli-demo-dso
