@@ -211,8 +211,10 @@ int psw_mmap2(struct psw *w, const struct pdw_mmap *m)
 	if (m->build_id_size) {
 		unsigned i;
 
+		fputc('<', w->f);
 		for (i = 0; i < m->build_id_size; i++)
 			fprintf(w->f, "%02x", m->build_id[i]);
+		fputc('>', w->f);
 	} else {
 		fprintf(w->f, "%02x:%02x %" PRIu64 " %" PRIu64, m->maj, m->min,
 			m->ino, m->ino_generation);

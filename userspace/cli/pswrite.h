@@ -15,7 +15,8 @@
  * then, for samples, ip " %16lx" and brstack entries
  * " 0xFROM/0xTO/P/X/A/CYCLES/ " (P is 'P', 'M' or '-', the empty field is
  * the branch type perf 6.1 prints for type 0); for the other records the
- * PERF_RECORD_* line as perf prints it.  MMAP2 lines are always written;
+ * PERF_RECORD_* line as perf prints it (an MMAP2 of the build-id form
+ * shows "<BUILDID>" where the other has "MAJ:MIN INO GEN").  MMAP2 lines are always written;
  * COMM, FORK and EXIT only with @task_events.  Records are printed in the
  * order they are given (perf prints in timestamp order: give them sorted).
  */
