@@ -153,7 +153,7 @@ $(BENCH_STREAMS)/b.blk: $(BENCH_OUT)/blockgen $(BENCH_TRACE) $(BENCH_WL)
 # Recorded once, then reused (single-stepping takes a few seconds).
 $(BENCH_TRACE): $(CLI_BIN) $(BENCH_WL)
 	@mkdir -p $(@D)
-	$(CLI_BIN) record -o $@.tmp --depth 32 --period 7 -- \
+	$(CLI_BIN) record --format=perfscript -o $@.tmp --depth 32 --period 7 -- \
 		$(BENCH_WL) $(BENCH_WL_ARG) >/dev/null
 	mv $@.tmp $@
 

@@ -11,8 +11,9 @@ pkgs=(
 	busybox-static lm-sensors
 	# userspace library, tests and fuzzing
 	pkg-config check gcovr clang libclang-rt-14-dev valgrind
-	# blockrange CLI: ELF, disassembly, the llvm-profgen oracle
-	libelf-dev libcapstone-dev llvm-19
+	# blockrange CLI: ELF, disassembly, the llvm-profgen oracle; perf 6.1
+	# reads what `blockrange record` writes
+	libelf-dev libcapstone-dev llvm-19 linux-perf
 	# perf.data (zstd records), debug-file lookup and symbols, debuginfod
 	libzstd-dev libdw-dev libdebuginfod-dev elfutils debuginfod
 	# BOLT oracle, report graphs, browser test

@@ -125,7 +125,8 @@ check-cli: deps $(CLI_BIN) $(CLI_CHECK_BIN) $(CLI_WL) $(CLI_OUT)/wl/golden \
 		$(CLI_CHECK_BIN)
 
 cli-demo: $(CLI_BIN) $(CLI_OUT)/wl/branches-pie
-	$(CLI_BIN) record -o $(CLI_OUT)/demo.perfscript --depth 32 --period 7 \
+	$(CLI_BIN) record --format=perfscript -o $(CLI_OUT)/demo.perfscript \
+		--depth 32 --period 7 \
 		-- $(CLI_OUT)/wl/branches-pie 1000
 	$(CLI_BIN) annotate --perfscript $(CLI_OUT)/demo.perfscript \
 		--binary $(CLI_OUT)/wl/branches-pie --symbol branches --color=always

@@ -50,9 +50,12 @@ cli-demo-dso: $(CLI_BIN) $(REC_WL)
 	@mkdir -p $(CLI_DEMO_DSO)
 	$(CLI_BIN) record -o $(CLI_DEMO_DSO)/perf.data --depth 32 --period 7 \
 		-- $(REC_WL_OUT)/multidso-pie $(CLI_DEMO_DSO_ARGS)
-	perf script -i $(CLI_DEMO_DSO)/perf.data -F ip,brstack | head -n 5
-	perf report -i $(CLI_DEMO_DSO)/perf.data --stdio --sort dso 2>/dev/null \
-		| grep -v '^#' | grep -v '^$$'
+	perf script -i $(CLI_DEMO_DSO)/perf.data -F ip,brstack \
+		> $(CLI_DEMO_DSO)/perf.script
+	head -n 5 $(CLI_DEMO_DSO)/perf.script | cut -c 1-160
+	perf report -i $(CLI_DEMO_DSO)/perf.data --stdio --sort dso \
+		> $(CLI_DEMO_DSO)/perf.report
+	grep -v -e '^#' -e '^$$' $(CLI_DEMO_DSO)/perf.report
 	$(CLI_DEMO_DSO_ANNOTATE)
 
 cli-demo: cli-demo-dso

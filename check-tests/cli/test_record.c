@@ -240,6 +240,56 @@ START_TEST(round_trip_multidso)
 }
 END_TEST
 
+/*
+ * --start=exec: the loader is stepped too; it maps libc and libhot.so
+ * while being stepped, so their MMAP2 lines come after the first
+ * samples, each before the first sample that touches it.
+ */
+START_TEST(round_trip_from_exec)
+{
+	char bin[512], txt[512], lib[600];
+	char *argv[] = { (char *)env_path("BLOCKRANGE"), "record", "-o", NULL,
+			 "--script-copy", txt, "--start=exec", "--depth", "16",
+			 "--period", "64", "--", bin, "5", "5", "2", NULL };
+	char data[512], out[512], errf[512];
+	char *s, *first_sample, *libc, *hot, *p;
+	uint64_t start, len;
+
+	wl("multidso-nopie", bin, sizeof(bin));
+	scratch("rt-exec.data", data, sizeof(data));
+	scratch("rt-exec.txt", txt, sizeof(txt));
+	scratch("rt-exec.out", out, sizeof(out));
+	scratch("rt-exec.err", errf, sizeof(errf));
+	argv[3] = data;
+	ck_assert_int_eq(run_cmd(argv, out, errf), 0);
+	script_round_trip("rt-exec", "ip,brstack", false);
+	s = slurp(txt, NULL);
+	first_sample = strstr(s, "\n ");
+	libc = strstr(s, "/libc.so.6\n");
+	snprintf(lib, sizeof(lib), "%s/libhot.so\n", env_path("BLOCKRANGE_WORKLOADS"));
+	hot = strstr(s, lib);
+	ck_assert_msg(first_sample && libc && hot && libc > first_sample &&
+		      hot > first_sample, "%.2000s", s);
+	/* no sample touches libc before its mmap line */
+	*libc = '\0';
+	libc = strrchr(s, '\n') + 1;	/* the start of that line */
+	p = strrchr(libc, '[');
+	ck_assert(p && sscanf(p, "[0x%" SCNx64 "(0x%" SCNx64 ")", &start,
+			      &len) == 2);
+	for (p = s; p < libc; p = strchr(p, '\n') + 1) {
+		char *q;
+
+		for (q = p; (q = strstr(q, "0x")) && q < strchr(p, '\n'); q += 2) {
+			uint64_t a = strtoull(q, NULL, 16);
+
+			ck_assert_msg(a < start || a >= start + len,
+				      "libc address before its mmap: %.80s", p);
+		}
+	}
+	free(s);
+}
+END_TEST
+
 /* -o - writes pipe mode; perf script -i - reads it (-G: see below). */
 START_TEST(round_trip_pipe)
 {
@@ -540,6 +590,7 @@ Suite *record_suite(void)
 	tcase_add_test(t, round_trip_full_trace_nopie);
 	tcase_add_test(t, round_trip_multidso);
 	tcase_add_test(t, round_trip_pipe);
+	tcase_add_test(t, round_trip_from_exec);
 	tcase_add_test(t, tasks);
 	suite_add_tcase(s, t);
 	t = tcase_create("multi-dso");
