@@ -80,6 +80,11 @@ int psw_open(struct psw **wp, const char *path, unsigned fields,
 	return 0;
 }
 
+const char *psw_error(const struct psw *w)
+{
+	return w->err;
+}
+
 static struct psw_comm *find_comm(struct psw *w, int32_t tid)
 {
 	size_t i;

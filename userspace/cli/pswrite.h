@@ -57,6 +57,9 @@ bool psw_parse_fields(const char *s, unsigned *fields);
 int psw_open(struct psw **wp, const char *path, unsigned fields,
 	     bool task_events, char *err, size_t errsz);
 
+/* The first error's message ("" if none). */
+const char *psw_error(const struct psw *w);
+
 int psw_comm(struct psw *w, int32_t pid, int32_t tid, const char *comm,
 	     bool exec, uint64_t time);
 int psw_fork(struct psw *w, int32_t pid, int32_t ppid, int32_t tid,

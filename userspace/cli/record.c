@@ -234,7 +234,6 @@ struct rec {
 	uint64_t samples;
 	uint64_t records;
 	uint64_t nr_seen_tasks;
-	bool oom;
 	char *err;
 	size_t errsz;
 };
@@ -271,9 +270,14 @@ static uint64_t now(struct rec *r)
 
 static int out_err(struct rec *r)
 {
+	int i;
+
 	if (r->out.pdw && *pdw_error(r->out.pdw))
 		return rfail(r, "%s", pdw_error(r->out.pdw));
-	return rfail(r, "write error");
+	for (i = 0; i < 2; i++)
+		if (r->out.psw[i] && *psw_error(r->out.psw[i]))
+			return rfail(r, "%s", psw_error(r->out.psw[i]));
+	return oom(r);
 }
 
 static int round_tick(struct rec *r)
