@@ -28,8 +28,8 @@ CLI_CC ?= gcc
 # Workloads are never instrumented (the coverage build overrides CLI_CC).
 CLI_WL_CC ?= gcc
 CLI_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g \
-	-I$(TOP)/userspace/include $$(pkg-config --cflags capstone libelf)
-CLI_LIBS := $$(pkg-config --libs capstone libelf)
+	-I$(TOP)/userspace/include $$(pkg-config --cflags capstone libelf libdw libdebuginfod)
+CLI_LIBS := $$(pkg-config --libs capstone libelf libdw libdebuginfod)
 
 CLI_LIB_SRCS := $(filter-out $(CLI_SRC)/main.c,$(wildcard $(CLI_SRC)/*.c))
 CLI_LIB_OBJS := $(patsubst $(CLI_SRC)/%.c,$(CLI_OUT)/obj/%.o,$(CLI_LIB_SRCS))

@@ -12,7 +12,7 @@ int main(void)
 	SRunner *sr = srunner_create(parser_suite());
 	int failed;
 
-	srunner_add_suite(sr, mapper_suite());
+	srunner_add_suite(sr, addrspace_suite());
 	srunner_add_suite(sr, output_suite());
 	srunner_add_suite(sr, fixtures_suite());
 	srunner_add_suite(sr, parity_suite());

@@ -16,7 +16,7 @@
 #include <check.h>
 
 Suite *parser_suite(void);
-Suite *mapper_suite(void);
+Suite *addrspace_suite(void);
 Suite *output_suite(void);
 Suite *fixtures_suite(void);
 Suite *parity_suite(void);
