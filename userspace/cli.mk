@@ -89,6 +89,11 @@ $(CLI_OUT)/wl/%-pie: $(CLI_TESTS)/workloads/%.c
 	@mkdir -p $(@D)
 	$(CLI_WL_CC) -O0 -g -fpie -pie -o $@ $<
 
+# Its symbols exported in .dynsym too, for the .dynsym-only lookup test.
+$(CLI_OUT)/wl/sortsearch-rdynamic: $(CLI_TESTS)/workloads/sortsearch.c
+	@mkdir -p $(@D)
+	$(CLI_WL_CC) -O0 -g -fpie -pie -rdynamic -o $@ $<
+
 # A fixed-layout static program for the golden files (no compiler codegen).
 $(CLI_OUT)/wl/golden: $(CLI_TESTS)/golden/golden.S
 	@mkdir -p $(@D)
@@ -109,6 +114,7 @@ $(CLI_BADGEN)/.stamp: $(CLI_BAD)/make-fixtures.sh $(CLI_OUT)/wl/golden \
 
 # Everything runs inside one Check runner, so its summary is the last line.
 check-cli: deps $(CLI_BIN) $(CLI_CHECK_BIN) $(CLI_WL) $(CLI_OUT)/wl/golden \
+		$(CLI_OUT)/wl/sortsearch-rdynamic \
 		$(CLI_BADGEN)/.stamp
 	cd $(CLI_OUT) && CK_FORK=yes \
 		CK_TAP_LOG_FILE_NAME=$(CLI_OUT)/check.tap \
@@ -121,6 +127,7 @@ check-cli: deps $(CLI_BIN) $(CLI_CHECK_BIN) $(CLI_WL) $(CLI_OUT)/wl/golden \
 		BLOCKRANGE_BADINPUT=$(CLI_BAD) \
 		BLOCKRANGE_BADGEN=$(CLI_BADGEN) \
 		BLOCKRANGE_FUZZ_CORPUS=$(CLI_FUZZ_CORPUS) \
+		BLOCKRANGE_LOOKUP=$(CLI_TESTS) \
 		LLVM_PROFGEN=$(LLVM_PROFGEN) \
 		$(CLI_CHECK_BIN)
 

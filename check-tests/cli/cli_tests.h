@@ -23,6 +23,7 @@ Suite *parity_suite(void);
 Suite *exact_suite(void);
 Suite *badinput_suite(void);
 Suite *fuzzcorpus_suite(void);
+Suite *lookup_suite(void);
 
 /* getenv() that fails the test when the variable is missing. */
 const char *env_path(const char *name);

@@ -334,13 +334,24 @@ static unsigned insn_size_at(const struct dso *d, uint64_t addr)
 	return in.size;
 }
 
-/* Pseudo-symbols over the hot code of a DSO without symbols. */
+/* Is @addr inside a symbol of the DSO (the symbols cover it)? */
+static bool in_symbol(const struct dso *d, uint64_t addr)
+{
+	if (d->state == DSO_READY)
+		return eb_sym_at(&d->bin, addr) != NULL;
+	return d->state == DSO_SYMS_ONLY && dso_ksym_at(d, addr);
+}
+
+/*
+ * Pseudo-symbols over the hot code no symbol covers (all of it in a DSO
+ * without symbols): runs of covered ranges and sample IPs.
+ */
 static int pseudo_picks(struct annot_dso *ad, struct picks *ps)
 {
 	const struct dso *d = ad->dso;
 	struct pairmap_slot *ips = pairmap_sorted(&ad->ips);
 	const struct blockrange *br = blockrange_first(ad->ctx);
-	size_t i = 0;
+	size_t i = 0, first = ps->nr;
 	struct pick *cur = NULL;
 
 	if (!ips)
@@ -361,7 +372,10 @@ static int pseudo_picks(struct annot_dso *ad, struct picks *ps)
 			n = ips[i].count;
 			i++;
 		}
-		if (!cur || s > cur->end + ANNOT_PSEUDO_GAP) {
+		if (in_symbol(d, s))
+			continue;
+		if (!cur || s > cur->end + ANNOT_PSEUDO_GAP ||
+		    (cur->end > s && in_symbol(d, cur->end))) {
 			cur = new_pick(ps);
 			if (!cur) {
 				free(ips);
@@ -379,11 +393,9 @@ static int pseudo_picks(struct annot_dso *ad, struct picks *ps)
 	}
 	free(ips);
 	/* Names once the picks stopped moving. */
-	for (i = 0; i < ps->nr; i++) {
+	for (i = first; i < ps->nr; i++) {
 		struct pick *p = &ps->v[i];
 
-		if (p->ad != ad || p->name)
-			continue;
 		if (asprintf(&p->own_name, "%s+0x%" PRIx64, d->short_name,
 			     p->start) < 0) {
 			p->own_name = NULL;
@@ -476,14 +488,11 @@ static int collect(struct annot *a, const struct annot_opts *o,
 
 		if (!ad)
 			continue;
-		if (ad->dso->state == DSO_READY && !ad->dso->bin.nr_syms) {
-			if (pseudo_picks(ad, ps))
-				return -2;
-			continue;
-		}
 		for (k = 0; k < ad->nr_syms; k++)
 			if (sym_pick(ad, k, ps, false))
 				return -2;
+		if (ad->dso->state == DSO_READY && pseudo_picks(ad, ps))
+			return -2;
 	}
 	qsort(ps->v, ps->nr, sizeof(*ps->v), cmp_pick);
 	return 0;

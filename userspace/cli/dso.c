@@ -76,25 +76,40 @@ static bool is_file(const char *path)
  * perf's cache callback handed to elfutils: the cache's debug file first,
  * then the standard search.
  */
+static debuginfod_client *dbgd(struct dso_registry *r);
+
+/*
+ * The debug-file search handed to elfutils: perf's cache first, then the
+ * standard search (build-id under the debug directory, .gnu_debuglink),
+ * then debuginfod.
+ */
 static int find_debuginfo(Dwfl_Module *mod, void **userdata,
 			  const char *modname, Dwarf_Addr base,
 			  const char *file_name, const char *debuglink_file,
 			  GElf_Word debuglink_crc, char **debuginfo_file_name)
 {
 	struct dso_registry *r = *userdata;
+	const unsigned char *bits;
+	GElf_Addr vaddr;
+	int fd, n;
 
 	if (r && r->pending_debug) {
-		int fd = open(r->pending_debug, O_RDONLY);
-
+		fd = open(r->pending_debug, O_RDONLY);
 		if (fd >= 0) {
 			*debuginfo_file_name = strdup(r->pending_debug);
 			return fd;
 		}
 	}
-	return dwfl_standard_find_debuginfo(mod, userdata, modname, base,
-					    file_name, debuglink_file,
-					    debuglink_crc,
-					    debuginfo_file_name);
+	fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base,
+					  file_name, debuglink_file,
+					  debuglink_crc, debuginfo_file_name);
+	if (fd >= 0 || !r || !dbgd(r))
+		return fd;
+	n = dwfl_module_build_id(mod, &bits, &vaddr);
+	if (n <= 0)
+		return fd;
+	return debuginfod_find_debuginfo(r->dbgd, bits, n,
+					 debuginfo_file_name);
 }
 
 struct dso_registry *dso_registry_new(const struct dso_opts *o)
@@ -164,6 +179,11 @@ void dso_registry_free(struct dso_registry *r)
 	free(r->buildid_dir);
 	free(r->debug_path);
 	free(r);
+}
+
+const char *dso_buildid_dir(const struct dso_registry *r)
+{
+	return r->buildid_dir;
 }
 
 size_t dso_count(const struct dso_registry *r)
@@ -441,8 +461,26 @@ static char *find_debug(struct dso_registry *r, struct dso *d,
 	d->dwfl_mod = mod;
 	dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, &mainfile,
 			 &debugfile);
-	if (debugfile && (!mainfile || strcmp(debugfile, mainfile)))
+	if (debugfile && (!mainfile || strcmp(debugfile, mainfile))) {
 		ret = strdup(debugfile);
+	} else if (!debugfile && dbgd(r)) {
+		/*
+		 * elfutils may have fetched the debug file from debuginfod
+		 * itself without telling its name; the client's cache does.
+		 */
+		uint8_t id[EB_BUILD_ID_MAX];
+		int n = eb_file_build_id(code, id), fd = -1;
+		char *path = NULL;
+
+		if (n > 0)
+			fd = debuginfod_find_debuginfo(r->dbgd, id, n, &path);
+		if (fd >= 0) {
+			close(fd);
+			ret = path;
+		} else {
+			free(path);
+		}
+	}
 out:
 	free(cached);
 	return ret;

@@ -115,6 +115,9 @@ struct dso *dso_get(struct dso_registry *r, const char *path,
 int dso_note_build_id(struct dso_registry *r, const char *path,
 		      const uint8_t *id, size_t id_size, bool kernel);
 
+/* perf's build-id cache directory in use. */
+const char *dso_buildid_dir(const struct dso_registry *r);
+
 /* Number of DSOs and the i-th (creation order). */
 size_t dso_count(const struct dso_registry *r);
 struct dso *dso_at(const struct dso_registry *r, size_t i);

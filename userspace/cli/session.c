@@ -355,6 +355,26 @@ void session_report(struct session *s, const char *what, size_t nr_done)
 	for (i = 0; i < dso_count(s->reg); i++) {
 		const struct dso *d = dso_at(s->reg, i);
 
+		if (d->state == DSO_READY && !d->kernel &&
+		    d->bin.symsrc != EB_SYMS_SYMTAB) {
+			char hex[2 * DSO_BUILD_ID_MAX + 1];
+
+			dso_build_id_hex(d->bin.build_id, d->bin.build_id_size,
+					 hex);
+			fprintf(stderr, "blockrange: warning: %s: no symbol table%s and no debug file found (%s%s%s; looked in %s/.build-id, %s/.build-id, beside it for its .gnu_debuglink%s): its code outside %s is shown as %s+0xADDR pseudo-symbols\n",
+				d->file, d->bin.symsrc == EB_SYMS_DYNSYM ?
+				" (only .dynsym)" : "",
+				d->bin.build_id_size ? "build-id " : "no build-id",
+				d->bin.build_id_size ? hex : "", "",
+				s->o.dso.debug_dir ? s->o.dso.debug_dir :
+				"/usr/lib/debug", dso_buildid_dir(s->reg),
+				s->o.dso.debuginfod && getenv("DEBUGINFOD_URLS") &&
+				*getenv("DEBUGINFOD_URLS") ? ", debuginfod" :
+				", not debuginfod (DEBUGINFOD_URLS unset)",
+				d->bin.symsrc == EB_SYMS_DYNSYM ?
+				"its .dynsym symbols" : "symbols",
+				d->short_name);
+		}
 		if (d->state == DSO_MISMATCH)
 			fprintf(stderr, "blockrange: warning: %s; its samples are skipped\n",
 				d->why ? d->why : d->path);
