@@ -94,6 +94,12 @@ $(CLI_OUT)/wl/sortsearch-rdynamic: $(CLI_TESTS)/workloads/sortsearch.c
 	@mkdir -p $(@D)
 	$(CLI_WL_CC) -O0 -g -fpie -pie -rdynamic -o $@ $<
 
+# The same program linked at a kernel address: a stand-in vmlinux.
+$(CLI_OUT)/wl/golden-vmlinux: $(CLI_TESTS)/golden/golden.S
+	@mkdir -p $(@D)
+	$(CLI_WL_CC) -nostdlib -static -no-pie -Wl,--build-id=none \
+		-Wl,-Ttext=0xffffffff81000000 -o $@ $<
+
 # A fixed-layout static program for the golden files (no compiler codegen).
 $(CLI_OUT)/wl/golden: $(CLI_TESTS)/golden/golden.S
 	@mkdir -p $(@D)
@@ -114,7 +120,7 @@ $(CLI_BADGEN)/.stamp: $(CLI_BAD)/make-fixtures.sh $(CLI_OUT)/wl/golden \
 
 # Everything runs inside one Check runner, so its summary is the last line.
 check-cli: deps $(CLI_BIN) $(CLI_CHECK_BIN) $(CLI_WL) $(CLI_OUT)/wl/golden \
-		$(CLI_OUT)/wl/sortsearch-rdynamic \
+		$(CLI_OUT)/wl/sortsearch-rdynamic $(CLI_OUT)/wl/golden-vmlinux \
 		$(CLI_BADGEN)/.stamp
 	cd $(CLI_OUT) && CK_FORK=yes \
 		CK_TAP_LOG_FILE_NAME=$(CLI_OUT)/check.tap \
@@ -128,6 +134,7 @@ check-cli: deps $(CLI_BIN) $(CLI_CHECK_BIN) $(CLI_WL) $(CLI_OUT)/wl/golden \
 		BLOCKRANGE_BADGEN=$(CLI_BADGEN) \
 		BLOCKRANGE_FUZZ_CORPUS=$(CLI_FUZZ_CORPUS) \
 		BLOCKRANGE_LOOKUP=$(CLI_TESTS) \
+		BLOCKRANGE_PERFDATA=$(SHARED)/fixtures/perfdata \
 		LLVM_PROFGEN=$(LLVM_PROFGEN) \
 		$(CLI_CHECK_BIN)
 

@@ -24,6 +24,7 @@ Suite *exact_suite(void);
 Suite *badinput_suite(void);
 Suite *fuzzcorpus_suite(void);
 Suite *lookup_suite(void);
+Suite *kernel_suite(void);
 
 /* getenv() that fails the test when the variable is missing. */
 const char *env_path(const char *name);

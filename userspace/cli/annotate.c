@@ -796,21 +796,28 @@ static void print_text_ranges(struct printer *pr, const struct pick *p)
 	if (blockrange_span(p->ad->ctx, p->start, p->end - 1, &it))
 		return;
 	while ((br = blockrange_iter_next(&it))) {
-		struct blockrange_addr_info info;
+		struct blockrange_addr_info info, end;
+		uint64_t n = 0;
+		size_t k;
 		char abuf[64];
 
+		for (k = 0; k < p->ad->ips.cap; k++) {
+			const struct pairmap_slot *sl = &p->ad->ips.slots[k];
+
+			if (sl->used && sl->a >= br->start && sl->a <= br->end)
+				n += sl->count;
+		}
 		blockrange_addr_info(p->ad->ctx, br->start, &info);
-		fprintf(out, "%8.2f :\t  ", 0.0);
+		blockrange_addr_info(p->ad->ctx, br->end, &end);
+		info.taken = end.taken;
+		info.pred = end.pred;
+		fprintf(out, "%8.2f :\t  ", p->samples ?
+			100.0 * (double)n / (double)p->samples : 0.0);
 		snprintf(abuf, sizeof(abuf), "%" PRIx64 "-%" PRIx64 ":",
 			 br->start, br->end);
 		colored(out, pr->o->color, addr_color(info.coverage), abuf);
 		fprintf(out, "       coverage %" PRIu64, br->coverage);
 		print_comments(out, &info);
-		if (br->end != br->start) {
-			blockrange_addr_info(p->ad->ctx, br->end, &info);
-			info.entry.status = BLOCKRANGE_FIG_NA;
-			print_comments(out, &info);
-		}
 		fputc('\n', out);
 	}
 }
