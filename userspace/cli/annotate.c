@@ -31,6 +31,8 @@ void annot_free(struct annot *a)
 			continue;
 		blockrange_ctx_free(ad->ctx);
 		pairmap_free(&ad->ips);
+		pairmap_free(&ad->edges);
+		pairmap_free(&ad->edges_miss);
 		free(ad->sym_samples);
 		free(ad);
 	}
@@ -204,7 +206,7 @@ static int annot_sample(void *arg, const struct ev_sample *smp, char *err,
 		return r;
 	if (smp->has_ip && count_ip(a, smp))
 		return oom(smp, err, errsz);
-	if (smp->nr < 2)
+	if (!smp->nr)
 		return 0;
 	if (2 * smp->nr > a->ends_cap) {
 		struct session_addr *e = realloc(a->ends,
@@ -217,12 +219,23 @@ static int annot_sample(void *arg, const struct ev_sample *smp, char *err,
 	}
 	/* ends[2i]: entry i's source, ends[2i + 1]: its target */
 	for (i = 0; i < smp->nr; i++) {
-		if (i + 1 < smp->nr)
-			session_resolve(&a->s, smp, smp->br[i].from,
-					&a->ends[2 * i]);
-		if (i)
-			session_resolve(&a->s, smp, smp->br[i].to,
-					&a->ends[2 * i + 1]);
+		const struct session_addr *f = &a->ends[2 * i];
+		const struct session_addr *t = &a->ends[2 * i + 1];
+		struct annot_dso *ad;
+
+		session_resolve(&a->s, smp, smp->br[i].from, &a->ends[2 * i]);
+		session_resolve(&a->s, smp, smp->br[i].to, &a->ends[2 * i + 1]);
+		if (!f->ok || !t->ok || f->r.dso != t->r.dso ||
+		    f->r.map_id != t->r.map_id || smp->br[i].abort)
+			continue;
+		ad = per_dso(a, f->r.dso);
+		if (!ad || pairmap_add(&ad->edges, f->r.vaddr, t->r.vaddr,
+				       smp->repeat))
+			return oom(smp, err, errsz);
+		if (smp->br[i].mispredicted &&
+		    pairmap_add(&ad->edges_miss, f->r.vaddr, t->r.vaddr,
+				smp->repeat))
+			return oom(smp, err, errsz);
 	}
 	for (i = smp->nr - 1; i-- > 0;) {
 		const struct ev_branch *older = &smp->br[i + 1];
@@ -270,21 +283,9 @@ _Static_assert(offsetof(struct annot, s) == 0, "session first");
 
 /* ---- printing ---- */
 
-struct pick {
-	struct annot_dso *ad;
-	const char *name;
-	char *own_name;		/* pseudo-symbols */
-	uint64_t start;
-	uint64_t end;		/* exclusive */
-	uint64_t samples;
-	uint64_t maxcov;
-	const void *owner;	/* NULL: pseudo (coverage computed here) */
-	bool ksym;
-};
-
 static int cmp_pick(const void *x, const void *y)
 {
-	const struct pick *p = x, *q = y;
+	const struct annot_sym *p = x, *q = y;
 
 	if (p->samples != q->samples)
 		return p->samples > q->samples ? -1 : 1;
@@ -295,17 +296,11 @@ static int cmp_pick(const void *x, const void *y)
 	return p->start < q->start ? -1 : p->start > q->start;
 }
 
-struct picks {
-	struct pick *v;
-	size_t nr;
-	size_t cap;
-};
-
-static struct pick *new_pick(struct picks *ps)
+static struct annot_sym *new_pick(struct annot_syms *ps)
 {
 	if (ps->nr == ps->cap) {
 		size_t c = ps->cap ? 2 * ps->cap : 64;
-		struct pick *v = realloc(ps->v, c * sizeof(*v));
+		struct annot_sym *v = realloc(ps->v, c * sizeof(*v));
 
 		if (!v)
 			return NULL;
@@ -316,7 +311,7 @@ static struct pick *new_pick(struct picks *ps)
 	return &ps->v[ps->nr++];
 }
 
-static void free_picks(struct picks *ps)
+void annot_symbols_free(struct annot_syms *ps)
 {
 	size_t i;
 
@@ -346,13 +341,13 @@ static bool in_symbol(const struct dso *d, uint64_t addr)
  * Pseudo-symbols over the hot code no symbol covers (all of it in a DSO
  * without symbols): runs of covered ranges and sample IPs.
  */
-static int pseudo_picks(struct annot_dso *ad, struct picks *ps)
+static int pseudo_picks(struct annot_dso *ad, struct annot_syms *ps)
 {
 	const struct dso *d = ad->dso;
 	struct pairmap_slot *ips = pairmap_sorted(&ad->ips);
 	const struct blockrange *br = blockrange_first(ad->ctx);
 	size_t i = 0, first = ps->nr;
-	struct pick *cur = NULL;
+	struct annot_sym *cur = NULL;
 
 	if (!ips)
 		return -1;
@@ -384,6 +379,7 @@ static int pseudo_picks(struct annot_dso *ad, struct picks *ps)
 			cur->ad = ad;
 			cur->start = s;
 			cur->end = e;
+			cur->pseudo = true;
 		}
 		if (e > cur->end)
 			cur->end = e;
@@ -394,7 +390,7 @@ static int pseudo_picks(struct annot_dso *ad, struct picks *ps)
 	free(ips);
 	/* Names once the picks stopped moving. */
 	for (i = first; i < ps->nr; i++) {
-		struct pick *p = &ps->v[i];
+		struct annot_sym *p = &ps->v[i];
 
 		if (asprintf(&p->own_name, "%s+0x%" PRIx64, d->short_name,
 			     p->start) < 0) {
@@ -406,11 +402,11 @@ static int pseudo_picks(struct annot_dso *ad, struct picks *ps)
 	return 0;
 }
 
-static int sym_pick(struct annot_dso *ad, size_t i, struct picks *ps,
+static int sym_pick(struct annot_dso *ad, size_t i, struct annot_syms *ps,
 		    bool always)
 {
 	const struct dso *d = ad->dso;
-	struct pick *p;
+	struct annot_sym *p;
 	const void *owner;
 	uint64_t mc, n = i < ad->nr_syms ? ad->sym_samples[i] : 0;
 
@@ -445,13 +441,15 @@ static struct annot_dso *ensure_per(struct annot *a, struct dso *d)
 	return per_dso(a, d);
 }
 
-static int collect(struct annot *a, const struct annot_opts *o,
-		   struct picks *ps, char *err, size_t errsz)
+int annot_symbols(struct annot *a, const char *const *symbols,
+		  size_t nr_symbols, struct annot_syms *ps, char *err,
+		  size_t errsz)
 {
 	size_t i, k;
 
-	if (o->nr_symbols) {
-		for (k = 0; k < o->nr_symbols; k++) {
+	memset(ps, 0, sizeof(*ps));
+	if (nr_symbols) {
+		for (k = 0; k < nr_symbols; k++) {
 			bool found = false;
 
 			for (i = 0; i < dso_count(a->s.reg); i++) {
@@ -463,7 +461,7 @@ static int collect(struct annot *a, const struct annot_opts *o,
 				    !session_wants(&a->s, d) ||
 				    (!annot_dso_of(a, d) && a->s.bin_dso != d))
 					continue;
-				s = eb_sym_by_name(&d->bin, o->symbols[k]);
+				s = eb_sym_by_name(&d->bin, symbols[k]);
 				if (!s)
 					continue;
 				ad = ensure_per(a, d);
@@ -477,7 +475,7 @@ static int collect(struct annot *a, const struct annot_opts *o,
 				snprintf(err, errsz,
 					 "expected a function symbol of %s for --symbol, got '%s'",
 					 a->s.bin_dso ? a->s.bin_dso->path :
-					 "the profiled DSOs", o->symbols[k]);
+					 "the profiled DSOs", symbols[k]);
 				return -1;
 			}
 		}
@@ -499,7 +497,7 @@ static int collect(struct annot *a, const struct annot_opts *o,
 }
 
 /* Coverage of @br as the seed shows it, relative to the pick's maximum. */
-static struct blockrange_fig pick_coverage(const struct pick *p,
+struct blockrange_fig annot_sym_coverage(const struct annot_sym *p,
 					   const struct blockrange *br)
 {
 	struct blockrange_fig f = { BLOCKRANGE_FIG_OK, 0 };
@@ -512,12 +510,12 @@ static struct blockrange_fig pick_coverage(const struct pick *p,
 	return f;
 }
 
-static void addr_info(const struct pick *p, uint64_t addr,
+void annot_sym_addr_info(const struct annot_sym *p, uint64_t addr,
 		      struct blockrange_addr_info *info)
 {
 	blockrange_addr_info(p->ad->ctx, addr, info);
 	if (!p->owner)
-		info->coverage = pick_coverage(p, info->range);
+		info->coverage = annot_sym_coverage(p, info->range);
 }
 
 static void json_str(FILE *out, const char *s)
@@ -785,7 +783,7 @@ static void print_comments(FILE *out, const struct blockrange_addr_info *info)
 }
 
 /* kallsyms only: the ranges of the symbol, no instructions. */
-static void print_text_ranges(struct printer *pr, const struct pick *p)
+static void print_text_ranges(struct printer *pr, const struct annot_sym *p)
 {
 	struct blockrange_iter it;
 	const struct blockrange *br;
@@ -822,7 +820,7 @@ static void print_text_ranges(struct printer *pr, const struct pick *p)
 	}
 }
 
-static void print_text_sym(struct printer *pr, const struct pick *p)
+static void print_text_sym(struct printer *pr, const struct annot_sym *p)
 {
 	struct dso *d = p->ad->dso;
 	FILE *out = pr->out;
@@ -849,7 +847,7 @@ static void print_text_sym(struct printer *pr, const struct pick *p)
 		if (pr->o->source)
 			print_source(pr, d, addr, &last_file, &last_line);
 		size = insn_line(d, addr, &pr->tx, 6);
-		addr_info(p, addr, &info);
+		annot_sym_addr_info(p, addr, &info);
 		fprintf(out, "%8.2f :\t  ", pct);
 		snprintf(abuf, sizeof(abuf), "%*" PRIx64 ":", width, addr);
 		colored(out, pr->o->color, addr_color(info.coverage), abuf);
@@ -880,7 +878,7 @@ static const char *symsrc_name(const struct dso *d)
 	}
 }
 
-static void print_json_ranges(struct printer *pr, const struct pick *p)
+static void print_json_ranges(struct printer *pr, const struct annot_sym *p)
 {
 	struct blockrange_iter it;
 	const struct blockrange *br;
@@ -895,7 +893,7 @@ static void print_json_ranges(struct printer *pr, const struct pick *p)
 				br->coverage, br->entry, br->taken, br->pred,
 				br->is_target ? "true" : "false",
 				br->is_branch ? "true" : "false");
-			json_fig(out, "coverage_pct", pick_coverage(p, br), 100,
+			json_fig(out, "coverage_pct", annot_sym_coverage(p, br), 100,
 				 "%.2f");
 			json_fig(out, "entry_pct", blockrange_entry_pct(br), 1,
 				 "%.2f");
@@ -911,7 +909,7 @@ static void print_json_ranges(struct printer *pr, const struct pick *p)
 	fputs("\n     ]}", out);
 }
 
-static void print_json_sym(struct printer *pr, const struct pick *p)
+static void print_json_sym(struct printer *pr, const struct annot_sym *p)
 {
 	struct dso *d = p->ad->dso;
 	FILE *out = pr->out;
@@ -921,7 +919,7 @@ static void print_json_sym(struct printer *pr, const struct pick *p)
 	fputs("    {\"name\": ", out);
 	json_str(out, p->name);
 	fprintf(out, ", \"pseudo\": %s, \"start\": \"0x%" PRIx64 "\", \"end\": \"0x%" PRIx64 "\", \"samples\": %" PRIu64 ", \"max_coverage\": %" PRIu64 ",\n",
-		p->owner ? "false" : "true", p->start, p->end, p->samples,
+		p->pseudo ? "true" : "false", p->start, p->end, p->samples,
 		p->maxcov);
 	fputs("     \"instructions\": [", out);
 	while (!p->ksym && addr < p->end) {
@@ -931,7 +929,7 @@ static void print_json_sym(struct printer *pr, const struct pick *p)
 		const char *file;
 		int line;
 
-		addr_info(p, addr, &info);
+		annot_sym_addr_info(p, addr, &info);
 		fprintf(out, "%s\n      {\"addr\": \"0x%" PRIx64 "\", \"size\": %u, \"asm\": ",
 			first ? "" : ",", addr, size);
 		json_str(out, pr->tx.line);
@@ -957,7 +955,7 @@ static void print_json_sym(struct printer *pr, const struct pick *p)
 	print_json_ranges(pr, p);
 }
 
-static void print_json(struct printer *pr, const struct picks *ps)
+static void print_json(struct printer *pr, const struct annot_syms *ps)
 {
 	struct annot *a = pr->a;
 	const struct session_stats *st = &a->s.st;
@@ -1025,7 +1023,7 @@ static void print_json(struct printer *pr, const struct picks *ps)
 int annot_print(struct annot *a, const struct annot_opts *o, FILE *out,
 		char *err, size_t errsz)
 {
-	struct picks ps = { 0 };
+	struct annot_syms ps = { 0 };
 	struct printer pr = { .a = a, .o = o, .out = out };
 	size_t i;
 	int r;
@@ -1035,7 +1033,7 @@ int annot_print(struct annot *a, const struct annot_opts *o, FILE *out,
 		snprintf(err, errsz, "out of memory");
 		return -2;
 	}
-	r = collect(a, o, &ps, err, errsz);
+	r = annot_symbols(a, o->symbols, o->nr_symbols, &ps, err, errsz);
 	if (r) {
 		if (r == -2)
 			snprintf(err, errsz, "out of memory");
@@ -1051,7 +1049,7 @@ int annot_print(struct annot *a, const struct annot_opts *o, FILE *out,
 		}
 	}
 out:
-	free_picks(&ps);
+	annot_symbols_free(&ps);
 	src_free(&pr.src);
 	insn_text_free(&pr.tx);
 	return r;

@@ -43,6 +43,12 @@ struct annot_dso {
 	struct dso *dso;
 	struct blockrange_ctx *ctx;
 	struct pairmap ips;		/* (vaddr, 0) -> IP samples */
+	/*
+	 * Taken branches whose source and target are in this DSO, in one
+	 * mapping: (from, to) -> times taken, and how often mispredicted.
+	 */
+	struct pairmap edges;
+	struct pairmap edges_miss;
 	uint64_t samples;
 	uint64_t *sym_samples;		/* per symbol (bin.syms or ksyms) */
 	size_t nr_syms;
@@ -83,6 +89,57 @@ uint64_t annot_coverage_at(const struct annot *a, const struct dso *d,
 
 /* Number of DSOs with samples or counted blocks. */
 size_t annot_nr_dsos(const struct annot *a);
+
+/**
+ * struct annot_sym - a symbol (or pseudo-symbol) to show, with its figures
+ * @ad:      its DSO's data
+ * @name:    symbol name, or "DSO+0xADDR" for a pseudo-symbol
+ * @start:   first ELF address
+ * @end:     end, exclusive
+ * @samples: sample IPs in [@start, @end)
+ * @maxcov:  the highest coverage of a range of the symbol
+ * @owner:   the library owner key (NULL for pseudo-symbols)
+ * @pseudo:  a pseudo-symbol over code no symbol covers
+ * @ksym:    a kallsyms symbol: ranges only, no instructions
+ */
+struct annot_sym {
+	struct annot_dso *ad;
+	const char *name;
+	char *own_name;
+	uint64_t start;
+	uint64_t end;
+	uint64_t samples;
+	uint64_t maxcov;
+	const void *owner;
+	bool pseudo;
+	bool ksym;
+};
+
+struct annot_syms {
+	struct annot_sym *v;
+	size_t nr;
+	size_t cap;
+};
+
+/*
+ * The symbols to show, hottest first (samples, then highest coverage, then
+ * DSO order and address), or the @symbols named, in that order, each in
+ * every DSO that has it.  0, -1 with a message (a name no DSO has), -2 out
+ * of memory.  Free with annot_symbols_free().
+ */
+int annot_symbols(struct annot *a, const char *const *symbols,
+		  size_t nr_symbols, struct annot_syms *out, char *err,
+		  size_t errsz);
+void annot_symbols_free(struct annot_syms *syms);
+
+/*
+ * The seed's figures at @addr of @sym, with coverage relative to the
+ * symbol's highest (blockrange_addr_info() for real symbols).
+ */
+void annot_sym_addr_info(const struct annot_sym *sym, uint64_t addr,
+			 struct blockrange_addr_info *info);
+struct blockrange_fig annot_sym_coverage(const struct annot_sym *sym,
+					 const struct blockrange *br);
 
 /*
  * Print; 0, or -1 with a message in @err (a --symbol no DSO has: the caller
