@@ -331,6 +331,90 @@ static int pick_symbols(struct eb_binary *b, Elf *elf, const char *sym_path,
 	return 0;
 }
 
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct eb_sym *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/*
+ * perf's "NAME@plt" symbols for the PLT entries no symbol covers: entry i
+ * of .rela.plt is the i-th 16-byte stub of .plt.sec, or of .plt after its
+ * first stub.  Display only: added after the code set was decoded, which
+ * (as llvm-profgen's) has no PLT.  0, or -1 out of memory.
+ */
+static int add_plt_symbols(struct eb_binary *b, Elf *elf, size_t shstrndx)
+{
+	Elf_Scn *scn = NULL, *rela = NULL;
+	GElf_Shdr sh, rsh = { 0 }, dsh;
+	uint64_t plt = 0, step = 16;
+	bool have_plt = false;
+	Elf_Data *data, *dyn;
+	size_t i, n, added = 0;
+	struct eb_sym *v;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!name)
+			continue;
+		if (!strcmp(name, ".rela.plt") && sh.sh_type == SHT_RELA) {
+			rela = scn;
+			rsh = sh;
+		} else if (!strcmp(name, ".plt.sec")) {
+			plt = sh.sh_addr;
+			have_plt = true;
+		} else if (!strcmp(name, ".plt") && !have_plt) {
+			plt = sh.sh_addr + step;
+			have_plt = true;
+		}
+	}
+	if (!rela || !have_plt || !rsh.sh_entsize)
+		return 0;
+	scn = elf_getscn(elf, rsh.sh_link);
+	if (!scn || !gelf_getshdr(scn, &dsh) || !dsh.sh_entsize)
+		return 0;
+	data = elf_getdata(rela, NULL);
+	dyn = elf_getdata(scn, NULL);
+	if (!data || !dyn)
+		return 0;
+	n = rsh.sh_size / rsh.sh_entsize;
+	v = realloc(b->syms, (b->nr_syms + n + 1) * sizeof(*v));
+	if (!v)
+		return -1;
+	b->syms = v;
+	for (i = 0; i < n; i++) {
+		uint64_t addr = plt + step * i;
+		const char *name;
+		GElf_Rela r;
+		GElf_Sym ds;
+		char *full;
+
+		if (!gelf_getrela(data, (int)i, &r) ||
+		    !gelf_getsym(dyn, (int)GELF_R_SYM(r.r_info), &ds))
+			continue;
+		name = elf_strptr(elf, dsh.sh_link, ds.st_name);
+		if (!name || !*name || !eb_xsec_at(b, addr) ||
+		    eb_sym_at(b, addr))
+			continue;
+		full = malloc(strlen(name) + 5);
+		if (!full)
+			return -1;
+		sprintf(full, "%s@plt", name);
+		v[b->nr_syms + added].start = addr;
+		v[b->nr_syms + added].end = addr + step;
+		v[b->nr_syms + added].name = full;
+		added++;
+	}
+	b->nr_syms += added;
+	qsort(b->syms, b->nr_syms, sizeof(*b->syms), cmp_sym);
+	return 0;
+}
+
 /* NT_GNU_BUILD_ID from the notes of @elf; its size, 0 if none. */
 static int read_build_id(Elf *elf, uint8_t id[EB_BUILD_ID_MAX])
 {
@@ -636,6 +720,8 @@ int eb_open_ex(const char *path, const struct eb_open_opts *o,
 				  b->syms[i].start, end, &cap))
 			goto oom;
 	}
+	if (add_plt_symbols(b, elf, shstrndx))
+		goto oom;
 	b->xfer_prefix = malloc((b->nr_code + 1) * sizeof(*b->xfer_prefix));
 	if (!b->xfer_prefix)
 		goto oom;
