@@ -28,8 +28,8 @@ CLI_CC ?= gcc
 # Workloads are never instrumented (the coverage build overrides CLI_CC).
 CLI_WL_CC ?= gcc
 CLI_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g \
-	-I$(TOP)/userspace/include $$(pkg-config --cflags capstone libelf)
-CLI_LIBS := $$(pkg-config --libs capstone libelf)
+	-I$(TOP)/userspace/include $$(pkg-config --cflags capstone libelf libdw libdebuginfod)
+CLI_LIBS := $$(pkg-config --libs capstone libelf libdw libdebuginfod)
 
 CLI_LIB_SRCS := $(filter-out $(CLI_SRC)/main.c,$(wildcard $(CLI_SRC)/*.c))
 CLI_LIB_OBJS := $(patsubst $(CLI_SRC)/%.c,$(CLI_OUT)/obj/%.o,$(CLI_LIB_SRCS))
@@ -89,6 +89,17 @@ $(CLI_OUT)/wl/%-pie: $(CLI_TESTS)/workloads/%.c
 	@mkdir -p $(@D)
 	$(CLI_WL_CC) -O0 -g -fpie -pie -o $@ $<
 
+# Its symbols exported in .dynsym too, for the .dynsym-only lookup test.
+$(CLI_OUT)/wl/sortsearch-rdynamic: $(CLI_TESTS)/workloads/sortsearch.c
+	@mkdir -p $(@D)
+	$(CLI_WL_CC) -O0 -g -fpie -pie -rdynamic -o $@ $<
+
+# The same program linked at a kernel address: a stand-in vmlinux.
+$(CLI_OUT)/wl/golden-vmlinux: $(CLI_TESTS)/golden/golden.S
+	@mkdir -p $(@D)
+	$(CLI_WL_CC) -nostdlib -static -no-pie -Wl,--build-id=none \
+		-Wl,-Ttext=0xffffffff81000000 -o $@ $<
+
 # A fixed-layout static program for the golden files (no compiler codegen).
 $(CLI_OUT)/wl/golden: $(CLI_TESTS)/golden/golden.S
 	@mkdir -p $(@D)
@@ -109,6 +120,7 @@ $(CLI_BADGEN)/.stamp: $(CLI_BAD)/make-fixtures.sh $(CLI_OUT)/wl/golden \
 
 # Everything runs inside one Check runner, so its summary is the last line.
 check-cli: deps $(CLI_BIN) $(CLI_CHECK_BIN) $(CLI_WL) $(CLI_OUT)/wl/golden \
+		$(CLI_OUT)/wl/sortsearch-rdynamic $(CLI_OUT)/wl/golden-vmlinux \
 		$(CLI_BADGEN)/.stamp
 	cd $(CLI_OUT) && CK_FORK=yes \
 		CK_TAP_LOG_FILE_NAME=$(CLI_OUT)/check.tap \
@@ -121,6 +133,8 @@ check-cli: deps $(CLI_BIN) $(CLI_CHECK_BIN) $(CLI_WL) $(CLI_OUT)/wl/golden \
 		BLOCKRANGE_BADINPUT=$(CLI_BAD) \
 		BLOCKRANGE_BADGEN=$(CLI_BADGEN) \
 		BLOCKRANGE_FUZZ_CORPUS=$(CLI_FUZZ_CORPUS) \
+		BLOCKRANGE_LOOKUP=$(CLI_TESTS) \
+		BLOCKRANGE_PERFDATA=$(SHARED)/fixtures/perfdata \
 		LLVM_PROFGEN=$(LLVM_PROFGEN) \
 		$(CLI_CHECK_BIN)
 

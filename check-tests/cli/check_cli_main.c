@@ -12,13 +12,15 @@ int main(void)
 	SRunner *sr = srunner_create(parser_suite());
 	int failed;
 
-	srunner_add_suite(sr, mapper_suite());
+	srunner_add_suite(sr, addrspace_suite());
 	srunner_add_suite(sr, output_suite());
 	srunner_add_suite(sr, fixtures_suite());
 	srunner_add_suite(sr, parity_suite());
 	srunner_add_suite(sr, exact_suite());
 	srunner_add_suite(sr, badinput_suite());
 	srunner_add_suite(sr, fuzzcorpus_suite());
+	srunner_add_suite(sr, lookup_suite());
+	srunner_add_suite(sr, kernel_suite());
 	srunner_add_suite(sr, record_suite());
 	srunner_add_suite(sr, pdwrite_suite());
 	srunner_run_all(sr, CK_NORMAL);

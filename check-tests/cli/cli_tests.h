@@ -16,13 +16,15 @@
 #include <check.h>
 
 Suite *parser_suite(void);
-Suite *mapper_suite(void);
+Suite *addrspace_suite(void);
 Suite *output_suite(void);
 Suite *fixtures_suite(void);
 Suite *parity_suite(void);
 Suite *exact_suite(void);
 Suite *badinput_suite(void);
 Suite *fuzzcorpus_suite(void);
+Suite *lookup_suite(void);
+Suite *kernel_suite(void);
 Suite *record_suite(void);
 Suite *pdwrite_suite(void);
 

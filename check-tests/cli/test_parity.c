@@ -22,6 +22,7 @@
 #include "annotate.h"
 #include "cli_tests.h"
 #include "elfbin.h"
+#include "input.h"
 #include "perfscript.h"
 #include "profile.h"
 
@@ -267,30 +268,36 @@ static uint64_t boundary_at_or_after(const struct eb_binary *eb, uint64_t addr)
 /* First recorded branch's source, as a virtual address. */
 struct first {
 	struct annot *a;
+	struct ev_sink inner;
 	uint64_t from;
 	bool have;
 };
 
-static int first_sample(void *arg, const struct ps_sample *s, char *err,
+static int first_sample(void *arg, const struct ev_sample *s, char *err,
 			size_t errsz)
 {
 	struct first *f = arg;
+	int r = f->inner.sample(f->inner.arg, s, err, errsz);
 
-	if (!f->have && s->nr) {
-		/* the oldest entry of the first sample */
-		ck_assert(mapper_map(&f->a->map, s->pid,
-				     s->entries[s->nr - 1].from, &f->from));
+	if (!r && !f->have && s->nr) {
+		struct as_resolved res;
+
+		/* the oldest entry of the first sample (mapped by now) */
+		as_resolve(f->a->s.as, s->pid, EV_CPU_USER,
+			   s->br[s->nr - 1].from, &res);
+		ck_assert_int_eq(res.res, AS_OK);
+		f->from = res.vaddr;
 		f->have = true;
 	}
-	return annot_sample(f->a, s, err, errsz);
+	return r;
 }
 
-static int first_mmap(void *arg, const struct ps_mmap *m, char *err,
+static int first_mmap(void *arg, const struct ev_mmap *m, char *err,
 		      size_t errsz)
 {
 	struct first *f = arg;
 
-	return annot_mmap(f->a, m, err, errsz);
+	return f->inner.mmap(f->inner.arg, m, err, errsz);
 }
 
 START_TEST(exactness)
@@ -298,10 +305,14 @@ START_TEST(exactness)
 	size_t w = (size_t)_i / 2, v = (size_t)_i % 2;
 	char bin[512], ps[512], cnt[512], tag[64], err[1024];
 	char line[1024];
+	struct session_opts so;
+	struct input_opts io = { 0 };
+	struct input_stats ist;
+	const struct annot_dso *ad;
 	struct eb_binary eb;
 	struct annot an;
 	struct first f = { 0 };
-	struct ps_callbacks cb = { first_sample, first_mmap, &f };
+	struct ev_sink sink;
 	struct pairmap counts = { 0 };
 	const struct blockrange *br;
 	uint64_t executed = 0, covered = 0, head = 0, checked = 0;
@@ -315,14 +326,20 @@ START_TEST(exactness)
 	record(bin, workloads[w].arg, "0", "1", ps, cnt);
 
 	ck_assert_msg(!eb_open(bin, &eb, err, sizeof(err)), "%s", err);
-	ck_assert_msg(!annot_init(&an, ps, &eb, err, sizeof(err)), "%s", err);
+	memset(&so, 0, sizeof(so));
+	so.binary = bin;
+	ck_assert_int_eq(annot_init(&an, ps, &so), 0);
 	f.a = &an;
-	in = fopen(ps, "r");
-	ck_assert(in);
-	ck_assert_msg(!ps_read(in, ps, false, &cb, NULL, err, sizeof(err)),
+	annot_sink(&an, &f.inner);
+	memset(&sink, 0, sizeof(sink));
+	sink.sample = first_sample;
+	sink.mmap = first_mmap;
+	sink.arg = &f;
+	ck_assert_msg(!input_read(ps, &io, &sink, &ist, err, sizeof(err)),
 		      "%s", err);
-	fclose(in);
 	ck_assert(f.have);
+	ad = annot_dso_of(&an, an.s.bin_dso);
+	ck_assert_ptr_nonnull(ad);
 	/* The recording starts at the entry point, in _start. */
 	ck_assert(f.from >= eb.entry);
 
@@ -345,7 +362,7 @@ START_TEST(exactness)
 			want--;	/* ran once before the first branch */
 			head++;
 		}
-		got = annot_coverage_at(&an, addr);
+		got = annot_coverage_at(&an, an.s.bin_dso, addr);
 		ck_assert_msg(got == want,
 			      "%s-%s: instruction 0x%" PRIx64 " executed %" PRIu64 " times, coverage %" PRIu64,
 			      workloads[w].name, variants[v], addr, n, got);
@@ -358,7 +375,7 @@ START_TEST(exactness)
 		      checked, executed);
 
 	/* Conversely, every covered instruction was executed that often. */
-	for (br = blockrange_first(an.ctx); br; br = blockrange_next(br)) {
+	for (br = blockrange_first(ad->ctx); br; br = blockrange_next(br)) {
 		uint64_t a = boundary_at_or_after(&eb, br->start), last = a;
 
 		while (a <= br->end) {
@@ -383,8 +400,8 @@ START_TEST(exactness)
 	}
 	ck_assert_uint_eq(covered + head, executed);
 	/* Nothing outside the binary was counted, nothing was reversed. */
-	ck_assert_uint_eq(an.stats.skipped_reversed, 0);
-	ck_assert_uint_gt(an.stats.counted, 1000);
+	ck_assert_uint_eq(an.s.st.skipped[SKIP_REVERSED], 0);
+	ck_assert_uint_gt(an.s.st.counted, 1000);
 
 	pairmap_free(&counts);
 	annot_free(&an);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-#define _POSIX_C_SOURCE 200809L
+/* Multi-DSO annotate engine and printer.  See annotate.h. */
+#define _GNU_SOURCE
 
 #include "annotate.h"
 
@@ -12,168 +13,509 @@
 #define C_BLUE "\033[34m"
 #define C_RESET "\033[m"
 
-int annot_init(struct annot *a, const char *name, const struct eb_binary *bin,
-	       char *err, size_t errsz)
+int annot_init(struct annot *a, const char *name,
+	       const struct session_opts *o)
 {
 	memset(a, 0, sizeof(*a));
-	a->name = name;
-	a->bin = bin;
-	mapper_init(&a->map, bin);
-	a->ctx = blockrange_ctx_new(NULL);
-	a->sym_samples = calloc(bin->nr_syms ? bin->nr_syms : 1,
-				sizeof(*a->sym_samples));
-	if (!a->ctx || !a->sym_samples) {
-		annot_free(a);
-		snprintf(err, errsz, "out of memory");
-		return -1;
-	}
-	return 0;
+	return session_init(&a->s, name, o);
 }
 
 void annot_free(struct annot *a)
 {
-	blockrange_ctx_free(a->ctx);
-	mapper_free(&a->map);
-	pairmap_free(&a->ips);
-	free(a->sym_samples);
-	free(a->br);
-	free(a->event);
-	a->event = NULL;
-	a->ctx = NULL;
-	a->sym_samples = NULL;
-	a->br = NULL;
-}
-
-int annot_mmap(void *arg, const struct ps_mmap *m, char *err, size_t errsz)
-{
-	struct annot *a = arg;
-	char why[PS_ERR_MAX];
-	int r = mapper_add(&a->map, m, why, sizeof(why));
-
-	if (r == -1) {
-		snprintf(err, errsz, "%s:%lu: out of memory", a->name, m->line);
-		return -2;
-	}
-	if (r == -2) {
-		snprintf(err, errsz, "%s:%lu: %s", a->name, m->line, why);
-		return -1;
-	}
-	return 0;
-}
-
-/* Runtime address -> vaddr inside an executable section, else 0. */
-static uint64_t map_code(const struct annot *a, long pid, uint64_t addr)
-{
-	uint64_t v;
-
-	if (!mapper_map(&a->map, pid, addr, &v) || !eb_xsec_at(a->bin, v))
-		return 0;
-	return v;
-}
-
-int annot_sample(void *arg, const struct ps_sample *s, char *err,
-		 size_t errsz)
-{
-	struct annot *a = arg;
-	uint64_t ip, r;
 	size_t i;
 
-	if (mapper_missing(&a->map)) {
-		snprintf(err, errsz,
-			 "%s:%lu: expected a PERF_RECORD_MMAP2 line for '%s' before the first sample (it is a PIE, its load address is unknown), got a sample",
-			 a->name, s->line, a->bin->base_name);
-		return -1;
-	}
-	if (s->repeat > ANNOT_MAX_REPEAT) {
-		snprintf(err, errsz,
-			 "%s:%lu: expected a repeat count of at most %u for annotate (each repeat replays the stack), got %" PRIu64,
-			 a->name, s->repeat_line, ANNOT_MAX_REPEAT, s->repeat);
-		return -1;
-	}
-	if (*s->event) {
-		if (!a->event) {
-			a->event = strdup(s->event);
-			if (!a->event)
-				goto oom;
-		} else if (strcmp(a->event, s->event)) {
-			a->mixed_events = true;
-		}
-	}
-	/* Every other sum is at most this one. */
-	if (a->samples > UINT64_MAX - s->repeat)
-		goto overflow;
-	a->samples += s->repeat;
-	ip = map_code(a, s->pid, s->ip);
-	if (ip) {
-		const struct eb_sym *sym = eb_sym_at(a->bin, ip);
+	for (i = 0; i < a->nr_per; i++) {
+		struct annot_dso *ad = a->per[i];
 
-		if (pairmap_add(&a->ips, ip, 0, s->repeat))
-			goto oom;
-		if (sym)
-			a->sym_samples[sym - a->bin->syms] += s->repeat;
+		if (!ad)
+			continue;
+		blockrange_ctx_free(ad->ctx);
+		pairmap_free(&ad->ips);
+		pairmap_free(&ad->edges);
+		pairmap_free(&ad->edges_miss);
+		free(ad->sym_samples);
+		free(ad);
 	}
-	if (s->nr > a->br_cap) {
-		struct blockrange_branch *nb = realloc(a->br, s->nr * sizeof(*nb));
-
-		if (!nb)
-			goto oom;
-		a->br = nb;
-		a->br_cap = s->nr;
-	}
-	for (i = 0; i < s->nr; i++) {
-		const struct ps_entry *e = &s->entries[i];
-		struct blockrange_branch *b = &a->br[i];
-
-		b->from = map_code(a, s->pid, e->from);
-		b->to = map_code(a, s->pid, e->to);
-		b->to_owner = b->to ? eb_sym_at(a->bin, b->to) : NULL;
-		b->cycles = e->cycles;
-		b->predicted = e->predicted;
-		b->mispredicted = e->mispredicted;
-		b->in_tx = e->in_tx;
-		b->abort = e->abort;
-	}
-	for (r = 0; r < s->repeat; r++)
-		if (blockrange_apply_stack(a->ctx, a->br, s->nr, &a->stats))
-			goto oom;
-	return 0;
-oom:
-	snprintf(err, errsz, "%s:%lu: out of memory", a->name, s->line);
-	return -2;
-overflow:
-	snprintf(err, errsz,
-		 "%s:%lu: expected repeat counts whose sum fits in 64 bits, got %" PRIu64 ", which overflows the sample count",
-		 a->name, s->repeat_line ? s->repeat_line : s->line, s->repeat);
-	return -1;
+	free(a->per);
+	free(a->ends);
+	session_free(&a->s);
+	a->per = NULL;
+	a->ends = NULL;
+	a->nr_per = 0;
 }
 
-uint64_t annot_coverage_at(const struct annot *a, uint64_t vaddr)
+static size_t nr_syms_of(const struct dso *d)
 {
-	const struct blockrange *br = blockrange_find(a->ctx, vaddr);
+	return d->state == DSO_READY ? d->bin.nr_syms : d->nr_ksyms;
+}
 
+static struct annot_dso *per_dso(struct annot *a, struct dso *d)
+{
+	struct annot_dso *ad;
+
+	if (d->idx >= a->nr_per) {
+		size_t n = d->idx + 16, i;
+		struct annot_dso **p = realloc(a->per, n * sizeof(*p));
+
+		if (!p)
+			return NULL;
+		for (i = a->nr_per; i < n; i++)
+			p[i] = NULL;
+		a->per = p;
+		a->nr_per = n;
+	}
+	if (a->per[d->idx])
+		return a->per[d->idx];
+	ad = calloc(1, sizeof(*ad));
+	if (!ad)
+		return NULL;
+	ad->dso = d;
+	ad->nr_syms = nr_syms_of(d);
+	ad->ctx = blockrange_ctx_new(NULL);
+	ad->sym_samples = calloc(ad->nr_syms ? ad->nr_syms : 1,
+				 sizeof(*ad->sym_samples));
+	if (!ad->ctx || !ad->sym_samples) {
+		blockrange_ctx_free(ad->ctx);
+		free(ad->sym_samples);
+		free(ad);
+		return NULL;
+	}
+	a->per[d->idx] = ad;
+	return ad;
+}
+
+const struct annot_dso *annot_dso_of(const struct annot *a,
+				     const struct dso *d)
+{
+	return d->idx < a->nr_per ? a->per[d->idx] : NULL;
+}
+
+size_t annot_nr_dsos(const struct annot *a)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < a->nr_per; i++)
+		n += a->per[i] != NULL;
+	return n;
+}
+
+uint64_t annot_coverage_at(const struct annot *a, const struct dso *d,
+			   uint64_t vaddr)
+{
+	const struct annot_dso *ad = annot_dso_of(a, d);
+	const struct blockrange *br;
+
+	if (!ad)
+		return 0;
+	br = blockrange_find(ad->ctx, vaddr);
 	return br ? br->coverage : 0;
 }
 
-static uint64_t ip_count(const struct annot *a, uint64_t v)
+/* The owner of a block: the symbol containing its start. */
+static const void *owner_at(const struct dso *d, uint64_t vaddr,
+			    size_t *idx)
 {
-	return pairmap_get(&a->ips, v, 0);
+	if (d->state == DSO_READY) {
+		const struct eb_sym *s = eb_sym_at(&d->bin, vaddr);
+
+		if (s)
+			*idx = (size_t)(s - d->bin.syms);
+		return s;
+	}
+	if (d->state == DSO_SYMS_ONLY) {
+		const struct kallsym *k = dso_ksym_at(d, vaddr);
+
+		if (k)
+			*idx = (size_t)(k - d->ksyms);
+		return k;
+	}
+	return NULL;
 }
 
-struct pick {
-	const struct eb_sym *sym;
-	uint64_t samples;
-	uint64_t maxcov;
-};
+static int pos_msg(const struct ev_sample *smp, uint64_t line, char *err,
+		   size_t errsz)
+{
+	if (line)
+		return snprintf(err, errsz, "%s:%" PRIu64 ": ", smp->pos.name,
+				line);
+	return snprintf(err, errsz, "%s: offset %" PRIu64 ": ", smp->pos.name,
+			smp->pos.offset);
+}
+
+static int oom(const struct ev_sample *smp, char *err, size_t errsz)
+{
+	int n = pos_msg(smp, smp->pos.line, err, errsz);
+
+	if (n >= 0 && (size_t)n < errsz)
+		snprintf(err + n, errsz - n, "out of memory");
+	return -2;
+}
+
+static int count_ip(struct annot *a, const struct ev_sample *smp)
+{
+	struct as_resolved r;
+	struct annot_dso *ad;
+	size_t idx = SIZE_MAX;
+
+	as_resolve(a->s.as, smp->pid, smp->cpumode, smp->ip, &r);
+	if (r.res == AS_KERNEL) {
+		a->s.st.ips_kernel += smp->repeat;
+		return 0;
+	}
+	if (r.res != AS_OK)
+		return 0;
+	ad = per_dso(a, r.dso);
+	if (!ad || pairmap_add(&ad->ips, r.vaddr, 0, smp->repeat))
+		return -1;
+	ad->samples += smp->repeat;
+	if (owner_at(r.dso, r.vaddr, &idx) && idx < ad->nr_syms)
+		ad->sym_samples[idx] += smp->repeat;
+	return 0;
+}
+
+static int annot_sample(void *arg, const struct ev_sample *smp, char *err,
+			size_t errsz)
+{
+	struct annot *a = arg;
+	uint64_t rep;
+	size_t i;
+	int r;
+
+	if (smp->repeat > ANNOT_MAX_REPEAT) {
+		int n = pos_msg(smp, smp->repeat_line, err, errsz);
+
+		snprintf(err + (n > 0 && (size_t)n < errsz ? n : 0),
+			 errsz - (n > 0 && (size_t)n < errsz ? n : 0),
+			 "expected a repeat count of at most %u for annotate (each repeat replays the stack), got %" PRIu64,
+			 ANNOT_MAX_REPEAT, smp->repeat);
+		return -1;
+	}
+	if (a->total > UINT64_MAX - smp->repeat) {
+		int n = pos_msg(smp, smp->repeat_line ? smp->repeat_line :
+				smp->pos.line, err, errsz);
+
+		snprintf(err + (n > 0 && (size_t)n < errsz ? n : 0),
+			 errsz - (n > 0 && (size_t)n < errsz ? n : 0),
+			 "expected repeat counts whose sum fits in 64 bits, got %" PRIu64 ", which overflows the sample count",
+			 smp->repeat);
+		return -1;
+	}
+	a->total += smp->repeat;
+	r = session_sample(&a->s, smp, err, errsz);
+	if (r)
+		return r;
+	if (smp->has_ip && count_ip(a, smp))
+		return oom(smp, err, errsz);
+	if (!smp->nr)
+		return 0;
+	if (2 * smp->nr > a->ends_cap) {
+		struct session_addr *e = realloc(a->ends,
+						 2 * smp->nr * sizeof(*e));
+
+		if (!e)
+			return oom(smp, err, errsz);
+		a->ends = e;
+		a->ends_cap = 2 * smp->nr;
+	}
+	/* ends[2i]: entry i's source, ends[2i + 1]: its target */
+	for (i = 0; i < smp->nr; i++) {
+		const struct session_addr *f = &a->ends[2 * i];
+		const struct session_addr *t = &a->ends[2 * i + 1];
+		struct annot_dso *ad;
+
+		session_resolve(&a->s, smp, smp->br[i].from, &a->ends[2 * i]);
+		session_resolve(&a->s, smp, smp->br[i].to, &a->ends[2 * i + 1]);
+		if (!f->ok || !t->ok || f->r.dso != t->r.dso ||
+		    f->r.map_id != t->r.map_id || smp->br[i].abort)
+			continue;
+		ad = per_dso(a, f->r.dso);
+		if (!ad || pairmap_add(&ad->edges, f->r.vaddr, t->r.vaddr,
+				       smp->repeat))
+			return oom(smp, err, errsz);
+		if (smp->br[i].mispredicted &&
+		    pairmap_add(&ad->edges_miss, f->r.vaddr, t->r.vaddr,
+				smp->repeat))
+			return oom(smp, err, errsz);
+	}
+	for (i = smp->nr - 1; i-- > 0;) {
+		const struct ev_branch *older = &smp->br[i + 1];
+		const struct ev_branch *newer = &smp->br[i];
+		const struct session_addr *st = &a->ends[2 * (i + 1) + 1];
+		const struct session_addr *en = &a->ends[2 * i];
+		enum blockrange_pred pred = newer->predicted ?
+			BLOCKRANGE_PRED_HIT : newer->mispredicted ?
+			BLOCKRANGE_PRED_MISS : BLOCKRANGE_PRED_UNKNOWN;
+		struct annot_dso *ad;
+		const void *owner;
+		size_t idx;
+
+		if (session_block(&a->s, older, newer, st, en, smp->repeat) !=
+		    SKIP_NR)
+			continue;
+		ad = per_dso(a, st->r.dso);
+		if (!ad)
+			return oom(smp, err, errsz);
+		owner = owner_at(st->r.dso, st->r.vaddr, &idx);
+		for (rep = 0; rep < smp->repeat; rep++)
+			if (blockrange_count_block(ad->ctx, st->r.vaddr,
+						   en->r.vaddr, owner, pred))
+				return oom(smp, err, errsz);
+	}
+	return 0;
+}
+
+void annot_sink(struct annot *a, struct ev_sink *sink)
+{
+	memset(sink, 0, sizeof(*sink));
+	sink->sample = annot_sample;
+	sink->mmap = session_mmap;
+	sink->comm = session_comm;
+	sink->task = session_task;
+	sink->build_id = session_build_id;
+	sink->arg = a;
+}
+
+/*
+ * The session callbacks take the session; annot embeds it first, so the
+ * same pointer serves both.
+ */
+_Static_assert(offsetof(struct annot, s) == 0, "session first");
+
+/* ---- printing ---- */
 
 static int cmp_pick(const void *x, const void *y)
 {
-	const struct pick *p = x, *q = y;
+	const struct annot_sym *p = x, *q = y;
 
 	if (p->samples != q->samples)
 		return p->samples > q->samples ? -1 : 1;
 	if (p->maxcov != q->maxcov)
 		return p->maxcov > q->maxcov ? -1 : 1;
-	return p->sym->start < q->sym->start ? -1 : 1;
+	if (p->ad->dso->idx != q->ad->dso->idx)
+		return p->ad->dso->idx < q->ad->dso->idx ? -1 : 1;
+	return p->start < q->start ? -1 : p->start > q->start;
+}
+
+static struct annot_sym *new_pick(struct annot_syms *ps)
+{
+	if (ps->nr == ps->cap) {
+		size_t c = ps->cap ? 2 * ps->cap : 64;
+		struct annot_sym *v = realloc(ps->v, c * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		ps->v = v;
+		ps->cap = c;
+	}
+	memset(&ps->v[ps->nr], 0, sizeof(ps->v[0]));
+	return &ps->v[ps->nr++];
+}
+
+void annot_symbols_free(struct annot_syms *ps)
+{
+	size_t i;
+
+	for (i = 0; i < ps->nr; i++)
+		free(ps->v[i].own_name);
+	free(ps->v);
+}
+
+static unsigned insn_size_at(const struct dso *d, uint64_t addr)
+{
+	struct eb_insn in;
+
+	if (eb_decode(&d->bin, addr, &in, NULL, 0, NULL, 0))
+		return 1;
+	return in.size;
+}
+
+/* Is @addr inside a symbol of the DSO (the symbols cover it)? */
+static bool in_symbol(const struct dso *d, uint64_t addr)
+{
+	if (d->state == DSO_READY)
+		return eb_sym_at(&d->bin, addr) != NULL;
+	return d->state == DSO_SYMS_ONLY && dso_ksym_at(d, addr);
+}
+
+/*
+ * Pseudo-symbols over the hot code no symbol covers (all of it in a DSO
+ * without symbols): runs of covered ranges and sample IPs.
+ */
+static int pseudo_picks(struct annot_dso *ad, struct annot_syms *ps)
+{
+	const struct dso *d = ad->dso;
+	struct pairmap_slot *ips = pairmap_sorted(&ad->ips);
+	const struct blockrange *br = blockrange_first(ad->ctx);
+	size_t i = 0, first = ps->nr;
+	struct annot_sym *cur = NULL;
+
+	if (!ips)
+		return -1;
+	while (br || i < ad->ips.nr) {
+		uint64_t s, e, n = 0, cov = 0;
+
+		if (br && (i >= ad->ips.nr || br->start <= ips[i].a)) {
+			s = br->start;
+			e = br->end + insn_size_at(d, br->end);
+			if (e <= br->end)
+				e = UINT64_MAX;
+			cov = br->coverage;
+			br = blockrange_next(br);
+		} else {
+			s = ips[i].a;
+			e = s + insn_size_at(d, s);
+			n = ips[i].count;
+			i++;
+		}
+		if (in_symbol(d, s))
+			continue;
+		if (!cur || s > cur->end + ANNOT_PSEUDO_GAP ||
+		    (cur->end > s && in_symbol(d, cur->end))) {
+			cur = new_pick(ps);
+			if (!cur) {
+				free(ips);
+				return -1;
+			}
+			cur->ad = ad;
+			cur->start = s;
+			cur->end = e;
+			cur->pseudo = true;
+		}
+		if (e > cur->end)
+			cur->end = e;
+		cur->samples += n;
+		if (cov > cur->maxcov)
+			cur->maxcov = cov;
+	}
+	free(ips);
+	/* Names once the picks stopped moving. */
+	for (i = first; i < ps->nr; i++) {
+		struct annot_sym *p = &ps->v[i];
+
+		if (asprintf(&p->own_name, "%s+0x%" PRIx64, d->short_name,
+			     p->start) < 0) {
+			p->own_name = NULL;
+			return -1;
+		}
+		p->name = p->own_name;
+	}
+	return 0;
+}
+
+static int sym_pick(struct annot_dso *ad, size_t i, struct annot_syms *ps,
+		    bool always)
+{
+	const struct dso *d = ad->dso;
+	struct annot_sym *p;
+	const void *owner;
+	uint64_t mc, n = i < ad->nr_syms ? ad->sym_samples[i] : 0;
+
+	owner = d->state == DSO_READY ? (const void *)&d->bin.syms[i] :
+		(const void *)&d->ksyms[i];
+	mc = blockrange_owner_max(ad->ctx, owner);
+	if (!always && !n && !mc)
+		return 0;
+	p = new_pick(ps);
+	if (!p)
+		return -1;
+	p->ad = ad;
+	p->owner = owner;
+	p->samples = n;
+	p->maxcov = mc;
+	if (d->state == DSO_READY) {
+		p->name = d->bin.syms[i].name;
+		p->start = d->bin.syms[i].start;
+		p->end = d->bin.syms[i].end;
+	} else {
+		p->name = d->ksyms[i].name;
+		p->start = d->ksyms[i].start;
+		p->end = d->ksyms[i].end;
+		p->ksym = true;
+	}
+	return 0;
+}
+
+/* An annot_dso for a DSO that has the symbol but no data. */
+static struct annot_dso *ensure_per(struct annot *a, struct dso *d)
+{
+	return per_dso(a, d);
+}
+
+int annot_symbols(struct annot *a, const char *const *symbols,
+		  size_t nr_symbols, struct annot_syms *ps, char *err,
+		  size_t errsz)
+{
+	size_t i, k;
+
+	memset(ps, 0, sizeof(*ps));
+	if (nr_symbols) {
+		for (k = 0; k < nr_symbols; k++) {
+			bool found = false;
+
+			for (i = 0; i < dso_count(a->s.reg); i++) {
+				struct dso *d = dso_at(a->s.reg, i);
+				const struct eb_sym *s;
+				struct annot_dso *ad;
+
+				if (d->state != DSO_READY ||
+				    !session_wants(&a->s, d) ||
+				    (!annot_dso_of(a, d) && a->s.bin_dso != d))
+					continue;
+				s = eb_sym_by_name(&d->bin, symbols[k]);
+				if (!s)
+					continue;
+				ad = ensure_per(a, d);
+				if (!ad ||
+				    sym_pick(ad, (size_t)(s - d->bin.syms), ps,
+					     true))
+					return -2;
+				found = true;
+			}
+			if (!found) {
+				snprintf(err, errsz,
+					 "expected a function symbol of %s for --symbol, got '%s'",
+					 a->s.bin_dso ? a->s.bin_dso->path :
+					 "the profiled DSOs", symbols[k]);
+				return -1;
+			}
+		}
+		return 0;
+	}
+	for (i = 0; i < a->nr_per; i++) {
+		struct annot_dso *ad = a->per[i];
+
+		if (!ad)
+			continue;
+		for (k = 0; k < ad->nr_syms; k++)
+			if (sym_pick(ad, k, ps, false))
+				return -2;
+		if (ad->dso->state == DSO_READY && pseudo_picks(ad, ps))
+			return -2;
+	}
+	qsort(ps->v, ps->nr, sizeof(*ps->v), cmp_pick);
+	return 0;
+}
+
+/* Coverage of @br as the seed shows it, relative to the pick's maximum. */
+struct blockrange_fig annot_sym_coverage(const struct annot_sym *p,
+					   const struct blockrange *br)
+{
+	struct blockrange_fig f = { BLOCKRANGE_FIG_OK, 0 };
+
+	if (p->owner)
+		return blockrange_coverage(p->ad->ctx, br);
+	if (!br || !p->maxcov)
+		return f;
+	f.value = (double)br->coverage / (double)p->maxcov;
+	return f;
+}
+
+void annot_sym_addr_info(const struct annot_sym *p, uint64_t addr,
+		      struct blockrange_addr_info *info)
+{
+	blockrange_addr_info(p->ad->ctx, addr, info);
+	if (!p->owner)
+		info->coverage = annot_sym_coverage(p, info->range);
 }
 
 static void json_str(FILE *out, const char *s)
@@ -190,6 +532,14 @@ static void json_str(FILE *out, const char *s)
 			fputc(c, out);
 	}
 	fputc('"', out);
+}
+
+static void json_str_or_null(FILE *out, const char *s)
+{
+	if (s)
+		json_str(out, s);
+	else
+		fputs("null", out);
 }
 
 static void json_fig(FILE *out, const char *key, struct blockrange_fig f,
@@ -221,19 +571,18 @@ static const char *asm_color(struct blockrange_fig cov)
 	return C_BLUE;
 }
 
-static void colored(FILE *out, bool color, const char *c, const char *fmt,
-		    const char *s)
+static void colored(FILE *out, bool color, const char *c, const char *s)
 {
 	if (color && c)
 		fputs(c, out);
-	fprintf(out, fmt, s);
+	fputs(s, out);
 	if (color && c)
 		fputs(C_RESET, out);
 }
 
 /*
  * One instruction's text, with room for capstone's operands or a direct
- * branch target named by the binary's longest symbol: nothing is cut.
+ * branch target named by the longest symbol of any DSO: nothing is cut.
  */
 struct insn_text {
 	char mnem[32];
@@ -243,13 +592,19 @@ struct insn_text {
 	size_t linesz;
 };
 
-static int insn_text_init(struct insn_text *t, const struct eb_binary *b)
+static int insn_text_init(struct insn_text *t, const struct annot *a)
 {
-	size_t longest = 0, i;
+	size_t longest = 0, i, k;
 
-	for (i = 0; i < b->nr_syms; i++)
-		if (strlen(b->syms[i].name) > longest)
-			longest = strlen(b->syms[i].name);
+	for (i = 0; i < dso_count(a->s.reg); i++) {
+		const struct dso *d = dso_at(a->s.reg, i);
+
+		if (d->state != DSO_READY)
+			continue;
+		for (k = 0; k < d->bin.nr_syms; k++)
+			if (strlen(d->bin.syms[k].name) > longest)
+				longest = strlen(d->bin.syms[k].name);
+	}
 	/* capstone's op_str is < 160; "ADDR <NAME+0xOFF>" < NAME + 40 */
 	t->opssz = longest + 192;
 	t->linesz = t->opssz + sizeof(t->mnem) + 8;
@@ -273,12 +628,12 @@ static void insn_text_free(struct insn_text *t)
  * Decode @addr into t->line, "MNEMONIC OPERANDS" with the mnemonic padded
  * to @pad; returns the instruction size (1 for undecodable bytes).
  */
-static unsigned insn_line(const struct annot *a, uint64_t addr,
+static unsigned insn_line(const struct dso *d, uint64_t addr,
 			  struct insn_text *t, int pad)
 {
 	struct eb_insn in;
 
-	if (eb_decode(a->bin, addr, &in, t->mnem, sizeof(t->mnem), t->ops,
+	if (eb_decode(&d->bin, addr, &in, t->mnem, sizeof(t->mnem), t->ops,
 		      t->opssz)) {
 		in.size = 1;
 		snprintf(t->mnem, sizeof(t->mnem), "(bad)");
@@ -291,76 +646,293 @@ static unsigned insn_line(const struct annot *a, uint64_t addr,
 	return in.size;
 }
 
-static void print_text_sym(const struct annot *a, const struct pick *p,
-			   const char *event, bool color, struct insn_text *tx,
-			   FILE *out)
+/* Source files read for --source, each once. */
+struct src_file {
+	char *path;
+	char *text;
+	char **lines;
+	size_t nr;
+};
+
+struct src_cache {
+	struct src_file *v;
+	size_t nr;
+};
+
+static const struct src_file *src_get(struct src_cache *c, const char *path)
 {
-	const struct eb_sym *sym = p->sym;
-	uint64_t addr = sym->start;
-	int width = snprintf(NULL, 0, "%" PRIx64, sym->end);
+	struct src_file *f;
+	FILE *in;
+	size_t i, len = 0, cap = 0;
+	char *p;
+
+	for (i = 0; i < c->nr; i++)
+		if (!strcmp(c->v[i].path, path))
+			return &c->v[i];
+	f = realloc(c->v, (c->nr + 1) * sizeof(*f));
+	if (!f)
+		return NULL;
+	c->v = f;
+	f = &c->v[c->nr];
+	memset(f, 0, sizeof(*f));
+	f->path = strdup(path);
+	if (!f->path)
+		return NULL;
+	c->nr++;
+	in = fopen(path, "r");
+	if (!in)
+		return f;
+	for (;;) {
+		char *t;
+		size_t n;
+
+		if (len + 4096 + 1 > cap) {
+			cap = cap ? 2 * cap : 65536;
+			if (cap > (64u << 20))
+				break;
+			t = realloc(f->text, cap);
+			if (!t)
+				break;
+			f->text = t;
+		}
+		n = fread(f->text + len, 1, cap - len - 1, in);
+		if (!n)
+			break;
+		len += n;
+	}
+	fclose(in);
+	if (!f->text)
+		return f;
+	f->text[len] = '\0';
+	for (p = f->text; *p; ) {
+		char **l = realloc(f->lines, (f->nr + 1) * sizeof(*l));
+		char *nl;
+
+		if (!l)
+			break;
+		f->lines = l;
+		l[f->nr++] = p;
+		nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		*nl = '\0';
+		p = nl + 1;
+	}
+	return f;
+}
+
+static void src_free(struct src_cache *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr; i++) {
+		free(c->v[i].path);
+		free(c->v[i].text);
+		free(c->v[i].lines);
+	}
+	free(c->v);
+}
+
+struct printer {
+	struct annot *a;
+	const struct annot_opts *o;
+	FILE *out;
+	struct insn_text tx;
+	struct src_cache src;
+	const char *event;
+};
+
+static void print_source(struct printer *pr, struct dso *d, uint64_t addr,
+			 const char **last_file, int *last_line)
+{
+	const char *file;
+	int line;
+	const struct src_file *sf;
+
+	if (!dso_source_line(pr->a->s.reg, d, addr, &file, &line))
+		return;
+	if (*last_file && !strcmp(*last_file, file) && *last_line == line)
+		return;
+	*last_file = file;
+	*last_line = line;
+	fprintf(pr->out, "         :\t%s:%d", file, line);
+	sf = src_get(&pr->src, file);
+	if (sf && line > 0 && (size_t)line <= sf->nr)
+		fprintf(pr->out, "\t%s", sf->lines[line - 1]);
+	fputc('\n', pr->out);
+}
+
+static void print_comments(FILE *out, const struct blockrange_addr_info *info)
+{
+	bool hash = false;
+
+	if (info->entry.status == BLOCKRANGE_FIG_OK && info->entry.value > 0.1) {
+		fputs("\t#", out);
+		hash = true;
+		fprintf(out, " +%.2f%%", info->entry.value);
+	}
+	if (info->taken.status == BLOCKRANGE_FIG_OK && info->taken.value > 0.1) {
+		if (!hash)
+			fputs("\t#", out);
+		fprintf(out, " -%.2f%%", info->taken.value);
+		if (info->pred.status == BLOCKRANGE_FIG_OK)
+			fprintf(out, " (p:%.2f%%)", info->pred.value);
+		else
+			fputs(" (p:n/a)", out);
+	}
+}
+
+/* kallsyms only: the ranges of the symbol, no instructions. */
+static void print_text_ranges(struct printer *pr, const struct annot_sym *p)
+{
+	struct blockrange_iter it;
+	const struct blockrange *br;
+	FILE *out = pr->out;
+
+	fputs("         :\t(no code: symbols only; ranges with their coverage)\n",
+	      out);
+	if (blockrange_span(p->ad->ctx, p->start, p->end - 1, &it))
+		return;
+	while ((br = blockrange_iter_next(&it))) {
+		struct blockrange_addr_info info, end;
+		uint64_t n = 0;
+		size_t k;
+		char abuf[64];
+
+		for (k = 0; k < p->ad->ips.cap; k++) {
+			const struct pairmap_slot *sl = &p->ad->ips.slots[k];
+
+			if (sl->used && sl->a >= br->start && sl->a <= br->end)
+				n += sl->count;
+		}
+		blockrange_addr_info(p->ad->ctx, br->start, &info);
+		blockrange_addr_info(p->ad->ctx, br->end, &end);
+		info.taken = end.taken;
+		info.pred = end.pred;
+		fprintf(out, "%8.2f :\t  ", p->samples ?
+			100.0 * (double)n / (double)p->samples : 0.0);
+		snprintf(abuf, sizeof(abuf), "%" PRIx64 "-%" PRIx64 ":",
+			 br->start, br->end);
+		colored(out, pr->o->color, addr_color(info.coverage), abuf);
+		fprintf(out, "       coverage %" PRIu64, br->coverage);
+		print_comments(out, &info);
+		fputc('\n', out);
+	}
+}
+
+static void print_text_sym(struct printer *pr, const struct annot_sym *p)
+{
+	struct dso *d = p->ad->dso;
+	FILE *out = pr->out;
+	uint64_t addr = p->start;
+	int width = snprintf(NULL, 0, "%" PRIx64, p->end);
+	const char *last_file = NULL;
+	int last_line = 0;
 
 	fprintf(out, " Percent |\tSource code & Disassembly of %s for %s (%" PRIu64 " samples)\n",
-		a->bin->base_name, event, p->samples);
+		d->short_name, pr->event, p->samples);
 	fputs("---------------------------------------------------------------------------------\n", out);
-	fprintf(out, "         :\t%s():\n", sym->name);
-	while (addr < sym->end) {
+	fprintf(out, "         :\t%s():\n", p->name);
+	if (p->ksym) {
+		print_text_ranges(pr, p);
+		return;
+	}
+	while (addr < p->end) {
 		struct blockrange_addr_info info;
 		char abuf[32];
-		uint64_t n = ip_count(a, addr);
+		uint64_t n = pairmap_get(&p->ad->ips, addr, 0);
 		double pct = p->samples ? 100.0 * (double)n / (double)p->samples : 0;
-		bool hash = false;
-		unsigned size = insn_line(a, addr, tx, 6);
+		unsigned size;
 
-		blockrange_addr_info(a->ctx, addr, &info);
+		if (pr->o->source)
+			print_source(pr, d, addr, &last_file, &last_line);
+		size = insn_line(d, addr, &pr->tx, 6);
+		annot_sym_addr_info(p, addr, &info);
 		fprintf(out, "%8.2f :\t  ", pct);
 		snprintf(abuf, sizeof(abuf), "%*" PRIx64 ":", width, addr);
-		colored(out, color, addr_color(info.coverage), "%s", abuf);
+		colored(out, pr->o->color, addr_color(info.coverage), abuf);
 		fputs("       ", out);
-		colored(out, color, asm_color(info.coverage), "%s", tx->line);
-		if (info.entry.status == BLOCKRANGE_FIG_OK &&
-		    info.entry.value > 0.1) {
-			fputs("\t#", out);
-			hash = true;
-			fprintf(out, " +%.2f%%", info.entry.value);
-		}
-		if (info.taken.status == BLOCKRANGE_FIG_OK &&
-		    info.taken.value > 0.1) {
-			if (!hash)
-				fputs("\t#", out);
-			fprintf(out, " -%.2f%%", info.taken.value);
-			if (info.pred.status == BLOCKRANGE_FIG_OK)
-				fprintf(out, " (p:%.2f%%)", info.pred.value);
-			else
-				fputs(" (p:n/a)", out);
-		}
+		colored(out, pr->o->color, asm_color(info.coverage),
+			pr->tx.line);
+		print_comments(out, &info);
 		fputc('\n', out);
+		if (addr + size < addr)
+			break;
 		addr += size;
 	}
 }
 
-static void print_json_sym(const struct annot *a, const struct pick *p,
-			   struct insn_text *tx, FILE *out, bool last)
+static const char *symsrc_name(const struct dso *d)
 {
-	const struct eb_sym *sym = p->sym;
+	if (d->state == DSO_SYMS_ONLY)
+		return "kallsyms";
+	if (d->state != DSO_READY)
+		return "none";
+	switch (d->bin.symsrc) {
+	case EB_SYMS_SYMTAB:
+		return d->debug_file ? "debug symtab" : "symtab";
+	case EB_SYMS_DYNSYM:
+		return "dynsym";
+	default:
+		return "none";
+	}
+}
+
+static void print_json_ranges(struct printer *pr, const struct annot_sym *p)
+{
 	struct blockrange_iter it;
 	const struct blockrange *br;
-	uint64_t addr = sym->start;
+	FILE *out = pr->out;
+	bool first = true;
+
+	fputs("\n     ],\n     \"ranges\": [", out);
+	if (!blockrange_span(p->ad->ctx, p->start, p->end - 1, &it)) {
+		while ((br = blockrange_iter_next(&it))) {
+			fprintf(out, "%s\n      {\"start\": \"0x%" PRIx64 "\", \"end\": \"0x%" PRIx64 "\", \"coverage\": %" PRIu64 ", \"entry\": %" PRIu64 ", \"taken\": %" PRIu64 ", \"pred\": %" PRIu64 ", \"is_target\": %s, \"is_branch\": %s",
+				first ? "" : ",", br->start, br->end,
+				br->coverage, br->entry, br->taken, br->pred,
+				br->is_target ? "true" : "false",
+				br->is_branch ? "true" : "false");
+			json_fig(out, "coverage_pct", annot_sym_coverage(p, br), 100,
+				 "%.2f");
+			json_fig(out, "entry_pct", blockrange_entry_pct(br), 1,
+				 "%.2f");
+			json_fig(out, "taken_pct", blockrange_taken_pct(br), 1,
+				 "%.2f");
+			json_fig(out, "pred_pct",
+				 blockrange_pred_pct(p->ad->ctx, br), 1,
+				 "%.2f");
+			fputc('}', out);
+			first = false;
+		}
+	}
+	fputs("\n     ]}", out);
+}
+
+static void print_json_sym(struct printer *pr, const struct annot_sym *p)
+{
+	struct dso *d = p->ad->dso;
+	FILE *out = pr->out;
+	uint64_t addr = p->start;
 	bool first = true;
 
 	fputs("    {\"name\": ", out);
-	json_str(out, sym->name);
-	fprintf(out, ", \"start\": \"0x%" PRIx64 "\", \"end\": \"0x%" PRIx64 "\", \"samples\": %" PRIu64 ", \"max_coverage\": %" PRIu64 ",\n",
-		sym->start, sym->end, p->samples, p->maxcov);
+	json_str(out, p->name);
+	fprintf(out, ", \"pseudo\": %s, \"start\": \"0x%" PRIx64 "\", \"end\": \"0x%" PRIx64 "\", \"samples\": %" PRIu64 ", \"max_coverage\": %" PRIu64 ",\n",
+		p->pseudo ? "true" : "false", p->start, p->end, p->samples,
+		p->maxcov);
 	fputs("     \"instructions\": [", out);
-	while (addr < sym->end) {
+	while (!p->ksym && addr < p->end) {
 		struct blockrange_addr_info info;
-		uint64_t n = ip_count(a, addr);
-		unsigned size = insn_line(a, addr, tx, 0);
+		uint64_t n = pairmap_get(&p->ad->ips, addr, 0);
+		unsigned size = insn_line(d, addr, &pr->tx, 0);
+		const char *file;
+		int line;
 
-		blockrange_addr_info(a->ctx, addr, &info);
+		annot_sym_addr_info(p, addr, &info);
 		fprintf(out, "%s\n      {\"addr\": \"0x%" PRIx64 "\", \"size\": %u, \"asm\": ",
 			first ? "" : ",", addr, size);
-		json_str(out, tx->line);
+		json_str(out, pr->tx.line);
 		fprintf(out, ", \"samples\": %" PRIu64 ", \"percent\": %.2f, \"coverage\": %" PRIu64,
 			n, p->samples ? 100.0 * (double)n / (double)p->samples : 0.0,
 			info.range ? info.range->coverage : 0);
@@ -368,103 +940,117 @@ static void print_json_sym(const struct annot *a, const struct pick *p,
 		json_fig(out, "entry_pct", info.entry, 1, "%.2f");
 		json_fig(out, "taken_pct", info.taken, 1, "%.2f");
 		json_fig(out, "pred_pct", info.pred, 1, "%.2f");
+		if (pr->o->source &&
+		    dso_source_line(pr->a->s.reg, d, addr, &file, &line)) {
+			fputs(", \"source\": ", out);
+			json_str(out, file);
+			fprintf(out, ", \"line\": %d", line);
+		}
 		fputc('}', out);
 		first = false;
+		if (addr + size < addr)
+			break;
 		addr += size;
 	}
-	fputs("\n     ],\n     \"ranges\": [", out);
-	first = true;
-	if (!blockrange_span(a->ctx, sym->start, sym->end - 1, &it)) {
-		while ((br = blockrange_iter_next(&it))) {
-			fprintf(out, "%s\n      {\"start\": \"0x%" PRIx64 "\", \"end\": \"0x%" PRIx64 "\", \"coverage\": %" PRIu64 ", \"entry\": %" PRIu64 ", \"taken\": %" PRIu64 ", \"pred\": %" PRIu64 ", \"is_target\": %s, \"is_branch\": %s",
-				first ? "" : ",", br->start, br->end,
-				br->coverage, br->entry, br->taken, br->pred,
-				br->is_target ? "true" : "false",
-				br->is_branch ? "true" : "false");
-			json_fig(out, "entry_pct", blockrange_entry_pct(br), 1, "%.2f");
-			json_fig(out, "taken_pct", blockrange_taken_pct(br), 1, "%.2f");
-			json_fig(out, "pred_pct", blockrange_pred_pct(a->ctx, br), 1, "%.2f");
-			fputc('}', out);
-			first = false;
-		}
-	}
-	fprintf(out, "\n     ]}%s\n", last ? "" : ",");
+	print_json_ranges(pr, p);
 }
 
-int annot_print(const struct annot *a, const struct annot_opts *o, FILE *out,
+static void print_json(struct printer *pr, const struct annot_syms *ps)
+{
+	struct annot *a = pr->a;
+	const struct session_stats *st = &a->s.st;
+	FILE *out = pr->out;
+	bool has_pred = false, firstd = true;
+	size_t i, k;
+	int r;
+
+	for (i = 0; i < a->nr_per; i++)
+		if (a->per[i] && blockrange_has_pred(a->per[i]->ctx))
+			has_pred = true;
+	fputs("{\"event\": ", out);
+	json_str(out, a->s.event ? a->s.event : "");
+	fprintf(out, ", \"samples\": %" PRIu64 ", \"prediction_flags\": %s,\n",
+		st->samples, has_pred ? "true" : "false");
+	fprintf(out, " \"blocks\": {\"seen\": %" PRIu64 ", \"counted\": %" PRIu64 ", \"skipped\": {",
+		st->blocks, st->counted);
+	for (r = 0; r < SKIP_NR; r++) {
+		fprintf(out, "%s", r ? ", " : "");
+		json_str(out, skip_keys[r]);
+		fprintf(out, ": %" PRIu64, st->skipped[r]);
+	}
+	fputs("}},\n \"dsos\": [", out);
+	/* DSOs in the order of their hottest symbol, symbols in pick order. */
+	for (i = 0; i < ps->nr; i++) {
+		struct annot_dso *ad = ps->v[i].ad;
+		const struct dso *d = ad->dso;
+		char hex[2 * DSO_BUILD_ID_MAX + 1];
+		bool seen = false, firsts = true;
+
+		for (k = 0; k < i; k++)
+			if (ps->v[k].ad == ad)
+				seen = true;
+		if (seen)
+			continue;
+		dso_build_id_hex(d->build_id, d->build_id_size, hex);
+		fprintf(out, "%s\n  {\"name\": ", firstd ? "" : ",");
+		json_str(out, d->short_name);
+		fputs(", \"path\": ", out);
+		json_str(out, d->path);
+		fputs(", \"build_id\": ", out);
+		json_str_or_null(out, d->build_id_size ? hex : NULL);
+		fputs(", \"file\": ", out);
+		json_str_or_null(out, d->file);
+		fputs(", \"debug_file\": ", out);
+		json_str_or_null(out, d->debug_file);
+		fputs(", \"symbols_from\": ", out);
+		json_str(out, symsrc_name(d));
+		fprintf(out, ", \"samples\": %" PRIu64 ",\n   \"symbols\": [\n",
+			ad->samples);
+		for (k = i; k < ps->nr; k++) {
+			if (ps->v[k].ad != ad)
+				continue;
+			if (!firsts)
+				fputs(",\n", out);
+			print_json_sym(pr, &ps->v[k]);
+			firsts = false;
+		}
+		fputs("\n   ]}", out);
+		firstd = false;
+	}
+	fputs("\n ]}\n", out);
+}
+
+int annot_print(struct annot *a, const struct annot_opts *o, FILE *out,
 		char *err, size_t errsz)
 {
-	const struct eb_binary *b = a->bin;
-	struct pick *picks;
-	struct insn_text tx;
-	size_t n = 0, i;
-	const char *event = a->event ? a->event : "unknown event";
+	struct annot_syms ps = { 0 };
+	struct printer pr = { .a = a, .o = o, .out = out };
+	size_t i;
+	int r;
 
-	if (insn_text_init(&tx, b)) {
+	pr.event = a->s.event ? a->s.event : "unknown event";
+	if (insn_text_init(&pr.tx, a)) {
 		snprintf(err, errsz, "out of memory");
-		return -1;
+		return -2;
 	}
-	picks = calloc(b->nr_syms + o->nr_symbols + 1, sizeof(*picks));
-	if (!picks) {
-		insn_text_free(&tx);
-		snprintf(err, errsz, "out of memory");
-		return -1;
-	}
-	if (o->nr_symbols) {
-		for (i = 0; i < o->nr_symbols; i++) {
-			const struct eb_sym *s = eb_sym_by_name(b, o->symbols[i]);
-
-			if (!s) {
-				snprintf(err, errsz,
-					 "expected a function symbol of %s for --symbol, got '%s'",
-					 b->path, o->symbols[i]);
-				free(picks);
-				insn_text_free(&tx);
-				return -1;
-			}
-			picks[n].sym = s;
-			picks[n].samples = a->sym_samples[s - b->syms];
-			picks[n].maxcov = blockrange_owner_max(a->ctx, s);
-			n++;
-		}
-	} else {
-		for (i = 0; i < b->nr_syms; i++) {
-			const struct eb_sym *s = &b->syms[i];
-			uint64_t mc = blockrange_owner_max(a->ctx, s);
-
-			if (!a->sym_samples[i] && !mc)
-				continue;
-			picks[n].sym = s;
-			picks[n].samples = a->sym_samples[i];
-			picks[n].maxcov = mc;
-			n++;
-		}
-		qsort(picks, n, sizeof(*picks), cmp_pick);
+	r = annot_symbols(a, o->symbols, o->nr_symbols, &ps, err, errsz);
+	if (r) {
+		if (r == -2)
+			snprintf(err, errsz, "out of memory");
+		goto out;
 	}
 	if (o->json) {
-		fputs("{\"binary\": ", out);
-		json_str(out, b->base_name);
-		fputs(", \"event\": ", out);
-		json_str(out, a->event ? a->event : "");
-		fprintf(out, ", \"samples\": %" PRIu64 ", \"prediction_flags\": %s,\n",
-			a->samples,
-			blockrange_has_pred(a->ctx) ? "true" : "false");
-		fprintf(out, " \"blocks\": {\"seen\": %" PRIu64 ", \"counted\": %" PRIu64 ", \"skipped_abort\": %" PRIu64 ", \"skipped_in_tx\": %" PRIu64 ", \"skipped_outside\": %" PRIu64 ", \"skipped_reversed\": %" PRIu64 "},\n",
-			a->stats.blocks, a->stats.counted,
-			a->stats.skipped_abort, a->stats.skipped_in_tx,
-			a->stats.skipped_zero, a->stats.skipped_reversed);
-		fputs(" \"symbols\": [\n", out);
-		for (i = 0; i < n; i++)
-			print_json_sym(a, &picks[i], &tx, out, i + 1 == n);
-		fputs(" ]}\n", out);
+		print_json(&pr, &ps);
 	} else {
-		for (i = 0; i < n; i++) {
+		for (i = 0; i < ps.nr; i++) {
 			if (i)
 				fputc('\n', out);
-			print_text_sym(a, &picks[i], event, o->color, &tx, out);
+			print_text_sym(&pr, &ps.v[i]);
 		}
 	}
-	free(picks);
-	insn_text_free(&tx);
-	return 0;
+out:
+	annot_symbols_free(&ps);
+	src_free(&pr.src);
+	insn_text_free(&pr.tx);
+	return r;
 }

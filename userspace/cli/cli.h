@@ -17,8 +17,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "elfbin.h"
-#include "perfscript.h"
 
 #define CLI_EXIT_USAGE 1
 #define CLI_EXIT_INPUT 2
@@ -89,20 +87,5 @@ void cli_close_input(FILE *f);
 
 /* "<stdin>" for "-", else @path. */
 const char *cli_input_name(const char *path);
-
-/*
- * ps_read()'s result as an exit status, with its one-line message; an input
- * without a single sample line is malformed too (llvm-profgen refuses it as
- * well).  With @skip_bad the count of skipped lines is printed.
- */
-int cli_read_status(int r, const char *err, const char *name,
-		    const struct ps_stats *st, bool skip_bad);
-
-/*
- * Open the profiled binary of the single-binary mode (--binary), which
- * tells code from data by its function symbols: a binary without any is
- * refused.  0 or an exit status after the message.
- */
-int cli_open_binary(const char *path, struct eb_binary *bin);
 
 #endif /* BLOCKRANGE_CLI_CLI_H */

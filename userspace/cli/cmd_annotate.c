@@ -8,82 +8,81 @@
 
 #include "annotate.h"
 #include "cli.h"
+#include "cmd_common.h"
+#include "input.h"
 
 static const char synopsis[] =
-	"usage: blockrange annotate --perfscript FILE|- --binary BIN [--symbol NAME]...\n"
+	"usage: blockrange annotate [-i FILE|-] [--dso NAME]... [--symbol NAME]... [--source]\n"
+	"                           [--symfs DIR] [--vmlinux FILE | --kallsyms FILE] [--binary BIN]\n"
 	"                           [--color=auto|always|never] [--format=text|json] [--skip-bad]\n";
 
 static const char help[] =
-	"Annotate the disassembly of the hot symbols, hottest first, with the basic-block\n"
-	"statistics of the branch stacks: per instruction the share of sample IPs, its\n"
-	"coverage as colour, '# +NN.NN%' on branch targets (entries / coverage of the next\n"
-	"branch) and '# -NN.NN% (p:NN.NN%)' on branches (taken / coverage, predicted / taken).\n"
+	"Annotate the disassembly of the hot symbols of every DSO (executables, shared\n"
+	"libraries, the kernel), hottest first, with the basic-block statistics of the\n"
+	"branch stacks: per instruction the share of sample IPs, its coverage as colour,\n"
+	"'# +NN.NN%' on branch targets (entries / coverage of the next branch) and\n"
+	"'# -NN.NN% (p:NN.NN%)' on branches (taken / coverage, predicted / taken).\n"
 	"\n"
-	"  --perfscript FILE|-   the text of `perf script -F ip,brstack` (- is stdin)\n"
-	"  --binary BIN          the profiled ELF executable\n"
+	"  -i, --input FILE|-    perf.data (file or pipe mode) or the text of\n"
+	"                        `perf script -F ip,brstack` (default perf.data; - is stdin)\n"
+	"  --perfscript FILE|-   the same as --input\n"
+	"  --dso NAME            only this DSO (basename or recorded path; repeatable)\n"
 	"  --symbol NAME         only this symbol (repeatable)\n"
+	"  --source              interleave file:line and the source line (DWARF)\n"
 	"  --color=WHEN          auto (a terminal and NO_COLOR unset), always or never\n"
 	"  --format=text|json    json: the same numbers and the raw counters\n"
-	"  --skip-bad            skip malformed lines (their count goes to stderr)\n"
+	"  --skip-bad            perf script text: skip malformed lines\n"
+	CMD_LOOKUP_HELP
 	"\n"
-	"Exit status: 0 success, 1 usage or I/O error, 2 malformed input.\n";
+	"One summary line on stderr says what was counted and why blocks were skipped.\n"
+	"Exit status: 0 success, 1 usage or I/O error, 2 malformed input or nothing to\n"
+	"annotate (the message says why and what to pass or install).\n";
 
 enum {
-	O_PERFSCRIPT = 256,
-	O_BINARY,
-	O_SYMBOL,
+	O_SYMBOL = CMD_OPT_NEXT,
 	O_COLOR,
 	O_FORMAT,
-	O_SKIP_BAD,
+	O_SOURCE,
 	O_HELP,
 };
 
 static const struct option opts[] = {
-	{ "perfscript", required_argument, NULL, O_PERFSCRIPT },
-	{ "binary", required_argument, NULL, O_BINARY },
+	CMD_LOOKUP_OPTIONS,
 	{ "symbol", required_argument, NULL, O_SYMBOL },
 	{ "color", required_argument, NULL, O_COLOR },
 	{ "format", required_argument, NULL, O_FORMAT },
-	{ "skip-bad", no_argument, NULL, O_SKIP_BAD },
+	{ "source", no_argument, NULL, O_SOURCE },
 	{ "help", no_argument, NULL, O_HELP },
 	{ NULL, 0, NULL, 0 },
 };
 
 struct args {
-	const char *perfscript;
-	const char *binary;
+	struct cmd_common c;
 	const char **symbols;
 	size_t nr_symbols;
 	int color;
 	bool json;
-	bool skip_bad;
+	bool source;
 };
 
 static int parse(const struct cli_cmd *cmd, int argc, char **argv,
 		 struct args *a)
 {
-	int c;
+	int c, r;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:i:", opts, NULL)) != -1) {
+		r = cmd_common_opt(cmd, &a->c, c, argv);
+		if (r > 0)
+			return r;
+		if (!r)
+			continue;
 		switch (c) {
-		case O_PERFSCRIPT:
-			a->perfscript = optarg;
-			break;
-		case O_BINARY:
-			a->binary = optarg;
-			break;
-		case O_SYMBOL: {
-			const char **s = realloc(a->symbols,
-						 (a->nr_symbols + 1) * sizeof(*s));
-
-			if (!s)
+		case O_SYMBOL:
+			if (cmd_push(&a->symbols, &a->nr_symbols, optarg))
 				return cli_fail(CLI_EXIT_USAGE, "out of memory");
-			a->symbols = s;
-			s[a->nr_symbols++] = optarg;
 			break;
-		}
 		case O_COLOR:
 			if (!cli_parse_color(optarg, &a->color))
 				return cli_usage(cmd, "expected --color=auto|always|never, got '%s'",
@@ -96,8 +95,8 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv,
 				return cli_usage(cmd, "expected --format=text|json, got '%s'",
 						 optarg);
 			break;
-		case O_SKIP_BAD:
-			a->skip_bad = true;
+		case O_SOURCE:
+			a->source = true;
 			break;
 		case O_HELP:
 			cli_help(cmd);
@@ -108,84 +107,78 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv,
 	}
 	if (optind < argc)
 		return cli_usage(cmd, "unexpected argument '%s'", argv[optind]);
-	if (!a->perfscript || !a->binary)
-		return cli_usage(cmd, "annotate needs --perfscript FILE|- and --binary BIN");
 	return 0;
 }
 
 static int annotate(const struct args *a)
 {
-	struct eb_binary bin;
+	struct session_opts so;
 	struct annot an;
 	struct annot_opts o;
-	struct ps_callbacks cb;
-	struct ps_stats st = { 0 };
+	struct ev_sink sink;
 	char err[CLI_ERR_MAX];
-	const char *name;
-	FILE *in;
 	size_t i;
 	int r;
 
-	r = cli_open_binary(a->binary, &bin);
+	cmd_session_opts(&a->c, &so);
+	so.dso.source = a->source;
+	r = annot_init(&an, cli_input_name(a->c.input), &so);
 	if (r)
 		return r;
-	/* An unknown --symbol is reported before the input is read. */
-	for (i = 0; i < a->nr_symbols; i++) {
-		if (!eb_sym_by_name(&bin, a->symbols[i])) {
-			eb_close(&bin);
-			return cli_fail(CLI_EXIT_INPUT,
-					"expected a function symbol of %s for --symbol, got '%s'",
-					a->binary, a->symbols[i]);
+	/* With --binary, an unknown --symbol is reported before reading. */
+	for (i = 0; an.s.bin_dso && i < a->nr_symbols; i++) {
+		if (!eb_sym_by_name(&an.s.bin_dso->bin, a->symbols[i])) {
+			r = cli_fail(CLI_EXIT_INPUT,
+				     "expected a function symbol of %s for --symbol, got '%s'",
+				     a->c.binary, a->symbols[i]);
+			goto out;
 		}
 	}
-	name = cli_input_name(a->perfscript);
-	if (annot_init(&an, name, &bin, err, sizeof(err))) {
-		eb_close(&bin);
-		return cli_fail(CLI_EXIT_USAGE, "%s", err);
-	}
-	cb.sample = annot_sample;
-	cb.mmap = annot_mmap;
-	cb.arg = &an;
-	in = cli_open_input(a->perfscript, "a perf script file");
-	if (!in) {
-		r = CLI_EXIT_USAGE;
-		goto out;
-	}
-	r = cli_read_status(ps_read(in, name, a->skip_bad, &cb, &st, err,
-				    sizeof(err)), err, name, &st, a->skip_bad);
-	cli_close_input(in);
+	annot_sink(&an, &sink);
+	r = cmd_read(&a->c, &sink, err, sizeof(err));
 	if (r)
 		goto out;
+	session_report(&an.s, "annotated", annot_nr_dsos(&an));
+	if (!annot_nr_dsos(&an) && !a->nr_symbols) {
+		session_nothing(&an.s, "annotate");
+		r = CLI_EXIT_INPUT;
+		goto out;
+	}
 	o.symbols = a->symbols;
 	o.nr_symbols = a->nr_symbols;
 	o.json = a->json;
+	o.source = a->source;
 	o.color = cli_color_on(a->color);
-	if (annot_print(&an, &o, stdout, err, sizeof(err)))
-		r = cli_fail(CLI_EXIT_USAGE, "%s", err);
+	r = annot_print(&an, &o, stdout, err, sizeof(err));
+	if (r)
+		r = cli_fail(r == -1 ? CLI_EXIT_INPUT : CLI_EXIT_USAGE, "%s",
+			     err);
 	else if (fflush(stdout))
 		r = cli_fail(CLI_EXIT_USAGE, "cannot write the output");
 out:
 	annot_free(&an);
-	eb_close(&bin);
 	return r;
 }
 
 static int run(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct args a = { .color = -1 };
-	int r = parse(cmd, argc, argv, &a);
+	int r;
 
+	cmd_common_init(&a.c);
+	r = parse(cmd, argc, argv, &a);
 	if (!r)
 		r = annotate(&a);
 	else if (r < 0)
 		r = 0;
 	free(a.symbols);
+	cmd_common_free(&a.c);
 	return r;
 }
 
 const struct cli_cmd cli_cmd_annotate = {
 	.name = "annotate",
-	.summary = "annotated disassembly of the hot symbols with basic-block statistics",
+	.summary = "annotated disassembly of the hot symbols of every DSO",
 	.synopsis = synopsis,
 	.help = help,
 	.run = run,

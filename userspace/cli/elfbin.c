@@ -176,34 +176,32 @@ static int decode_region(struct eb_binary *b, const struct eb_section *s,
 	return 0;
 }
 
-static int load_symbols(struct eb_binary *b, Elf *elf, char *err,
-			size_t errsz)
+/* The first section of @type in @elf, with its header. */
+static Elf_Scn *find_scn(Elf *elf, GElf_Word type, GElf_Shdr *sh)
 {
-	Elf_Scn *scn = NULL, *symscn = NULL;
-	GElf_Shdr sh, symsh;
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, sh) && sh->sh_type == type)
+			return scn;
+	return NULL;
+}
+
+/*
+ * Function symbols of @symscn that lie in executable sections of @b, one
+ * per address (the best ranked), sorted.  0, or -1 out of memory.
+ */
+static int load_symbols(struct eb_binary *b, Elf *elf, Elf_Scn *symscn,
+			const GElf_Shdr *symsh, char *err, size_t errsz)
+{
 	Elf_Data *data;
 	struct rawsym *raw = NULL;
 	size_t nraw = 0, i, n, u;
 
-	while ((scn = elf_nextscn(elf, scn))) {
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		if (sh.sh_type == SHT_SYMTAB) {
-			symscn = scn;
-			symsh = sh;
-			break;
-		}
-		if (sh.sh_type == SHT_DYNSYM && !symscn) {
-			symscn = scn;
-			symsh = sh;
-		}
-	}
-	if (!symscn)
-		return 0;
 	data = elf_getdata(symscn, NULL);
-	if (!data || !symsh.sh_entsize)
+	if (!data || !symsh->sh_entsize)
 		return 0;
-	n = symsh.sh_size / symsh.sh_entsize;
+	n = symsh->sh_size / symsh->sh_entsize;
 	raw = calloc(n ? n : 1, sizeof(*raw));
 	if (!raw) {
 		snprintf(err, errsz, "%s: out of memory", b->path);
@@ -223,7 +221,7 @@ static int load_symbols(struct eb_binary *b, Elf *elf, char *err,
 			continue;
 		if (s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE)
 			continue;
-		name = elf_strptr(elf, symsh.sh_link, s.st_name);
+		name = elf_strptr(elf, symsh->sh_link, s.st_name);
 		if (!name || !*name || !eb_xsec_at(b, s.st_value))
 			continue;
 		raw[nraw].addr = s.st_value;
@@ -258,6 +256,210 @@ static int load_symbols(struct eb_binary *b, Elf *elf, char *err,
 	b->nr_syms = u;
 	free(raw);
 	return 0;
+}
+
+/*
+ * The symbols: @sym_path's .symtab if given and present, else the
+ * binary's .symtab, else its .dynsym.  0, -1 out of memory, -2 with a
+ * message if @sym_path is not a readable ELF file.
+ */
+static int pick_symbols(struct eb_binary *b, Elf *elf, const char *sym_path,
+			char *err, size_t errsz)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn;
+	int r;
+
+	if (sym_path) {
+		int fd = open(sym_path, O_RDONLY);
+		Elf *dbg;
+
+		if (fd < 0) {
+			snprintf(err, errsz, "%s: %s", sym_path,
+				 strerror(errno));
+			return -2;
+		}
+		dbg = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+		if (!dbg || elf_kind(dbg) != ELF_K_ELF) {
+			snprintf(err, errsz,
+				 "%s: expected an ELF debug file, got a file that is not ELF",
+				 sym_path);
+			if (dbg)
+				elf_end(dbg);
+			close(fd);
+			return -2;
+		}
+		scn = find_scn(dbg, SHT_SYMTAB, &sh);
+		r = scn ? load_symbols(b, dbg, scn, &sh, err, errsz) : 0;
+		elf_end(dbg);
+		close(fd);
+		if (r)
+			return r;
+		if (b->nr_syms) {
+			b->symsrc = EB_SYMS_SYMTAB;
+			b->sym_path_buf = strdup(sym_path);
+			if (!b->sym_path_buf) {
+				snprintf(err, errsz, "%s: out of memory",
+					 b->path);
+				return -1;
+			}
+			b->sym_path = b->sym_path_buf;
+			return 0;
+		}
+		free(b->syms);
+		b->syms = NULL;
+	}
+	b->sym_path = b->path;
+	scn = find_scn(elf, SHT_SYMTAB, &sh);
+	if (scn) {
+		if (load_symbols(b, elf, scn, &sh, err, errsz))
+			return -1;
+		if (b->nr_syms) {
+			b->symsrc = EB_SYMS_SYMTAB;
+			return 0;
+		}
+		free(b->syms);
+		b->syms = NULL;
+	}
+	scn = find_scn(elf, SHT_DYNSYM, &sh);
+	if (scn) {
+		if (load_symbols(b, elf, scn, &sh, err, errsz))
+			return -1;
+		if (b->nr_syms)
+			b->symsrc = EB_SYMS_DYNSYM;
+	}
+	return 0;
+}
+
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct eb_sym *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/*
+ * perf's "NAME@plt" symbols for the PLT entries no symbol covers: entry i
+ * of .rela.plt is the i-th 16-byte stub of .plt.sec, or of .plt after its
+ * first stub.  Display only: added after the code set was decoded, which
+ * (as llvm-profgen's) has no PLT.  0, or -1 out of memory.
+ */
+static int add_plt_symbols(struct eb_binary *b, Elf *elf, size_t shstrndx)
+{
+	Elf_Scn *scn = NULL, *rela = NULL;
+	GElf_Shdr sh, rsh = { 0 }, dsh;
+	uint64_t plt = 0, step = 16;
+	bool have_plt = false;
+	Elf_Data *data, *dyn;
+	size_t i, n, added = 0;
+	struct eb_sym *v;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!name)
+			continue;
+		if (!strcmp(name, ".rela.plt") && sh.sh_type == SHT_RELA) {
+			rela = scn;
+			rsh = sh;
+		} else if (!strcmp(name, ".plt.sec")) {
+			plt = sh.sh_addr;
+			have_plt = true;
+		} else if (!strcmp(name, ".plt") && !have_plt) {
+			plt = sh.sh_addr + step;
+			have_plt = true;
+		}
+	}
+	if (!rela || !have_plt || !rsh.sh_entsize)
+		return 0;
+	scn = elf_getscn(elf, rsh.sh_link);
+	if (!scn || !gelf_getshdr(scn, &dsh) || !dsh.sh_entsize)
+		return 0;
+	data = elf_getdata(rela, NULL);
+	dyn = elf_getdata(scn, NULL);
+	if (!data || !dyn)
+		return 0;
+	n = rsh.sh_size / rsh.sh_entsize;
+	v = realloc(b->syms, (b->nr_syms + n + 1) * sizeof(*v));
+	if (!v)
+		return -1;
+	b->syms = v;
+	for (i = 0; i < n; i++) {
+		uint64_t addr = plt + step * i;
+		const char *name;
+		GElf_Rela r;
+		GElf_Sym ds;
+		char *full;
+
+		if (!gelf_getrela(data, (int)i, &r) ||
+		    !gelf_getsym(dyn, (int)GELF_R_SYM(r.r_info), &ds))
+			continue;
+		name = elf_strptr(elf, dsh.sh_link, ds.st_name);
+		if (!name || !*name || !eb_xsec_at(b, addr) ||
+		    eb_sym_at(b, addr))
+			continue;
+		full = malloc(strlen(name) + 5);
+		if (!full)
+			return -1;
+		sprintf(full, "%s@plt", name);
+		v[b->nr_syms + added].start = addr;
+		v[b->nr_syms + added].end = addr + step;
+		v[b->nr_syms + added].name = full;
+		added++;
+	}
+	b->nr_syms += added;
+	qsort(b->syms, b->nr_syms, sizeof(*b->syms), cmp_sym);
+	return 0;
+}
+
+/* NT_GNU_BUILD_ID from the notes of @elf; its size, 0 if none. */
+static int read_build_id(Elf *elf, uint8_t id[EB_BUILD_ID_MAX])
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *data;
+		GElf_Nhdr nh;
+		size_t off = 0, noff, doff;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (!data)
+			continue;
+		while ((off = gelf_getnote(data, off, &nh, &noff, &doff))) {
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			    !memcmp((char *)data->d_buf + noff, "GNU", 4) &&
+			    nh.n_descsz && nh.n_descsz <= EB_BUILD_ID_MAX) {
+				memcpy(id, (char *)data->d_buf + doff,
+				       nh.n_descsz);
+				return (int)nh.n_descsz;
+			}
+		}
+	}
+	return 0;
+}
+
+int eb_file_build_id(const char *path, uint8_t id[EB_BUILD_ID_MAX])
+{
+	int fd = open(path, O_RDONLY), n = -1;
+	Elf *elf;
+
+	if (fd < 0)
+		return -1;
+	if (elf_version(EV_CURRENT) != EV_NONE) {
+		elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+		if (elf && elf_kind(elf) == ELF_K_ELF)
+			n = read_build_id(elf, id);
+		if (elf)
+			elf_end(elf);
+	}
+	close(fd);
+	return n;
 }
 
 /* Next symbol start in the same section, or the section end. */
@@ -361,6 +563,14 @@ static uint64_t file_end(Elf *elf, const GElf_Ehdr *eh)
 }
 
 int eb_open(const char *path, struct eb_binary *b, char *err, size_t errsz)
+{
+	const struct eb_open_opts o = { .code_set = true };
+
+	return eb_open_ex(path, &o, b, err, errsz);
+}
+
+int eb_open_ex(const char *path, const struct eb_open_opts *o,
+	       struct eb_binary *b, char *err, size_t errsz)
 {
 	Elf *elf = NULL;
 	GElf_Ehdr eh;
@@ -485,17 +695,33 @@ int eb_open(const char *path, struct eb_binary *b, char *err, size_t errsz)
 	b->cs_handle = (size_t)h;
 	cs_option(h, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
 	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
-	if (load_symbols(b, elf, err, errsz))
+	{
+		int r = pick_symbols(b, elf, o->sym_path, err, errsz);
+
+		if (r == -1)
+			goto fail;
+		if (r)
+			goto fail;	/* -2: the debug file is at fault */
+	}
+	if (o->need_syms && !b->nr_syms) {
+		snprintf(err, errsz,
+			 "%s: expected function symbols in its executable sections, got none (stripped?)",
+			 path);
 		goto fail;
+	}
+	b->build_id_size = (uint8_t)read_build_id(elf, b->build_id);
 	for (i = 0; i < b->nr_syms; i++) {
 		uint64_t end = region_end(b, i);
 
 		if (!b->syms[i].end || b->syms[i].end > end)
 			b->syms[i].end = end;
-		if (decode_region(b, eb_xsec_at(b, b->syms[i].start),
+		if (o->code_set &&
+		    decode_region(b, eb_xsec_at(b, b->syms[i].start),
 				  b->syms[i].start, end, &cap))
 			goto oom;
 	}
+	if (add_plt_symbols(b, elf, shstrndx))
+		goto oom;
 	b->xfer_prefix = malloc((b->nr_code + 1) * sizeof(*b->xfer_prefix));
 	if (!b->xfer_prefix)
 		goto oom;
@@ -541,6 +767,7 @@ void eb_close(struct eb_binary *b)
 	free(b->code_rank);
 	free(b->image);
 	free(b->path);
+	free(b->sym_path_buf);
 	memset(b, 0, sizeof(*b));
 }
 

@@ -81,6 +81,7 @@ struct ev_sample {
 	const char *event;	/* event name, "" when unknown */
 	unsigned event_idx;	/* index of the event (attr) in the input */
 	uint64_t repeat;	/* aggregation count of perf-script text, else 1 */
+	uint64_t repeat_line;	/* line of that count line, 0: none */
 	bool has_brstack;
 	bool has_hw_idx;
 	uint64_t hw_idx;	/* PERF_SAMPLE_BRANCH_HW_INDEX */

@@ -13,6 +13,9 @@
  *  - every count is weighted by the sample's repeat count; a count that
  *    would pass 2^64 - 1 is an input error (exit status 2), not a wrap.
  * Without a binary every address is code and only start <= end is checked.
+ *
+ * Every DSO gets its own profile, as llvm-profgen --binary=DSO would print
+ * it: addresses in other DSOs are external to it.
  */
 #ifndef BLOCKRANGE_CLI_PROFILE_H
 #define BLOCKRANGE_CLI_PROFILE_H
@@ -22,8 +25,8 @@
 #include <stdio.h>
 
 #include "elfbin.h"
-#include "mapper.h"
-#include "perfscript.h"
+#include "events.h"
+#include "session.h"
 
 /* (a, b) -> count, open addressing. */
 struct pairmap {
@@ -50,24 +53,54 @@ struct pairmap_slot *pairmap_sorted(const struct pairmap *pm);
 
 #define PROFILE_EXTERNAL 1
 
+/* One DSO's raw profile (NULL dso: the raw mode, every address is code). */
 struct profile {
-	const char *name;		/* input name, for messages */
-	const struct eb_binary *bin;	/* NULL: every address is code */
-	struct mapper *map;
-	uint64_t base;			/* subtracted on output */
-	const char *event;		/* keep only samples of this event */
-	bool leading_ip_only;
+	struct dso *dso;
 	struct pairmap ranges;
 	struct pairmap branches;
-	unsigned long samples_used;
+	uint64_t samples;	/* samples that touched this DSO's code */
 };
 
-/* ps_callbacks.sample */
-int profile_sample(void *arg, const struct ps_sample *s, char *err,
-		   size_t errsz);
-/* ps_callbacks.mmap for every reader that maps through a struct mapper */
-int profile_mmap(void *arg, const struct ps_mmap *m, char *err, size_t errsz);
-int profile_write(const struct profile *p, FILE *out);
-void profile_free(struct profile *p);
+struct profiler_opts {
+	const char *event;		/* keep only samples of this event */
+	bool leading_ip_only;
+	bool raw;			/* no binary: every address is code */
+};
+
+struct profiler {
+	struct session s;		/* first: the sink's arg is both */
+	struct profiler_opts o;
+	struct profile raw;		/* raw mode */
+	struct profile **per;		/* by dso->idx */
+	size_t nr_per;
+	struct session_addr *ends;
+	size_t ends_cap;
+	struct kept *kept;
+	size_t kept_cap;
+	struct dso **touched;
+	size_t touched_cap;
+	uint64_t samples_used;
+};
+
+/* 0, or an exit status after a message (see session_init()). */
+int profiler_init(struct profiler *p, const char *name,
+		  const struct session_opts *so,
+		  const struct profiler_opts *o);
+void profiler_free(struct profiler *p);
+void profiler_sink(struct profiler *p, struct ev_sink *sink);
+
+/* The profile of @d (NULL: none), or the raw one. */
+const struct profile *profiler_get(const struct profiler *p,
+				   const struct dso *d);
+/* Number of DSOs with a profile. */
+size_t profiler_nr(const struct profiler *p);
+/* The i-th profile in DSO order. */
+const struct profile *profiler_at(const struct profiler *p, size_t i);
+
+/*
+ * Print @prof in llvm-profgen's text: addresses minus @base (external ones
+ * as 1 - base).  0 or -1 (out of memory or an output error).
+ */
+int profile_write(const struct profile *prof, uint64_t base, FILE *out);
 
 #endif /* BLOCKRANGE_CLI_PROFILE_H */

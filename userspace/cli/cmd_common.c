@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Options shared by the profile-reading subcommands.  See cmd_common.h. */
+#define _GNU_SOURCE
+
+#include "cmd_common.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "input.h"
+
+void cmd_common_init(struct cmd_common *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->input = "perf.data";
+}
+
+void cmd_common_free(struct cmd_common *c)
+{
+	free(c->dsos);
+	c->dsos = NULL;
+}
+
+int cmd_push(const char ***v, size_t *nr, const char *s)
+{
+	const char **x = realloc(*v, (*nr + 1) * sizeof(*x));
+
+	if (!x)
+		return -1;
+	x[(*nr)++] = s;
+	*v = x;
+	return 0;
+}
+
+int cmd_common_opt(const struct cli_cmd *cmd, struct cmd_common *c, int opt,
+		   char **argv)
+{
+	(void)cmd;
+	(void)argv;
+	switch (opt) {
+	case CMD_OPT_INPUT:
+	case CMD_OPT_PERFSCRIPT:
+		c->input = optarg;
+		return 0;
+	case CMD_OPT_BINARY:
+		c->binary = optarg;
+		return 0;
+	case CMD_OPT_DSO:
+		if (cmd_push(&c->dsos, &c->nr_dsos, optarg))
+			return cli_fail(CLI_EXIT_USAGE, "out of memory");
+		return 0;
+	case CMD_OPT_SYMFS:
+		c->symfs = optarg;
+		return 0;
+	case CMD_OPT_VMLINUX:
+		c->vmlinux = optarg;
+		return 0;
+	case CMD_OPT_KALLSYMS:
+		c->kallsyms = optarg;
+		return 0;
+	case CMD_OPT_DEBUG_DIR:
+		c->debug_dir = optarg;
+		return 0;
+	case CMD_OPT_BUILDID_DIR:
+		c->buildid_dir = optarg;
+		return 0;
+	case CMD_OPT_NO_DEBUGINFOD:
+		c->no_debuginfod = true;
+		return 0;
+	case CMD_OPT_SKIP_BAD:
+		c->skip_bad = true;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+void cmd_session_opts(const struct cmd_common *c, struct session_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->dso.symfs = c->symfs;
+	o->dso.buildid_dir = c->buildid_dir;
+	o->dso.debug_dir = c->debug_dir;
+	o->dso.vmlinux = c->vmlinux;
+	o->dso.kallsyms = c->kallsyms;
+	o->dso.debuginfod = !c->no_debuginfod;
+	o->binary = c->binary;
+	o->dsos = c->dsos;
+	o->nr_dsos = c->nr_dsos;
+}
+
+int cmd_read(const struct cmd_common *c, const struct ev_sink *sink,
+	     char *err, size_t errsz)
+{
+	struct input_opts io = { .skip_bad = c->skip_bad };
+	struct input_stats st;
+	int r = input_read(c->input, &io, sink, &st, err, errsz);
+
+	if (r)
+		return cli_fail(r == -1 ? CLI_EXIT_INPUT : CLI_EXIT_USAGE,
+				"%s", err);
+	if (c->skip_bad)
+		fprintf(stderr, "blockrange: skipped %lu malformed line%s\n",
+			(unsigned long)st.bad_lines,
+			st.bad_lines == 1 ? "" : "s");
+	return 0;
+}
