@@ -37,22 +37,29 @@ $(REC_WL_OUT)/tasks: $(REC_WL_SRC)/tasks/tasks.c
 
 check-cli: $(REC_WL)
 
-# The demo records a short run (every instruction of all three DSOs).
+# The demo records a short run to perf.data (and the same recording as
+# perf-script text), shows that perf 6.1 prints that text for the perf.data,
+# the share of each DSO, and the annotation of the three hottest symbols:
+# exe_loop (the executable), lib_loop (libhot.so), qsort's merge sort (libc).
 CLI_DEMO_DSO := $(CLI_OUT)/demo-dso
 CLI_DEMO_DSO_ARGS := 2000 2000 64
-# Annotation of the three DSOs of the recording: set once `annotate` reads
-# perf.data with several DSOs (left empty: the demo stops after the record).
-CLI_DEMO_DSO_ANNOTATE ?=
+# The annotate step of the demo; it reads the text until annotate reads
+# perf.data (then: -i $(CLI_DEMO_DSO)/perf.data).
+CLI_DEMO_DSO_ANNOTATE ?= $(CLI_BIN) annotate -i $(CLI_DEMO_DSO)/blockrange.perfscript \
+		--color=always > $(CLI_DEMO_DSO)/annotate.txt && \
+	awk '/Disassembly of/ { n++ } n <= 3' $(CLI_DEMO_DSO)/annotate.txt
 
 .PHONY: cli-demo-dso
 
 cli-demo-dso: $(CLI_BIN) $(REC_WL)
 	@mkdir -p $(CLI_DEMO_DSO)
 	$(CLI_BIN) record -o $(CLI_DEMO_DSO)/perf.data --depth 32 --period 7 \
+		--script-copy $(CLI_DEMO_DSO)/blockrange.perfscript \
 		-- $(REC_WL_OUT)/multidso-pie $(CLI_DEMO_DSO_ARGS)
-	perf script -i $(CLI_DEMO_DSO)/perf.data -F ip,brstack \
+	perf script -i $(CLI_DEMO_DSO)/perf.data -F ip,brstack --show-mmap-events \
 		> $(CLI_DEMO_DSO)/perf.script
-	head -n 5 $(CLI_DEMO_DSO)/perf.script | cut -c 1-160
+	cmp $(CLI_DEMO_DSO)/perf.script $(CLI_DEMO_DSO)/blockrange.perfscript
+	awk '!/PERF_RECORD/ && n++ < 3' $(CLI_DEMO_DSO)/perf.script | cut -c 1-160
 	perf report -i $(CLI_DEMO_DSO)/perf.data --stdio --sort dso \
 		> $(CLI_DEMO_DSO)/perf.report
 	grep -v -e '^#' -e '^$$' $(CLI_DEMO_DSO)/perf.report
