@@ -28,8 +28,14 @@ CLI_CC ?= gcc
 # Workloads are never instrumented (the coverage build overrides CLI_CC).
 CLI_WL_CC ?= gcc
 CLI_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g \
-	-I$(TOP)/userspace/include $$(pkg-config --cflags capstone libelf libdw libdebuginfod)
-CLI_LIBS := $$(pkg-config --libs capstone libelf libdw libdebuginfod)
+	-I$(TOP)/userspace/include \
+	$$(pkg-config --cflags capstone libelf libdw libdebuginfod libgvc)
+# report.c links Graphviz's dot layout and core (SVG) plugins directly and
+# registers them itself (see report.h), so they are found by the runpath.
+CLI_GV_PLUGINS = $$(pkg-config --variable=libdir libgvc)/graphviz
+CLI_LIBS := $$(pkg-config --libs capstone libelf libdw libdebuginfod libgvc) \
+	-L$(CLI_GV_PLUGINS) -Wl,-rpath,$(CLI_GV_PLUGINS) \
+	-lgvplugin_dot_layout -lgvplugin_core
 
 CLI_LIB_SRCS := $(filter-out $(CLI_SRC)/main.c,$(wildcard $(CLI_SRC)/*.c))
 CLI_LIB_OBJS := $(patsubst $(CLI_SRC)/%.c,$(CLI_OUT)/obj/%.o,$(CLI_LIB_SRCS))

@@ -20,6 +20,10 @@ static const char help[] =
 	"                      previous sample, a full trace with --period 1)\n"
 	"  --period P          one sample every P taken branches (default 1)\n"
 	"  --counts FILE       write 'VADDR COUNT' for every executed instruction\n"
+	"  -h, --help          this help\n"
+	"\n"
+	"Example:\n"
+	"  blockrange record -o sort.perfscript --depth 32 --period 7 -- ./sortsearch 48\n"
 	"\n"
 	"Exit status: 0 success, 1 usage error or a program that cannot be run.\n";
 
@@ -27,7 +31,7 @@ enum {
 	O_DEPTH = 256,
 	O_PERIOD,
 	O_COUNTS,
-	O_HELP,
+	O_HELP = 'h',
 };
 
 static const struct option opts[] = {
@@ -52,7 +56,7 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	/* '+': stop at the first non-option (PROGRAM). */
-	while ((c = getopt_long(argc, argv, "+:o:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			o.output = optarg;
@@ -92,5 +96,6 @@ const struct cli_cmd cli_cmd_record = {
 	.summary = "record branch stacks in software (ptrace single-stepping)",
 	.synopsis = synopsis,
 	.help = help,
+	.options = opts,
 	.run = run,
 };
