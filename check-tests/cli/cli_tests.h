@@ -25,6 +25,8 @@ Suite *badinput_suite(void);
 Suite *fuzzcorpus_suite(void);
 Suite *lookup_suite(void);
 Suite *kernel_suite(void);
+Suite *report_suite(void);
+Suite *manners_suite(void);
 
 /* getenv() that fails the test when the variable is missing. */
 const char *env_path(const char *name);

@@ -27,6 +27,7 @@ static const char help[] =
 	"\n"
 	"  -i, --input FILE|-    perf.data or `perf script -F ip,brstack` text (default\n"
 	"                        perf.data; - is stdin)\n"
+	"  --perfscript FILE|-   the same as --input\n"
 	"  --dso NAME            the profile of this DSO only, on stdout\n"
 	"  -o, --output DIR      one file per DSO: DIR/NAME.rawprof (needed when the\n"
 	"                        profile has several DSOs and no --dso is given)\n"

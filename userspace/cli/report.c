@@ -235,7 +235,7 @@ static int write_graph(struct rep *r, size_t si, const struct rsym *rs,
 		n = bn[i] = agnode(gr, name, 1);
 		if (!n)
 			goto oom;
-		snprintf(id, sizeof(id), "s%zu-n%" PRIx64, si, b->start);
+		snprintf(id, sizeof(id), "s%zu_n%" PRIx64, si, b->start);
 		set(n, "id", id);
 		snprintf(buf, sizeof(buf), "block %s%s%s", heat_name(b->heat),
 			 b->coverage ? "" : " never",
@@ -259,7 +259,7 @@ static int write_graph(struct rep *r, size_t si, const struct rsym *rs,
 		n = xn[i] = agnode(gr, name, 1);
 		if (!n)
 			goto oom;
-		snprintf(id, sizeof(id), "s%zu-x%zu", si, i);
+		snprintf(id, sizeof(id), "s%zu_x%zu", si, i);
 		set(n, "id", id);
 		set(n, "class", "ext");
 		gv_text(label, sizeof(label), g->exts[i].name);
@@ -282,7 +282,7 @@ static int write_graph(struct rep *r, size_t si, const struct rsym *rs,
 			    name, 1);
 		if (!ed)
 			goto oom;
-		snprintf(id, sizeof(id), "s%zu-e%zu", si, i);
+		snprintf(id, sizeof(id), "s%zu_e%zu", si, i);
 		set(ed, "id", id);
 		snprintf(buf, sizeof(buf), "%s%s", cfg_edge_kind_names[e->kind],
 			 e->count || e->kind == CFG_AFTER_CALL ? "" : " zero");
@@ -398,7 +398,7 @@ static const char js[] =
 	"  });\n"
 	"  function show(node) {\n"
 	"    var sec = node.closest('section.sym');\n"
-	"    var row = document.getElementById(node.id.replace('-n', '-i'));\n"
+	"    var row = document.getElementById(node.id.replace('_n', '_i'));\n"
 	"    if (!sec || !row) return;\n"
 	"    var pane = row.closest('.disasm');\n"
 	"    var b = row.getAttribute('data-b');\n"
@@ -576,7 +576,7 @@ static void write_disasm(struct rep *r, size_t si, const struct rsym *rs)
 			annot_insn_line(p->ad->dso, in->addr, &r->tx, 6);
 			annot_sym_addr_info(p, in->addr, &info);
 			annot_comment(&info, cm, sizeof(cm));
-			fprintf(out, "<tr id=\"s%zu-i%" PRIx64 "\" class=\"%s\" data-b=\"%" PRIx64 "\">"
+			fprintf(out, "<tr id=\"s%zu_i%" PRIx64 "\" class=\"%s\" data-b=\"%" PRIx64 "\">"
 				"<td class=\"pct\">%.2f</td><td class=\"cov\">%" PRIu64 "</td>"
 				"<td class=\"addr\">%" PRIx64 ":</td><td class=\"asm\">",
 				si, in->addr, heat_name(annot_heat_of(info.coverage)),
@@ -659,9 +659,9 @@ static void jref(FILE *out, size_t si, const struct cfg *g,
 		 struct cfg_node_ref ref)
 {
 	if (ref.ext)
-		fprintf(out, "\"s%zu-x%zu\"", si, ref.idx);
+		fprintf(out, "\"s%zu_x%zu\"", si, ref.idx);
 	else
-		fprintf(out, "\"s%zu-n%" PRIx64 "\"", si,
+		fprintf(out, "\"s%zu_n%" PRIx64 "\"", si,
 			g->blocks[ref.idx].start);
 }
 
@@ -699,7 +699,7 @@ static void write_data(struct rep *r)
 		for (i = 0; i < g->nr_blocks; i++) {
 			const struct cfg_block *b = &g->blocks[i];
 
-			fprintf(out, "%s\n    {\"id\": \"s%zu-n%" PRIx64 "\", \"start\": \"0x%" PRIx64 "\", \"last\": \"0x%" PRIx64 "\", \"end\": \"0x%" PRIx64 "\", \"insns\": %zu, \"coverage\": %" PRIu64,
+			fprintf(out, "%s\n    {\"id\": \"s%zu_n%" PRIx64 "\", \"start\": \"0x%" PRIx64 "\", \"last\": \"0x%" PRIx64 "\", \"end\": \"0x%" PRIx64 "\", \"insns\": %zu, \"coverage\": %" PRIu64,
 				i ? "," : "", si, b->start, b->start, b->last,
 				b->end, b->nr_insns, b->coverage);
 			jfig(out, "coverage_pct", b->coverage_fig);
@@ -709,7 +709,7 @@ static void write_data(struct rep *r)
 		}
 		fputs("],\n   \"externals\": [", out);
 		for (i = 0; i < g->nr_exts; i++) {
-			fprintf(out, "%s\n    {\"id\": \"s%zu-x%zu\", \"name\": ",
+			fprintf(out, "%s\n    {\"id\": \"s%zu_x%zu\", \"name\": ",
 				i ? "," : "", si, i);
 			jstr(out, g->exts[i].name);
 			fprintf(out, ", \"drawn\": %s}",
@@ -719,7 +719,7 @@ static void write_data(struct rep *r)
 		for (i = 0; i < g->nr_edges; i++) {
 			const struct cfg_edge *e = &g->edges[i];
 
-			fprintf(out, "%s\n    {\"id\": \"s%zu-e%zu\", \"kind\": \"%s\", \"from\": ",
+			fprintf(out, "%s\n    {\"id\": \"s%zu_e%zu\", \"kind\": \"%s\", \"from\": ",
 				i ? "," : "", si, i,
 				cfg_edge_kind_names[e->kind]);
 			jref(out, si, g, e->from);
