@@ -488,6 +488,8 @@ return {top: pane.scrollTop, inside: r.top >= p.top && r.bottom <= p.bottom,
                           (name, before, st["top"]))
                 clicked = "%s (pane scrolled %d -> %d px)" % (target["id"], before, st["top"])
             if n == 0:
+                drv.save_screenshot(os.path.join(out_dir, "report-click.png"))
+                drv.execute_script("window.scrollTo(0, 0);")
                 drv.save_screenshot(os.path.join(out_dir, "report.png"))
             logs = drv.get_log("browser")
             severe = [l for l in logs if l.get("level") == "SEVERE"]

@@ -256,9 +256,12 @@ static long ext_node(struct cfg *g, size_t *cap, const struct annot_sym *p,
 
 	if (d->state == DSO_READY) {
 		const struct eb_sym *s = eb_sym_at(&d->bin, addr);
+		const struct eb_section *x = eb_xsec_at(&d->bin, addr);
 
 		if (s)
 			name = s->name;
+		else if (x && x->name)
+			name = x->name;	/* .plt, .plt.sec, ... */
 	} else if (d->state == DSO_SYMS_ONLY) {
 		const struct kallsym *k = dso_ksym_at(d, addr);
 

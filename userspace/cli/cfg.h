@@ -31,7 +31,8 @@
  *     entry counts here too, although no counted block ends there, so a
  *     branch's count can exceed the taken count annotate shows for it.
  *     Branches between the symbol and other code of its DSO go to or come
- *     from one external node per other symbol (or one "(no symbol)" node).
+ *     from one external node per other symbol (code without a symbol: one
+ *     node per executable section, such as ".plt.sec", else "(no symbol)").
  *     Branches that leave the DSO are not in the records.
  *   - CFG_FALL: from a block whose last instruction is not a jump, call or
  *     return to the next block.  Count: the coverage of the last
@@ -83,7 +84,7 @@ struct cfg_block {
 };
 
 struct cfg_ext {
-	char *name;		/* symbol name, or "(no symbol)" */
+	char *name;		/* symbol or section name, or "(no symbol)" */
 	bool drawn;		/* has an edge to or from a drawn block */
 };
 
