@@ -148,7 +148,8 @@ cli-demo: $(CLI_BIN) $(CLI_OUT)/wl/branches-pie
 	$(CLI_BIN) record -o $(CLI_OUT)/demo.perfscript --depth 32 --period 7 \
 		-- $(CLI_OUT)/wl/branches-pie 1000
 	$(CLI_BIN) annotate --perfscript $(CLI_OUT)/demo.perfscript \
-		--binary $(CLI_OUT)/wl/branches-pie --symbol branches --color=always
+		--binary $(CLI_OUT)/wl/branches-pie --symbol branches --color=always \
+		--no-pager
 
 # libFuzzer on the perf script reader: check-tests/fuzz_perfscript.c and
 # perfscript.c, clang with ASan + UBSan.  FUZZ_SECONDS (default 60) and/or
