@@ -204,7 +204,7 @@ CLI_SAN_REPORTS := $(CLI_SAN_OUT)/reports
 # Graphviz's own leaks (report) are suppressed, see the file.
 CLI_SAN_ENV := \
 	ASAN_OPTIONS=detect_leaks=1:exitcode=86:log_path=$(CLI_SAN_REPORTS)/asan:log_exe_name=1 \
-	LSAN_OPTIONS=suppressions=$(CLI_TESTS)/lsan-graphviz.supp \
+	LSAN_OPTIONS=suppressions=$(CLI_TESTS)/lsan-graphviz.supp:print_suppressions=0 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=86:log_path=$(CLI_SAN_REPORTS)/ubsan:log_exe_name=1 \
 	CK_TIMEOUT_MULTIPLIER=10
 
