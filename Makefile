@@ -8,6 +8,9 @@
 #   make kunit       KUnit suites in QEMU on our core (CORE=stock: stock core)
 #   make kunit-debug same suites, both cores, KASAN/UBSAN/lockdep/kmemleak kernel
 #   make userspace   libblockrange (userspace/build.mk); make cli: the CLI
+#   make install     CLI, libblockrange (.so, .a, headers, .pc), man pages,
+#                    completion; PREFIX, DESTDIR (userspace/install.mk)
+#   make uninstall   removes them again
 #   make check-sanitize  library + CLI suites under ASan/UBSan/LSan
 #   make fuzz        both libFuzzer harnesses (FUZZ_SECONDS / FUZZ_RUNS)
 #   make coverage    gcovr reports + floors (coverage/coverage.mk)
@@ -84,7 +87,9 @@ demo-kernel: kunit-ours
 	@echo "== sysfs tree of the all-types fake chip (our core) =="
 	@sed -n 's/.*hwmon-demo: //p' $(BUILD)/ours/kunit/test.log
 
+# Ends with the HTML report of the demo workload and its path.
 demo: demo-kernel userspace-demo cli-demo
+	@$(MAKE) --no-print-directory report-demo
 
 check-kernel: kunit-ours kunit-stock
 
@@ -95,17 +100,19 @@ check-sanitize: check-userspace-sanitize check-cli-sanitize
 fuzz: fuzz-blockrange fuzz-perfscript
 
 check: check-kernel check-userspace check-cli check-sanitize check-drivers \
-	coverage e2e kunit-debug
+	check-install check-report coverage e2e kunit-debug
 
 clean:
 	rm -rf $(BUILD)/ours/kunit $(BUILD)/stock/kunit $(BUILD)/userspace \
 		$(BUILD)/ours/kunit-debug $(BUILD)/stock/kunit-debug \
 		$(BUILD)/stock/drivers $(BUILD)/ours/drivers $(BUILD)/patches \
 		$(BUILD)/patches-work $(BUILD)/patches-check \
-		$(BUILD)/ours/e2e $(BUILD)/stock/e2e $(BUILD)/e2e
+		$(BUILD)/ours/e2e $(BUILD)/stock/e2e $(BUILD)/e2e \
+		$(BUILD)/shared $(BUILD)/report $(BUILD)/install-check
 
 include $(TOP)/userspace/build.mk
 include $(TOP)/userspace/cli.mk
+include $(TOP)/userspace/install.mk
 include $(TOP)/coverage/coverage.mk
 include $(TOP)/bench/bench.mk
 include $(TOP)/scripts/bench-hwmon.mk

@@ -28,8 +28,14 @@ CLI_CC ?= gcc
 # Workloads are never instrumented (the coverage build overrides CLI_CC).
 CLI_WL_CC ?= gcc
 CLI_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g \
-	-I$(TOP)/userspace/include $$(pkg-config --cflags capstone libelf libdw libdebuginfod)
-CLI_LIBS := $$(pkg-config --libs capstone libelf libdw libdebuginfod)
+	-I$(TOP)/userspace/include \
+	$$(pkg-config --cflags capstone libelf libdw libdebuginfod libgvc)
+# report.c links Graphviz's dot layout and core (SVG) plugins directly and
+# registers them itself (see report.h), so they are found by the runpath.
+CLI_GV_PLUGINS = $$(pkg-config --variable=libdir libgvc)/graphviz
+CLI_LIBS := $$(pkg-config --libs capstone libelf libdw libdebuginfod libgvc) \
+	-L$(CLI_GV_PLUGINS) -Wl,-rpath,$(CLI_GV_PLUGINS) \
+	-lgvplugin_dot_layout -lgvplugin_core
 
 CLI_LIB_SRCS := $(filter-out $(CLI_SRC)/main.c,$(wildcard $(CLI_SRC)/*.c))
 CLI_LIB_OBJS := $(patsubst $(CLI_SRC)/%.c,$(CLI_OUT)/obj/%.o,$(CLI_LIB_SRCS))
@@ -143,7 +149,8 @@ cli-demo: $(CLI_BIN) $(CLI_OUT)/wl/branches-pie
 		--depth 32 --period 7 \
 		-- $(CLI_OUT)/wl/branches-pie 1000
 	$(CLI_BIN) annotate --perfscript $(CLI_OUT)/demo.perfscript \
-		--binary $(CLI_OUT)/wl/branches-pie --symbol branches --color=always
+		--binary $(CLI_OUT)/wl/branches-pie --symbol branches --color=always \
+		--no-pager
 
 # libFuzzer on the perf script reader: check-tests/fuzz_perfscript.c and
 # perfscript.c, clang with ASan + UBSan.  FUZZ_SECONDS (default 60) and/or
@@ -195,8 +202,10 @@ CLI_SAN_OUT := $(BUILD)/cli-sanitize
 CLI_SAN_CC := gcc -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 CLI_SAN_REPORTS := $(CLI_SAN_OUT)/reports
+# Graphviz's own leaks (report) are suppressed, see the file.
 CLI_SAN_ENV := \
 	ASAN_OPTIONS=detect_leaks=1:exitcode=86:log_path=$(CLI_SAN_REPORTS)/asan:log_exe_name=1 \
+	LSAN_OPTIONS=suppressions=$(CLI_TESTS)/lsan-graphviz.supp:print_suppressions=0 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=86:log_path=$(CLI_SAN_REPORTS)/ubsan:log_exe_name=1 \
 	CK_TIMEOUT_MULTIPLIER=10
 

@@ -27,6 +27,8 @@ Suite *lookup_suite(void);
 Suite *kernel_suite(void);
 Suite *record_suite(void);
 Suite *pdwrite_suite(void);
+Suite *report_suite(void);
+Suite *manners_suite(void);
 
 /* getenv() that fails the test when the variable is missing. */
 const char *env_path(const char *name);

@@ -518,6 +518,59 @@ void annot_sym_addr_info(const struct annot_sym *p, uint64_t addr,
 		info->coverage = annot_sym_coverage(p, info->range);
 }
 
+long annot_sym_branches(const struct annot_sym *p, struct annot_branch **out)
+{
+	const struct pairmap *pm = &p->ad->edges;
+	struct pairmap_slot *v;
+	struct annot_branch *b = NULL;
+	size_t i, n = 0;
+
+	*out = NULL;
+	if (!pm->nr)
+		return 0;
+	v = pairmap_sorted(pm);
+	if (!v)
+		return -1;
+	for (i = 0; i < pm->nr; i++) {
+		bool in_from = v[i].a >= p->start && v[i].a < p->end;
+		bool in_to = v[i].b >= p->start && v[i].b < p->end;
+
+		if (!in_from && !in_to)
+			continue;
+		if (!b) {
+			b = malloc(pm->nr * sizeof(*b));
+			if (!b) {
+				free(v);
+				return -1;
+			}
+		}
+		b[n].from = v[i].a;
+		b[n].to = v[i].b;
+		b[n].count = v[i].count;
+		b[n].mispredicted = pairmap_get(&p->ad->edges_miss, v[i].a,
+						v[i].b);
+		n++;
+	}
+	free(v);
+	*out = b;
+	return (long)n;
+}
+
+void annot_dso_branch_totals(const struct annot_dso *ad, uint64_t *taken,
+			     uint64_t *mispredicted)
+{
+	size_t i;
+
+	*taken = 0;
+	*mispredicted = 0;
+	for (i = 0; i < ad->edges.cap; i++)
+		if (ad->edges.slots[i].used)
+			*taken += ad->edges.slots[i].count;
+	for (i = 0; i < ad->edges_miss.cap; i++)
+		if (ad->edges_miss.slots[i].used)
+			*mispredicted += ad->edges_miss.slots[i].count;
+}
+
 static void json_str(FILE *out, const char *s)
 {
 	fputc('"', out);
@@ -552,21 +605,33 @@ static void json_fig(FILE *out, const char *key, struct blockrange_fig f,
 		fputs("null", out);
 }
 
-/* The seed's colours. */
-static const char *addr_color(struct blockrange_fig cov)
+enum annot_heat annot_heat_of(struct blockrange_fig cov)
 {
 	if (cov.status == BLOCKRANGE_FIG_OK) {
 		if (cov.value > 0.75)
-			return C_RED;
+			return ANNOT_HOT;
 		if (cov.value < 0.01)
-			return NULL;
+			return ANNOT_COLD;
 	}
-	return C_MAGENTA;
+	return ANNOT_WARM;
+}
+
+/* The seed's colours. */
+static const char *addr_color(struct blockrange_fig cov)
+{
+	switch (annot_heat_of(cov)) {
+	case ANNOT_HOT:
+		return C_RED;
+	case ANNOT_COLD:
+		return NULL;
+	default:
+		return C_MAGENTA;
+	}
 }
 
 static const char *asm_color(struct blockrange_fig cov)
 {
-	if (cov.status == BLOCKRANGE_FIG_OK && cov.value < 0.01)
+	if (annot_heat_of(cov) == ANNOT_COLD)
 		return NULL;
 	return C_BLUE;
 }
@@ -580,19 +645,7 @@ static void colored(FILE *out, bool color, const char *c, const char *s)
 		fputs(C_RESET, out);
 }
 
-/*
- * One instruction's text, with room for capstone's operands or a direct
- * branch target named by the longest symbol of any DSO: nothing is cut.
- */
-struct insn_text {
-	char mnem[32];
-	char *ops;
-	size_t opssz;
-	char *line;
-	size_t linesz;
-};
-
-static int insn_text_init(struct insn_text *t, const struct annot *a)
+int annot_insn_text_init(struct annot_insn_text *t, const struct annot *a)
 {
 	size_t longest = 0, i, k;
 
@@ -618,27 +671,26 @@ static int insn_text_init(struct insn_text *t, const struct annot *a)
 	return 0;
 }
 
-static void insn_text_free(struct insn_text *t)
+void annot_insn_text_free(struct annot_insn_text *t)
 {
 	free(t->ops);
 	free(t->line);
 }
 
-/*
- * Decode @addr into t->line, "MNEMONIC OPERANDS" with the mnemonic padded
- * to @pad; returns the instruction size (1 for undecodable bytes).
- */
-static unsigned insn_line(const struct dso *d, uint64_t addr,
-			  struct insn_text *t, int pad)
+unsigned annot_insn_line(const struct dso *d, uint64_t addr,
+			 struct annot_insn_text *t, int pad)
 {
-	struct eb_insn in;
+	struct eb_insn *inp = &t->insn, in;
 
 	if (eb_decode(&d->bin, addr, &in, t->mnem, sizeof(t->mnem), t->ops,
 		      t->opssz)) {
+		in.addr = addr;
 		in.size = 1;
+		in.kind = EB_OTHER;
 		snprintf(t->mnem, sizeof(t->mnem), "(bad)");
 		t->ops[0] = '\0';
 	}
+	*inp = in;
 	if (t->ops[0])
 		snprintf(t->line, t->linesz, "%-*s %s", pad, t->mnem, t->ops);
 	else
@@ -737,7 +789,7 @@ struct printer {
 	struct annot *a;
 	const struct annot_opts *o;
 	FILE *out;
-	struct insn_text tx;
+	struct annot_insn_text tx;
 	struct src_cache src;
 	const char *event;
 };
@@ -762,24 +814,36 @@ static void print_source(struct printer *pr, struct dso *d, uint64_t addr,
 	fputc('\n', pr->out);
 }
 
-static void print_comments(FILE *out, const struct blockrange_addr_info *info)
+size_t annot_comment(const struct blockrange_addr_info *info, char *buf,
+		     size_t bufsz)
 {
-	bool hash = false;
+	size_t n = 0;
+	int k;
 
+	buf[0] = '\0';
 	if (info->entry.status == BLOCKRANGE_FIG_OK && info->entry.value > 0.1) {
-		fputs("\t#", out);
-		hash = true;
-		fprintf(out, " +%.2f%%", info->entry.value);
+		k = snprintf(buf, bufsz, "+%.2f%%", info->entry.value);
+		n = k > 0 && (size_t)k < bufsz ? (size_t)k : 0;
 	}
 	if (info->taken.status == BLOCKRANGE_FIG_OK && info->taken.value > 0.1) {
-		if (!hash)
-			fputs("\t#", out);
-		fprintf(out, " -%.2f%%", info->taken.value);
 		if (info->pred.status == BLOCKRANGE_FIG_OK)
-			fprintf(out, " (p:%.2f%%)", info->pred.value);
+			k = snprintf(buf + n, bufsz - n, "%s-%.2f%% (p:%.2f%%)",
+				     n ? " " : "", info->taken.value,
+				     info->pred.value);
 		else
-			fputs(" (p:n/a)", out);
+			k = snprintf(buf + n, bufsz - n, "%s-%.2f%% (p:n/a)",
+				     n ? " " : "", info->taken.value);
+		n += k > 0 && (size_t)k < bufsz - n ? (size_t)k : 0;
 	}
+	return n;
+}
+
+static void print_comments(FILE *out, const struct blockrange_addr_info *info)
+{
+	char buf[ANNOT_COMMENT_MAX];
+
+	if (annot_comment(info, buf, sizeof(buf)))
+		fprintf(out, "\t# %s", buf);
 }
 
 /* kallsyms only: the ranges of the symbol, no instructions. */
@@ -846,7 +910,7 @@ static void print_text_sym(struct printer *pr, const struct annot_sym *p)
 
 		if (pr->o->source)
 			print_source(pr, d, addr, &last_file, &last_line);
-		size = insn_line(d, addr, &pr->tx, 6);
+		size = annot_insn_line(d, addr, &pr->tx, 6);
 		annot_sym_addr_info(p, addr, &info);
 		fprintf(out, "%8.2f :\t  ", pct);
 		snprintf(abuf, sizeof(abuf), "%*" PRIx64 ":", width, addr);
@@ -906,10 +970,29 @@ static void print_json_ranges(struct printer *pr, const struct annot_sym *p)
 			first = false;
 		}
 	}
-	fputs("\n     ]}", out);
+	fputs("\n     ]", out);
 }
 
-static void print_json_sym(struct printer *pr, const struct annot_sym *p)
+/* Taken branches from or into the symbol (annot_sym_branches()). */
+static int print_json_branches(struct printer *pr, const struct annot_sym *p)
+{
+	struct annot_branch *b;
+	long n = annot_sym_branches(p, &b), i;
+	FILE *out = pr->out;
+
+	if (n < 0)
+		return -1;
+	fputs(",\n     \"branches\": [", out);
+	for (i = 0; i < n; i++)
+		fprintf(out, "%s\n      {\"from\": \"0x%" PRIx64 "\", \"to\": \"0x%" PRIx64 "\", \"count\": %" PRIu64 ", \"mispredicted\": %" PRIu64 "}",
+			i ? "," : "", b[i].from, b[i].to, b[i].count,
+			b[i].mispredicted);
+	fputs(n ? "\n     ]}" : "]}", out);
+	free(b);
+	return 0;
+}
+
+static int print_json_sym(struct printer *pr, const struct annot_sym *p)
 {
 	struct dso *d = p->ad->dso;
 	FILE *out = pr->out;
@@ -925,7 +1008,7 @@ static void print_json_sym(struct printer *pr, const struct annot_sym *p)
 	while (!p->ksym && addr < p->end) {
 		struct blockrange_addr_info info;
 		uint64_t n = pairmap_get(&p->ad->ips, addr, 0);
-		unsigned size = insn_line(d, addr, &pr->tx, 0);
+		unsigned size = annot_insn_line(d, addr, &pr->tx, 0);
 		const char *file;
 		int line;
 
@@ -953,9 +1036,10 @@ static void print_json_sym(struct printer *pr, const struct annot_sym *p)
 		addr += size;
 	}
 	print_json_ranges(pr, p);
+	return print_json_branches(pr, p);
 }
 
-static void print_json(struct printer *pr, const struct annot_syms *ps)
+static int print_json(struct printer *pr, const struct annot_syms *ps)
 {
 	struct annot *a = pr->a;
 	const struct session_stats *st = &a->s.st;
@@ -985,6 +1069,7 @@ static void print_json(struct printer *pr, const struct annot_syms *ps)
 		const struct dso *d = ad->dso;
 		char hex[2 * DSO_BUILD_ID_MAX + 1];
 		bool seen = false, firsts = true;
+		uint64_t taken, missed;
 
 		for (k = 0; k < i; k++)
 			if (ps->v[k].ad == ad)
@@ -1004,20 +1089,23 @@ static void print_json(struct printer *pr, const struct annot_syms *ps)
 		json_str_or_null(out, d->debug_file);
 		fputs(", \"symbols_from\": ", out);
 		json_str(out, symsrc_name(d));
-		fprintf(out, ", \"samples\": %" PRIu64 ",\n   \"symbols\": [\n",
-			ad->samples);
+		annot_dso_branch_totals(ad, &taken, &missed);
+		fprintf(out, ", \"samples\": %" PRIu64 ", \"taken_branches\": %" PRIu64 ", \"mispredicted\": %" PRIu64 ",\n   \"symbols\": [\n",
+			ad->samples, taken, missed);
 		for (k = i; k < ps->nr; k++) {
 			if (ps->v[k].ad != ad)
 				continue;
 			if (!firsts)
 				fputs(",\n", out);
-			print_json_sym(pr, &ps->v[k]);
+			if (print_json_sym(pr, &ps->v[k]))
+				return -1;
 			firsts = false;
 		}
 		fputs("\n   ]}", out);
 		firstd = false;
 	}
 	fputs("\n ]}\n", out);
+	return 0;
 }
 
 int annot_print(struct annot *a, const struct annot_opts *o, FILE *out,
@@ -1029,7 +1117,7 @@ int annot_print(struct annot *a, const struct annot_opts *o, FILE *out,
 	int r;
 
 	pr.event = a->s.event ? a->s.event : "unknown event";
-	if (insn_text_init(&pr.tx, a)) {
+	if (annot_insn_text_init(&pr.tx, a)) {
 		snprintf(err, errsz, "out of memory");
 		return -2;
 	}
@@ -1040,7 +1128,10 @@ int annot_print(struct annot *a, const struct annot_opts *o, FILE *out,
 		goto out;
 	}
 	if (o->json) {
-		print_json(&pr, &ps);
+		if (print_json(&pr, &ps)) {
+			snprintf(err, errsz, "out of memory");
+			r = -2;
+		}
 	} else {
 		for (i = 0; i < ps.nr; i++) {
 			if (i)
@@ -1051,6 +1142,6 @@ int annot_print(struct annot *a, const struct annot_opts *o, FILE *out,
 out:
 	annot_symbols_free(&ps);
 	src_free(&pr.src);
-	insn_text_free(&pr.tx);
+	annot_insn_text_free(&pr.tx);
 	return r;
 }

@@ -142,6 +142,81 @@ struct blockrange_fig annot_sym_coverage(const struct annot_sym *sym,
 					 const struct blockrange *br);
 
 /*
+ * The annotate colour scale of a coverage figure (the seed's): HOT above
+ * 75 % of the symbol's highest coverage (red), COLD below 1 % (no colour),
+ * WARM otherwise and when the coverage is unknown (magenta).
+ */
+enum annot_heat {
+	ANNOT_COLD = 0,
+	ANNOT_WARM,
+	ANNOT_HOT,
+};
+
+enum annot_heat annot_heat_of(struct blockrange_fig cov);
+
+/*
+ * The comment annotate prints after an instruction, without the "\t# ":
+ * "+NN.NN%" on a branch target, "-NN.NN% (p:NN.NN%)" on a branch (each
+ * only above 0.1 %), both separated by a space, or "".  Returns its length.
+ */
+#define ANNOT_COMMENT_MAX 64
+size_t annot_comment(const struct blockrange_addr_info *info, char *buf,
+		     size_t bufsz);
+
+/*
+ * One instruction's text, with room for capstone's operands or a direct
+ * branch target named by the longest symbol of any DSO: nothing is cut.
+ * @insn: the last decoded instruction (kind EB_OTHER and size 1 for
+ * undecodable bytes, shown as "(bad)").
+ */
+struct annot_insn_text {
+	char mnem[32];
+	char *ops;
+	size_t opssz;
+	char *line;
+	size_t linesz;
+	struct eb_insn insn;
+};
+
+/* 0, or -1 out of memory.  Free with annot_insn_text_free(). */
+int annot_insn_text_init(struct annot_insn_text *t, const struct annot *a);
+void annot_insn_text_free(struct annot_insn_text *t);
+
+/*
+ * Decode @addr of @d into t->line, "MNEMONIC OPERANDS" with the mnemonic
+ * padded to @pad, and t->insn; returns the instruction size (1 for
+ * undecodable bytes).
+ */
+unsigned annot_insn_line(const struct dso *d, uint64_t addr,
+			 struct annot_insn_text *t, int pad);
+
+/**
+ * struct annot_branch - a taken branch of a symbol's DSO (annot_dso.edges)
+ * @from:         source (ELF address)
+ * @to:           target
+ * @count:        times taken (every branch record, weighted by repeats)
+ * @mispredicted: how many of those had the mispredicted flag
+ */
+struct annot_branch {
+	uint64_t from;
+	uint64_t to;
+	uint64_t count;
+	uint64_t mispredicted;
+};
+
+/*
+ * The taken branches whose source or target lies in @sym, sorted by
+ * (from, to), into a new array (*@out, free() it; NULL when there are
+ * none).  Returns their number, or -1 out of memory.
+ */
+long annot_sym_branches(const struct annot_sym *sym,
+			struct annot_branch **out);
+
+/* Totals over every taken branch of @ad: times taken and mispredicted. */
+void annot_dso_branch_totals(const struct annot_dso *ad, uint64_t *taken,
+			     uint64_t *mispredicted);
+
+/*
  * Print; 0, or -1 with a message in @err (a --symbol no DSO has: the caller
  * exits with status 2), -2 out of memory or an output error.
  */

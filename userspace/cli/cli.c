@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 int cli_usage(const struct cli_cmd *cmd, const char *fmt, ...)
@@ -124,4 +125,62 @@ int cli_bad_option(const struct cli_cmd *cmd, int c, char **argv)
 				 cmd->name, optopt);
 	return cli_usage(cmd, "%s does not take option '%.*s'", cmd->name,
 			 len, opt);
+}
+
+bool cli_pager_start(struct cli_pager *p, bool no_pager)
+{
+	const char *cmd = getenv("BLOCKRANGE_PAGER");
+	int fd[2];
+	pid_t pid;
+
+	p->pid = 0;
+	if (no_pager || !isatty(STDOUT_FILENO))
+		return true;
+	if (!cmd)
+		cmd = getenv("PAGER");
+	if (!cmd)
+		cmd = "less";
+	if (!*cmd || !strcmp(cmd, "cat"))
+		return true;
+	if (pipe(fd))
+		return false;
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		close(fd[0]);
+		close(fd[1]);
+		return false;
+	}
+	if (!pid) {
+		dup2(fd[0], STDIN_FILENO);
+		close(fd[0]);
+		close(fd[1]);
+		setenv("LESS", "FRX", 0);
+		setenv("LV", "-c", 0);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		fprintf(stderr, "blockrange: cannot run the pager '%s': %s\n",
+			cmd, strerror(errno));
+		_exit(127);
+	}
+	close(fd[0]);
+	if (dup2(fd[1], STDOUT_FILENO) < 0) {
+		close(fd[1]);
+		waitpid(pid, NULL, 0);
+		return false;
+	}
+	close(fd[1]);
+	p->pid = pid;
+	return true;
+}
+
+void cli_pager_end(struct cli_pager *p)
+{
+	if (!p->pid)
+		return;
+	fflush(stdout);
+	/* The pager sees end of input once no descriptor of the pipe is left. */
+	close(STDOUT_FILENO);
+	while (waitpid(p->pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	p->pid = 0;
 }

@@ -13,10 +13,11 @@
 #ifndef BLOCKRANGE_CLI_CLI_H
 #define BLOCKRANGE_CLI_CLI_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-
+#include <sys/types.h>
 
 #define CLI_EXIT_USAGE 1
 #define CLI_EXIT_INPUT 2
@@ -31,6 +32,8 @@
  * @synopsis: the "usage: blockrange NAME ..." lines (each ending in '\n')
  * @help:     the rest of `blockrange NAME --help`: what it does, every
  *            option, examples
+ * @options:  its getopt_long() table (NULL-terminated), so that tests can
+ *            check that @help and the man page name every option
  * @run:      runs it; argv[0] is @name, options follow.  Returns the exit
  *            status.
  */
@@ -39,12 +42,14 @@ struct cli_cmd {
 	const char *summary;
 	const char *synopsis;
 	const char *help;
+	const struct option *options;
 	int (*run)(const struct cli_cmd *cmd, int argc, char **argv);
 };
 
 extern const struct cli_cmd cli_cmd_annotate;
 extern const struct cli_cmd cli_cmd_ranges;
 extern const struct cli_cmd cli_cmd_record;
+extern const struct cli_cmd cli_cmd_report;
 
 /*
  * Print "blockrange: MESSAGE" and the synopsis of @cmd on stderr; returns
@@ -87,5 +92,25 @@ void cli_close_input(FILE *f);
 
 /* "<stdin>" for "-", else @path. */
 const char *cli_input_name(const char *path);
+
+/*
+ * The pager, as perf and git page long output.  cli_pager_start() runs
+ * one when stdout is a terminal and @no_pager is false: the command of
+ * BLOCKRANGE_PAGER, else PAGER, else "less" (through /bin/sh -c), with
+ * LESS=FRX (quit if one screen, raw colour codes, keep the screen) and
+ * LV=-c unless they are set; an empty command or "cat" means no pager.
+ * stdout then goes into a pipe to it; stderr stays as it is.  Decide
+ * whether to colour (cli_color_on()) before starting it: stdout is no
+ * longer a terminal afterwards.  cli_pager_end() flushes and closes stdout
+ * and waits for the pager (the user reads the output until they quit it);
+ * it does nothing when no pager runs.  Returns false if the pager could
+ * not be started (the output then goes to stdout directly).
+ */
+struct cli_pager {
+	pid_t pid;		/* 0: none */
+};
+
+bool cli_pager_start(struct cli_pager *p, bool no_pager);
+void cli_pager_end(struct cli_pager *p);
 
 #endif /* BLOCKRANGE_CLI_CLI_H */

@@ -14,7 +14,8 @@
 static const char synopsis[] =
 	"usage: blockrange annotate [-i FILE|-] [--dso NAME]... [--symbol NAME]... [--source]\n"
 	"                           [--symfs DIR] [--vmlinux FILE | --kallsyms FILE] [--binary BIN]\n"
-	"                           [--color=auto|always|never] [--format=text|json] [--skip-bad]\n";
+	"                           [--color=auto|always|never] [--format=text|json] [--skip-bad]\n"
+	"                           [--no-pager]\n";
 
 static const char help[] =
 	"Annotate the disassembly of the hot symbols of every DSO (executables, shared\n"
@@ -32,7 +33,14 @@ static const char help[] =
 	"  --color=WHEN          auto (a terminal and NO_COLOR unset), always or never\n"
 	"  --format=text|json    json: the same numbers and the raw counters\n"
 	"  --skip-bad            perf script text: skip malformed lines\n"
+	"  --no-pager            do not page the output on a terminal (see blockrange --help)\n"
+	"  -h, --help            this help\n"
 	CMD_LOOKUP_HELP
+	"\n"
+	"Examples:\n"
+	"  blockrange annotate -i perf.data\n"
+	"  blockrange annotate -i branches.perfscript --binary ./branches --symbol branches\n"
+	"  blockrange annotate -i perf.data --format=json > profile.json\n"
 	"\n"
 	"One summary line on stderr says what was counted and why blocks were skipped.\n"
 	"Exit status: 0 success, 1 usage or I/O error, 2 malformed input or nothing to\n"
@@ -43,7 +51,8 @@ enum {
 	O_COLOR,
 	O_FORMAT,
 	O_SOURCE,
-	O_HELP,
+	O_NO_PAGER,
+	O_HELP = 'h',
 };
 
 static const struct option opts[] = {
@@ -52,6 +61,7 @@ static const struct option opts[] = {
 	{ "color", required_argument, NULL, O_COLOR },
 	{ "format", required_argument, NULL, O_FORMAT },
 	{ "source", no_argument, NULL, O_SOURCE },
+	{ "no-pager", no_argument, NULL, O_NO_PAGER },
 	{ "help", no_argument, NULL, O_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -63,6 +73,7 @@ struct args {
 	int color;
 	bool json;
 	bool source;
+	bool no_pager;
 };
 
 static int parse(const struct cli_cmd *cmd, int argc, char **argv,
@@ -72,7 +83,7 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv,
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:i:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:i:h", opts, NULL)) != -1) {
 		r = cmd_common_opt(cmd, &a->c, c, argv);
 		if (r > 0)
 			return r;
@@ -98,6 +109,9 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv,
 		case O_SOURCE:
 			a->source = true;
 			break;
+		case O_NO_PAGER:
+			a->no_pager = true;
+			break;
 		case O_HELP:
 			cli_help(cmd);
 			return -1;
@@ -116,6 +130,7 @@ static int annotate(const struct args *a)
 	struct annot an;
 	struct annot_opts o;
 	struct ev_sink sink;
+	struct cli_pager pager;
 	char err[CLI_ERR_MAX];
 	size_t i;
 	int r;
@@ -149,12 +164,14 @@ static int annotate(const struct args *a)
 	o.json = a->json;
 	o.source = a->source;
 	o.color = cli_color_on(a->color);
+	cli_pager_start(&pager, a->no_pager);
 	r = annot_print(&an, &o, stdout, err, sizeof(err));
 	if (r)
 		r = cli_fail(r == -1 ? CLI_EXIT_INPUT : CLI_EXIT_USAGE, "%s",
 			     err);
 	else if (fflush(stdout))
 		r = cli_fail(CLI_EXIT_USAGE, "cannot write the output");
+	cli_pager_end(&pager);
 out:
 	annot_free(&an);
 	return r;
@@ -181,5 +198,6 @@ const struct cli_cmd cli_cmd_annotate = {
 	.summary = "annotated disassembly of the hot symbols of every DSO",
 	.synopsis = synopsis,
 	.help = help,
+	.options = opts,
 	.run = run,
 };

@@ -16,7 +16,7 @@
 static const char synopsis[] =
 	"usage: blockrange ranges [-i FILE|-] [--dso NAME | --binary BIN] [-o DIR]\n"
 	"                         [--base ADDR] [--use-offset=0|1] [--perf-event=EVENT]\n"
-	"                         [--leading-ip-only] [--skip-bad]\n";
+	"                         [--leading-ip-only] [--skip-bad] [--no-pager]\n";
 
 static const char help[] =
 	"Print the raw (unsymbolized) profile of the branch stacks in exactly the text of\n"
@@ -27,6 +27,7 @@ static const char help[] =
 	"\n"
 	"  -i, --input FILE|-    perf.data or `perf script -F ip,brstack` text (default\n"
 	"                        perf.data; - is stdin)\n"
+	"  --perfscript FILE|-   the same as --input\n"
 	"  --dso NAME            the profile of this DSO only, on stdout\n"
 	"  -o, --output DIR      one file per DSO: DIR/NAME.rawprof (needed when the\n"
 	"                        profile has several DSOs and no --dso is given)\n"
@@ -36,7 +37,14 @@ static const char help[] =
 	"  --perf-event=EVENT    keep only the samples of EVENT\n"
 	"  --leading-ip-only     count one ip-ip range per sample instead of the stack\n"
 	"  --skip-bad            perf script text: skip malformed lines\n"
+	"  --no-pager            do not page the output on a terminal (see blockrange --help)\n"
+	"  -h, --help            this help\n"
 	CMD_LOOKUP_HELP
+	"\n"
+	"Examples:\n"
+	"  blockrange ranges -i perf.data --dso branches\n"
+	"  blockrange ranges -i perf.data -o profiles/\n"
+	"  blockrange ranges -i branches.perfscript --binary ./branches > branches.rawprof\n"
 	"\n"
 	"Exit status: 0 success, 1 usage or I/O error, 2 malformed input or nothing to\n"
 	"profile.\n";
@@ -46,7 +54,8 @@ enum {
 	O_USE_OFFSET,
 	O_EVENT,
 	O_LEADING_IP,
-	O_HELP,
+	O_NO_PAGER,
+	O_HELP = 'h',
 };
 
 static const struct option opts[] = {
@@ -56,6 +65,7 @@ static const struct option opts[] = {
 	{ "use-offset", required_argument, NULL, O_USE_OFFSET },
 	{ "perf-event", required_argument, NULL, O_EVENT },
 	{ "leading-ip-only", no_argument, NULL, O_LEADING_IP },
+	{ "no-pager", no_argument, NULL, O_NO_PAGER },
 	{ "help", no_argument, NULL, O_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -68,6 +78,7 @@ struct args {
 	bool no_offset;
 	const char *event;
 	bool leading_ip;
+	bool no_pager;
 };
 
 static uint64_t base_of(const struct args *a, const struct profile *prof)
@@ -178,6 +189,7 @@ static int ranges(struct args *a)
 	};
 	struct profiler p;
 	struct ev_sink sink;
+	struct cli_pager pager = { 0 };
 	char err[CLI_ERR_MAX];
 	int r;
 
@@ -194,7 +206,11 @@ static int ranges(struct args *a)
 			fprintf(stderr, "blockrange: %" PRIu64 " samples, %" PRIu64 " branch records: %zu ranges and %zu branches (no binary: every address counts as code)\n",
 				p.s.st.samples, p.s.st.entries, p.raw.ranges.nr,
 				p.raw.branches.nr);
+		/* Only a profile on stdout is paged, not -o DIR's messages. */
+		if (!a->outdir)
+			cli_pager_start(&pager, a->no_pager);
 		r = pick_output(a, &p);
+		cli_pager_end(&pager);
 	}
 	profiler_free(&p);
 	return r;
@@ -209,7 +225,7 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 	cmd_common_init(&a.c);
 	optind = 1;
 	opterr = 0;
-	while (!r && (c = getopt_long(argc, argv, "+:i:o:", opts, NULL)) != -1) {
+	while (!r && (c = getopt_long(argc, argv, "+:i:o:h", opts, NULL)) != -1) {
 		r = cmd_common_opt(cmd, &a.c, c, argv);
 		if (r >= 0)
 			continue;
@@ -237,6 +253,9 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 		case O_LEADING_IP:
 			a.leading_ip = true;
 			break;
+		case O_NO_PAGER:
+			a.no_pager = true;
+			break;
 		case O_HELP:
 			cli_help(cmd);
 			r = -1;
@@ -261,5 +280,6 @@ const struct cli_cmd cli_cmd_ranges = {
 	.summary = "llvm-profgen's raw profile per DSO (address ranges and branches)",
 	.synopsis = synopsis,
 	.help = help,
+	.options = opts,
 	.run = run,
 };

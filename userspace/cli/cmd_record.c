@@ -45,6 +45,11 @@ static const char help[] =
 	"                      --show-task-events\n"
 	"\n"
 	"Timestamps count stepped instructions (1 us each), not wall-clock time.\n"
+	"  -h, --help          this help\n"
+	"\n"
+	"Example:\n"
+	"  blockrange record --depth 32 --period 7 -- ./sortsearch 48\n"
+	"  perf script -F ip,brstack -i perf.data | head\n"
 	"\n"
 	"Exit status: 0 success, 1 usage error or a program that cannot be run.\n";
 
@@ -56,7 +61,7 @@ enum {
 	O_START,
 	O_COPY,
 	O_TASKS,
-	O_HELP,
+	O_HELP = 'h',
 };
 
 static const struct option opts[] = {
@@ -91,7 +96,7 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	/* '+': stop at the first non-option (PROGRAM). */
-	while ((c = getopt_long(argc, argv, "+:o:F:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:o:F:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			o.output = optarg;
@@ -176,5 +181,6 @@ const struct cli_cmd cli_cmd_record = {
 	.summary = "record branch stacks in software (ptrace single-stepping)",
 	.synopsis = synopsis,
 	.help = help,
+	.options = opts,
 	.run = run,
 };

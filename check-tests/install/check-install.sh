@@ -1,0 +1,148 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make install into a temporary DESTDIR, then use only what was installed:
+#   - exactly the expected files, the SONAME and the symlinks;
+#   - the library demo built with `pkg-config --cflags --libs blockrange`
+#     only (PKG_CONFIG_PATH and PKG_CONFIG_SYSROOT_DIR point into DESTDIR),
+#     linked to the installed libblockrange.so.N, and its output equal to
+#     the statically linked demo's; the example of libblockrange(3)
+#     compiled and run the same way;
+#   - the installed blockrange runs, its --version equals the .pc version;
+#   - both man pages render without warnings; blockrange(1) names every
+#     option of every subcommand's --help;
+#   - the bash completion completes subcommands and options;
+# then make uninstall leaves no file behind.
+#
+# Environment (from userspace/install.mk): MAKE TOP PREFIX BR_VERSION
+# BR_SO_NAME BR_INSTALLED DEMO_SRC DEMO_STATIC OUT
+set -euo pipefail
+
+rm -rf "$OUT"
+mkdir -p "$OUT"
+dest=$OUT/destdir
+checks=0
+ok() { checks=$((checks + 1)); }
+die() { echo "check-install: $*" >&2; exit 1; }
+
+$MAKE --no-print-directory -C "$TOP" install DESTDIR="$dest" PREFIX="$PREFIX" \
+	> "$OUT/install.log"
+
+# 1. exactly the expected files (regular files and symlinks)
+(cd "$dest" && find . \( -type f -o -type l \) | sed 's|^\.||' | sort) > "$OUT/files"
+for f in $BR_INSTALLED; do echo "$f"; done | sort > "$OUT/expected"
+diff -u "$OUT/expected" "$OUT/files" || die "installed files differ from the list"
+ok
+lib=$dest$PREFIX/lib
+[ "$(readlink "$lib/libblockrange.so")" = "$BR_SO_NAME" ] || die "libblockrange.so link"
+[ "$(readlink "$lib/$BR_SO_NAME")" = "libblockrange.so.$BR_VERSION" ] || die "$BR_SO_NAME link"
+soname=$(readelf -d "$lib/libblockrange.so.$BR_VERSION" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
+[ "$soname" = "$BR_SO_NAME" ] || die "SONAME is '$soname', expected $BR_SO_NAME"
+ok
+
+# 2. the demo against the installed library, with pkg-config only
+export PKG_CONFIG_PATH=$lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$dest
+flags=$(pkg-config --cflags --libs blockrange)
+[ "$(pkg-config --modversion blockrange)" = "$BR_VERSION" ] || die "pkg-config version"
+# shellcheck disable=SC2086
+gcc -std=c11 -Wall -Wextra -Werror -o "$OUT/demo" "$DEMO_SRC" $flags
+readelf -d "$OUT/demo" | grep -q "NEEDED.*\[$BR_SO_NAME\]" ||
+	die "the demo does not need $BR_SO_NAME"
+LD_LIBRARY_PATH=$lib ldd "$OUT/demo" | grep -q "$BR_SO_NAME => $lib/" ||
+	die "the demo does not load the installed library"
+LD_LIBRARY_PATH=$lib "$OUT/demo" > "$OUT/demo.out"
+"$DEMO_STATIC" > "$OUT/demo-static.out"
+[ -s "$OUT/demo.out" ] || die "the demo printed nothing"
+cmp -s "$OUT/demo.out" "$OUT/demo-static.out" ||
+	die "the demo's output against the shared library differs from the static one's"
+ok
+# The EXAMPLE section of libblockrange(3), as a reader would copy it.
+man3=$dest$PREFIX/share/man/man3/libblockrange.3
+sed -n '/^\.SH EXAMPLE/,/^\.fi/p' "$man3" | sed '1,/^\.nf/d; /^\.fi/d' |
+	sed 's/\\-/-/g; s/\\e/\\/g' > "$OUT/example.c"
+# shellcheck disable=SC2086
+gcc -std=c11 -Wall -Wextra -Werror -o "$OUT/example" "$OUT/example.c" $flags
+LD_LIBRARY_PATH=$lib "$OUT/example" > "$OUT/example.out"
+printf '401010-401020 coverage 1\n401028-401030 coverage 1\n' | cmp -s - "$OUT/example.out" ||
+	die "the man page's example printed: $(cat "$OUT/example.out")"
+ok
+
+# 3. the installed CLI
+bin=$dest$PREFIX/bin/blockrange
+[ "$("$bin" --version)" = "blockrange $BR_VERSION" ] || die "blockrange --version"
+[ "$("$bin" -V)" = "blockrange $BR_VERSION" ] || die "blockrange -V"
+"$bin" --help | grep -q report || die "blockrange --help lacks report"
+if "$bin" --help | grep -q README; then die "--help points to a source file"; fi
+ok
+
+# 4. man pages: no warnings; every option of every --help in blockrange(1)
+man1=$dest$PREFIX/share/man/man1/blockrange.1
+for m in "$man1" "$man3"; do
+	warn=$(groff -man -Tascii -ww -z "$m" 2>&1)
+	[ -z "$warn" ] || die "$m: $warn"
+done
+MANWIDTH=200 groff -man -Tascii -P-cbou -rLL=200n "$man1" > "$OUT/blockrange.1.txt"
+subs=$("$bin" --help | sed -n 's/^  \([a-z]\+\) .*/\1/p')
+[ -n "$subs" ] || die "no subcommands in --help"
+# The option tags (.TP lines: 7 spaces, then a dash) of one subsection.
+tags() {	# subsection-title
+	awk -v t="$1" '/^([^ ]|   [^ ])/ { on = ($0 == t || $0 == "   " t) } on && /^       -/' \
+		"$OUT/blockrange.1.txt"
+}
+tags "Lookup options (annotate, report, ranges)" > "$OUT/tags-lookup"
+[ -s "$OUT/tags-lookup" ] || die "blockrange(1) has no lookup options"
+tags "GLOBAL OPTIONS" > "$OUT/tags-global"
+missing=
+nopts=0
+for s in $subs; do
+	tags "blockrange $s" > "$OUT/tags-$s"
+	[ -s "$OUT/tags-$s" ] || missing="$missing $s"
+	cat "$OUT/tags-$s" "$OUT/tags-lookup" > "$OUT/tags-$s-all"
+	# The option list of --help: lines "  -x, --xx VALUE   description".
+	for o in $("$bin" help "$s" | grep -E '^ {2,}-' | sed -E 's/^ +//; s/  .*//' |
+		   grep -oE '(^|[ ,|])--?[a-zA-Z][a-zA-Z0-9-]*' | sed -E 's/^[ ,|]//' |
+		   sort -u); do
+		nopts=$((nopts + 1))
+		case $o in
+		-h | --help) in=$OUT/tags-global ;;	# "every subcommand also takes"
+		*) in=$OUT/tags-$s-all ;;
+		esac
+		grep -qE -- "(^|[^a-zA-Z0-9-])$o([^a-zA-Z0-9-]|\$)" "$in" ||
+			missing="$missing $s:$o"
+	done
+done
+[ -z "$missing" ] || die "blockrange(1) does not describe:$missing"
+for sec in "EXIT STATUS" EXAMPLES ENVIRONMENT; do
+	grep -q "^$sec" "$OUT/blockrange.1.txt" || die "blockrange(1) has no $sec section"
+done
+ok
+
+# 5. bash completion
+comp=$dest$PREFIX/share/bash-completion/completions/blockrange
+got=$(bash -c '
+	source "$1"
+	try() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMPREPLY=();
+		_blockrange; printf "%s," "${COMPREPLY[@]}"; echo; }
+	try blockrange re
+	try blockrange report --max
+	try blockrange annotate --for
+	try blockrange help an
+	try blockrange --ver
+' _ "$comp")
+expected='report,record,
+--max-symbols,--max-blocks,
+--format=text,--format=json,
+annotate,
+--version,'
+[ "$got" = "$expected" ] || die "completion gave:
+$got"
+ok
+
+# 6. uninstall removes everything
+$MAKE --no-print-directory -C "$TOP" uninstall DESTDIR="$dest" PREFIX="$PREFIX" \
+	> "$OUT/uninstall.log"
+left=$(cd "$dest" && find . \( -type f -o -type l \))
+[ -z "$left" ] || die "left after uninstall: $left"
+ok
+
+echo "check-install: $checks checks passed: $(wc -l < "$OUT/expected") files in DESTDIR$PREFIX, SONAME $BR_SO_NAME, demo and man page example built with pkg-config only, $nopts options of $(echo $subs | wc -w) subcommands in blockrange(1), completion, uninstall"
