@@ -46,9 +46,12 @@ flags=$(pkg-config --cflags --libs blockrange)
 [ "$(pkg-config --modversion blockrange)" = "$BR_VERSION" ] || die "pkg-config version"
 # shellcheck disable=SC2086
 gcc -std=c11 -Wall -Wextra -Werror -o "$OUT/demo" "$DEMO_SRC" $flags
-readelf -d "$OUT/demo" | grep -q "NEEDED.*\[$BR_SO_NAME\]" ||
+# (grep -q on a pipe: the writer could get SIGPIPE and pipefail fail it)
+dyn=$(readelf -d "$OUT/demo")
+grep -q "NEEDED.*\[$BR_SO_NAME\]" <<<"$dyn" ||
 	die "the demo does not need $BR_SO_NAME"
-LD_LIBRARY_PATH=$lib ldd "$OUT/demo" | grep -q "$BR_SO_NAME => $lib/" ||
+deps=$(LD_LIBRARY_PATH=$lib ldd "$OUT/demo")
+grep -q "$BR_SO_NAME => $lib/" <<<"$deps" ||
 	die "the demo does not load the installed library"
 LD_LIBRARY_PATH=$lib "$OUT/demo" > "$OUT/demo.out"
 "$DEMO_STATIC" > "$OUT/demo-static.out"
@@ -71,8 +74,9 @@ ok
 bin=$dest$PREFIX/bin/blockrange
 [ "$("$bin" --version)" = "blockrange $BR_VERSION" ] || die "blockrange --version"
 [ "$("$bin" -V)" = "blockrange $BR_VERSION" ] || die "blockrange -V"
-"$bin" --help | grep -q report || die "blockrange --help lacks report"
-if "$bin" --help | grep -q README; then die "--help points to a source file"; fi
+top=$("$bin" --help)
+grep -q report <<<"$top" || die "blockrange --help lacks report"
+if grep -q README <<<"$top"; then die "--help points to a source file"; fi
 ok
 
 # 4. man pages: no warnings; every option of every --help in blockrange(1)
