@@ -28,8 +28,8 @@ CLI_CC ?= gcc
 # Workloads are never instrumented (the coverage build overrides CLI_CC).
 CLI_WL_CC ?= gcc
 CLI_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g \
-	-I$(TOP)/userspace/include $$(pkg-config --cflags capstone libelf)
-CLI_LIBS := $$(pkg-config --libs capstone libelf)
+	-I$(TOP)/userspace/include $$(pkg-config --cflags capstone libelf libzstd)
+CLI_LIBS := $$(pkg-config --libs capstone libelf libzstd)
 
 CLI_LIB_SRCS := $(filter-out $(CLI_SRC)/main.c,$(wildcard $(CLI_SRC)/*.c))
 CLI_LIB_OBJS := $(patsubst $(CLI_SRC)/%.c,$(CLI_OUT)/obj/%.o,$(CLI_LIB_SRCS))
@@ -198,5 +198,7 @@ check-cli-sanitize: deps
 		echo "sanitizer reports in $(CLI_SAN_REPORTS):"; \
 		head -n 40 $(CLI_SAN_REPORTS)/*; exit 1; fi
 	@echo "check-cli-sanitize: no sanitizer reports"
+
+include $(TOP)/userspace/perfdata.mk
 
 -include $(wildcard $(CLI_OUT)/obj/*.d $(CLI_OUT)/tests/*.d)

@@ -47,6 +47,7 @@ struct cli_cmd {
 extern const struct cli_cmd cli_cmd_annotate;
 extern const struct cli_cmd cli_cmd_ranges;
 extern const struct cli_cmd cli_cmd_record;
+extern const struct cli_cmd cli_cmd_script;
 
 /*
  * Print "blockrange: MESSAGE" and the synopsis of @cmd on stderr; returns

@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `blockrange script`: the samples' branch stacks in the text of perf 6.1's
+ * `perf script -F ip,brstack`, from perf.data (file or pipe mode) or perf
+ * script text.  See README.md.
+ */
+#define _GNU_SOURCE
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "input.h"
+
+static const char synopsis[] =
+	"usage: blockrange script -i FILE|- [--skip-bad] [--stats]\n";
+
+static const char help[] =
+	"Print every sample that carries a branch stack as one line: the sample IP and\n"
+	"every branch entry, newest first, in exactly the text of perf 6.1's\n"
+	"`perf script -F ip,brstack`:\n"
+	"\n"
+	"  IP 0xFROM/0xTO/PRED/INTX/ABORT/CYCLES/TYPE  0xFROM/0xTO/...\n"
+	"\n"
+	"The input is perf.data (file or pipe mode, either byte order, zstd-compressed\n"
+	"records) or the text of `perf script`, told apart by its first bytes; samples\n"
+	"come in the order perf processes them (by time within perf's rounds).\n"
+	"\n"
+	"  -i, --input FILE|-   the input (- is stdin, also a perf.data pipe)\n"
+	"  --skip-bad           perf script text: skip malformed lines\n"
+	"  --stats              print what was read (records by kind) on stderr\n"
+	"\n"
+	"Exit status: 0 success, 1 usage or I/O error, 2 malformed input (or no sample\n"
+	"with a branch stack).\n";
+
+enum {
+	O_SKIP_BAD = 256,
+	O_STATS,
+	O_DUMP,
+	O_HELP,
+};
+
+static const struct option opts[] = {
+	{ "input", required_argument, NULL, 'i' },
+	{ "skip-bad", no_argument, NULL, O_SKIP_BAD },
+	{ "stats", no_argument, NULL, O_STATS },
+	/* test only: every event in a normalised text (check-tests/cli) */
+	{ "dump-events", no_argument, NULL, O_DUMP },
+	{ "help", no_argument, NULL, O_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct out {
+	FILE *f;
+	char *buf;
+	size_t cap;
+};
+
+static char *hex(char *p, uint64_t v)
+{
+	char tmp[16];
+	int n = 0;
+
+	do {
+		tmp[n++] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+static char *dec(char *p, unsigned v)
+{
+	char tmp[12];
+	int n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+/* " %16lx" of perf's ip column. */
+static char *ip16(char *p, uint64_t v)
+{
+	char tmp[16];
+	char *e = hex(tmp, v);
+	size_t n = (size_t)(e - tmp);
+
+	*p++ = ' ';
+	for (size_t i = n; i < 16; i++)
+		*p++ = ' ';
+	memcpy(p, tmp, n);
+	return p + n;
+}
+
+static int on_sample(void *arg, const struct ev_sample *s, char *err,
+		     size_t errsz)
+{
+	struct out *o = arg;
+	size_t need = 24 + s->nr * 64, i;
+	char *p;
+
+	if (!s->has_brstack)
+		return 0;
+	if (need > o->cap) {
+		char *b = realloc(o->buf, need);
+
+		if (!b) {
+			snprintf(err, errsz, "out of memory for an output line");
+			return -2;
+		}
+		o->buf = b;
+		o->cap = need;
+	}
+	p = ip16(o->buf, s->ip);
+	for (i = 0; i < s->nr; i++) {
+		const struct ev_branch *b = &s->br[i];
+		const char *t = pd_branch_type_name(b->type, b->new_type);
+		size_t tl = strlen(t);
+
+		*p++ = ' ';
+		*p++ = '0';
+		*p++ = 'x';
+		p = hex(p, b->from);
+		*p++ = '/';
+		*p++ = '0';
+		*p++ = 'x';
+		p = hex(p, b->to);
+		*p++ = '/';
+		*p++ = b->mispredicted ? 'M' : b->predicted ? 'P' : '-';
+		*p++ = '/';
+		*p++ = b->in_tx ? 'X' : '-';
+		*p++ = '/';
+		*p++ = b->abort ? 'A' : '-';
+		*p++ = '/';
+		p = dec(p, b->cycles);
+		*p++ = '/';
+		memcpy(p, t, tl);
+		p += tl;
+		*p++ = ' ';
+	}
+	*p++ = '\n';
+	if (fwrite(o->buf, 1, (size_t)(p - o->buf), o->f) != (size_t)(p - o->buf)) {
+		snprintf(err, errsz, "cannot write the output");
+		return -2;
+	}
+	return 0;
+}
+
+/* ---- --dump-events: a normalised view for the tests ---- */
+
+static void dump_time(FILE *f, bool has, uint64_t t)
+{
+	if (has)
+		fprintf(f, " %" PRIu64, t);
+	else
+		fputs(" -", f);
+}
+
+static int dump_attr(void *arg, const struct ev_attr *a, char *err,
+		     size_t errsz)
+{
+	(void)err;
+	(void)errsz;
+	fprintf(((struct out *)arg)->f, "A %u %s\n", a->idx, a->name);
+	return 0;
+}
+
+static int dump_sample(void *arg, const struct ev_sample *s, char *err,
+		       size_t errsz)
+{
+	FILE *f = ((struct out *)arg)->f;
+
+	(void)err;
+	(void)errsz;
+	fprintf(f, "S %d/%d", s->pid, s->tid);
+	if (s->cpu != UINT32_MAX)
+		fprintf(f, " [%03u]", s->cpu);
+	dump_time(f, s->has_time, s->time);
+	fprintf(f, " %" PRIu64 " %s %" PRIx64 " br=%zu\n", s->period, s->event,
+		s->ip, s->has_brstack ? s->nr : (size_t)0);
+	return 0;
+}
+
+static int dump_mmap(void *arg, const struct ev_mmap *m, char *err,
+		     size_t errsz)
+{
+	FILE *f = ((struct out *)arg)->f;
+
+	(void)err;
+	(void)errsz;
+	if (!m->has_prot) {
+		fprintf(f, "R MMAP %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 "]: %c %s\n",
+			m->pid, m->tid, m->start, m->len, m->pgoff,
+			m->exec ? 'x' : 'r', m->path);
+		return 0;
+	}
+	fprintf(f, "R MMAP2 %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 " ",
+		m->pid, m->tid, m->start, m->len, m->pgoff);
+	if (m->has_dev) {
+		fprintf(f, "%02x:%02x %" PRIu64 " %" PRIu64, m->maj, m->min,
+			m->ino, m->ino_generation);
+	} else {
+		for (unsigned i = 0; i < m->build_id_size; i++)
+			fprintf(f, "%02x", m->build_id[i]);
+	}
+	fprintf(f, "]: %c%c%c%c %s\n", m->prot & 1 ? 'r' : '-',
+		m->prot & 2 ? 'w' : '-', m->prot & 4 ? 'x' : '-',
+		m->flags & 1 ? 's' : 'p', m->path);
+	return 0;
+}
+
+static int dump_comm(void *arg, const struct ev_comm *c, char *err,
+		     size_t errsz)
+{
+	(void)err;
+	(void)errsz;
+	fprintf(((struct out *)arg)->f, "R COMM%s: %s:%d/%d\n",
+		c->exec ? " exec" : "", c->comm, c->pid, c->tid);
+	return 0;
+}
+
+static int dump_task(void *arg, const struct ev_task *t, char *err,
+		     size_t errsz)
+{
+	(void)err;
+	(void)errsz;
+	fprintf(((struct out *)arg)->f, "R %s(%d:%d):(%d:%d)\n",
+		t->exit ? "EXIT" : "FORK", t->pid, t->tid, t->ppid, t->ptid);
+	return 0;
+}
+
+static int dump_build_id(void *arg, const struct ev_build_id *b, char *err,
+			 size_t errsz)
+{
+	FILE *f = ((struct out *)arg)->f;
+
+	(void)err;
+	(void)errsz;
+	fputs("B ", f);
+	for (unsigned i = 0; i < b->size; i++)
+		fprintf(f, "%02x", b->id[i]);
+	fprintf(f, " %d %s\n", b->pid, b->path);
+	return 0;
+}
+
+static int dump_lost(void *arg, const struct ev_lost *l, char *err,
+		     size_t errsz)
+{
+	(void)err;
+	(void)errsz;
+	fprintf(((struct out *)arg)->f, "L %s %" PRIu64 "\n",
+		l->samples ? "samples" : "events", l->lost);
+	return 0;
+}
+
+static void print_stats(const char *name, const struct input_stats *st)
+{
+	const struct pd_stats *p = &st->pd;
+
+	fprintf(stderr, "%s: %s%s\n", name, input_format_name(st->format),
+		st->swapped ? ", byte-swapped" : "");
+	if (st->format == INPUT_PERFSCRIPT) {
+		fprintf(stderr, "  lines %lu, samples %lu, mmaps %lu, malformed skipped %lu\n",
+			st->ps.lines, st->ps.samples, st->ps.mmaps,
+			st->ps.bad_lines);
+		return;
+	}
+	fprintf(stderr,
+		"  %s order, %" PRIu64 " bytes, %" PRIu64 " records, %" PRIu64 " events\n"
+		"  samples %" PRIu64 " (%" PRIu64 " with branch stacks, %" PRIu64 " entries)\n"
+		"  mmaps %" PRIu64 ", comms %" PRIu64 ", forks %" PRIu64 ", exits %" PRIu64 "\n"
+		"  lost %" PRIu64 " records (%" PRIu64 " events), lost samples %" PRIu64 "\n"
+		"  build-ids %" PRIu64 ", rounds %" PRIu64 ", compressed %" PRIu64 " (%" PRIu64 " bytes)\n"
+		"  unknown records skipped %" PRIu64 ", samples of unknown ids %" PRIu64 "\n"
+		"  out of order %" PRIu64 ", most queued %" PRIu64 ", early flushes %" PRIu64 "\n",
+		p->ordered ? "time" : "file", p->bytes, p->records, p->attrs,
+		p->samples, p->samples_brstack, p->branch_entries, p->mmaps,
+		p->comms, p->forks, p->exits, p->lost_records, p->lost_events,
+		p->lost_samples, p->build_ids, p->rounds, p->compressed,
+		p->decompressed_bytes, p->unknown_records, p->unknown_id,
+		p->out_of_order, p->max_queued, p->queue_overflows);
+}
+
+static int run(const struct cli_cmd *cmd, int argc, char **argv)
+{
+	const char *input = NULL, *name;
+	bool stats = false, dump = false;
+	struct input_opts io;
+	struct input_stats st;
+	struct ev_sink sink;
+	struct out o = { stdout, NULL, 0 };
+	char err[CLI_ERR_MAX];
+	int c, r;
+
+	memset(&io, 0, sizeof(io));
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:i:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			input = optarg;
+			break;
+		case O_SKIP_BAD:
+			io.skip_bad = true;
+			break;
+		case O_STATS:
+			stats = true;
+			break;
+		case O_DUMP:
+			dump = true;
+			break;
+		case O_HELP:
+			return cli_help(cmd);
+		default:
+			return cli_bad_option(cmd, c, argv);
+		}
+	}
+	if (optind < argc)
+		return cli_usage(cmd, "unexpected argument '%s'", argv[optind]);
+	if (!input)
+		return cli_usage(cmd, "script needs -i FILE|-");
+	name = cli_input_name(input);
+	memset(&sink, 0, sizeof(sink));
+	sink.arg = &o;
+	if (dump) {
+		sink.attr = dump_attr;
+		sink.sample = dump_sample;
+		sink.mmap = dump_mmap;
+		sink.comm = dump_comm;
+		sink.task = dump_task;
+		sink.build_id = dump_build_id;
+		sink.lost = dump_lost;
+	} else {
+		sink.sample = on_sample;
+	}
+	r = input_read(input, &io, &sink, &st, err, sizeof(err));
+	free(o.buf);
+	if (fflush(stdout) && !r)
+		return cli_fail(CLI_EXIT_USAGE, "cannot write the output");
+	if (stats)
+		print_stats(name, &st);
+	if (r) {
+		fprintf(stderr, "blockrange: %s\n", err);
+		return r == -1 ? CLI_EXIT_INPUT : CLI_EXIT_USAGE;
+	}
+	if (st.format == INPUT_PERFSCRIPT) {
+		r = cli_read_status(0, err, name, &st.ps, io.skip_bad);
+		if (r)
+			return r;
+	}
+	if (dump)
+		return 0;
+	if (!st.samples)
+		return cli_fail(CLI_EXIT_INPUT, "%s: expected samples, got none",
+				name);
+	if (!st.samples_brstack)
+		return cli_fail(CLI_EXIT_INPUT,
+				"%s: expected samples with branch stacks (perf record -b), got %" PRIu64 " sample%s without",
+				name, st.samples, st.samples == 1 ? "" : "s");
+	return 0;
+}
+
+const struct cli_cmd cli_cmd_script = {
+	.name = "script",
+	.summary = "branch stacks of perf.data or perf script input, as perf script -F ip,brstack",
+	.synopsis = synopsis,
+	.help = help,
+	.run = run,
+};
