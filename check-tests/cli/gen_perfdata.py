@@ -706,19 +706,23 @@ def scen_nosidall(pd):
     pd.finished_round()
 
 
-def scen_unknown(pd):
+def scen_unknown(pd, with_unknown=True):
     """Records the reader skips: unknown types, AUXTRACE and tracing data
-    with payloads (pipe mode), ID_INDEX, TIME_CONV, FINISHED_INIT."""
+    with payloads (pipe mode), ID_INDEX, TIME_CONV, FINISHED_INIT.  perf
+    6.1 stops at the unknown types 100 and 25 and, in pipe mode, at AUXTRACE
+    without AUXTRACE_INFO and on tracing data it cannot parse: the oracle
+    is the same file without those (unknownperf)."""
     a = base_attr()
     pd.attrs = [a]
     w = pd.w
     sidebands(pd, a, 1000)
     pd.add(rec(w, FINISHED_INIT, 0, b''))
-    pd.add(rec(w, 100, 0, b'unknown!'))
-    pd.add(rec(w, 25, 0, w.u64(1, 2)))            # kernel type from the future
+    if with_unknown:
+        pd.add(rec(w, 100, 0, b'unknown!'))
+        pd.add(rec(w, 25, 0, w.u64(1, 2)))        # kernel type from the future
     pd.add(rec(w, ID_INDEX, 0, w.u64(1, 11, 0, 0, 100)))
     pd.add(rec(w, TIME_CONV, 0, w.u64(1, 2, 3)))
-    if pd.pipe:
+    if pd.pipe and with_unknown:
         payload = b'P' * 40
         pd.add(rec(w, AUXTRACE, 0, w.u64(len(payload), 0, 0) + w.u32(0, 100, 0, 0)) + payload)
         td = b'T' * 24
@@ -760,6 +764,7 @@ SCENARIOS = {
     'attr104': lambda pd: scen_attrsize(pd, 104),
     'attr112': lambda pd: scen_attrsize(pd, 112),
     'attr120': lambda pd: scen_attrsize(pd, 120),
+    'attr128': lambda pd: scen_attrsize(pd, 128),
     'attr136': lambda pd: scen_attrsize(pd, 136),
     'newfields': scen_newfields,
     'compressed': scen_compressed,
@@ -768,6 +773,7 @@ SCENARIOS = {
     'notime': scen_notime,
     'nosidall': scen_nosidall,
     'unknown': scen_unknown,
+    'unknownperf': lambda pd: scen_unknown(pd, False),
     'attrrec': scen_attrrec,
     'name-u': lambda pd: scen_noname(pd, {**SID, A_EXCLUDE_KERNEL: 1, A_EXCLUDE_HV: 1}),
     'name-k': lambda pd: scen_noname(pd, {**SID, A_EXCLUDE_USER: 1, A_EXCLUDE_HV: 1}),
@@ -790,9 +796,26 @@ def good(name):
     return pd.bytes()
 
 
+# Scenarios whose content does not depend on the mode or byte order get
+# fewer combinations (the test runtime).
+FEW = {'attr64', 'attr72', 'attr80', 'attr96', 'attr104', 'attr112', 'attr120',
+       'attr128', 'attr136'}
+# perf 6.1 cannot read these (a bigger attr than it knows; a user record
+# type it does not know): their expected output is that of the twin.
+TWINS = {'attr136': 'attr128', 'unknown': 'unknownperf'}
+
+
 def good_names():
-    return ['%s-%s-%s' % (s, m, o) for s in SCENARIOS for m in ('file', 'pipe')
-            for o in ('le', 'be')]
+    out = []
+    for s in SCENARIOS:
+        if s in FEW:
+            combos = [('file', 'le'), ('pipe', 'be')]
+        elif s.startswith('name-'):
+            combos = [('file', 'le')] + ([('file', 'be')] if s in ('name-u', 'name-ppp') else [])
+        else:
+            combos = [(m, o) for m in ('file', 'pipe') for o in ('le', 'be')]
+        out += ['%s-%s-%s' % (s, m, o) for m, o in combos]
+    return out
 
 
 def main(argv):

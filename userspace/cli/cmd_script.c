@@ -18,9 +18,9 @@ static const char synopsis[] =
 	"usage: blockrange script -i FILE|- [--skip-bad] [--stats]\n";
 
 static const char help[] =
-	"Print every sample that carries a branch stack as one line: the sample IP and\n"
-	"every branch entry, newest first, in exactly the text of perf 6.1's\n"
-	"`perf script -F ip,brstack`:\n"
+	"Print every sample as one line: the sample IP and every entry of its branch\n"
+	"stack, newest first (none for a sample without one), in exactly the text of\n"
+	"perf 6.1's `perf script -F ip,brstack`:\n"
 	"\n"
 	"  IP 0xFROM/0xTO/PRED/INTX/ABORT/CYCLES/TYPE  0xFROM/0xTO/...\n"
 	"\n"
@@ -32,8 +32,8 @@ static const char help[] =
 	"  --skip-bad           perf script text: skip malformed lines\n"
 	"  --stats              print what was read (records by kind) on stderr\n"
 	"\n"
-	"Exit status: 0 success, 1 usage or I/O error, 2 malformed input (or no sample\n"
-	"with a branch stack).\n";
+	"Exit status: 0 success, 1 usage or I/O error, 2 malformed input (or no\n"
+	"sample at all).\n";
 
 enum {
 	O_SKIP_BAD = 256,
@@ -107,8 +107,6 @@ static int on_sample(void *arg, const struct ev_sample *s, char *err,
 	size_t need = 24 + s->nr * 64, i;
 	char *p;
 
-	if (!s->has_brstack)
-		return 0;
 	if (need > o->cap) {
 		char *b = realloc(o->buf, need);
 
@@ -120,7 +118,7 @@ static int on_sample(void *arg, const struct ev_sample *s, char *err,
 		o->cap = need;
 	}
 	p = ip16(o->buf, s->ip);
-	for (i = 0; i < s->nr; i++) {
+	for (i = 0; s->has_brstack && i < s->nr; i++) {
 		const struct ev_branch *b = &s->br[i];
 		const char *t = pd_branch_type_name(b->type, b->new_type);
 		size_t tl = strlen(t);
@@ -184,8 +182,7 @@ static int dump_sample(void *arg, const struct ev_sample *s, char *err,
 	if (s->cpu != UINT32_MAX)
 		fprintf(f, " [%03u]", s->cpu);
 	dump_time(f, s->has_time, s->time);
-	fprintf(f, " %" PRIu64 " %s %" PRIx64 " br=%zu\n", s->period, s->event,
-		s->ip, s->has_brstack ? s->nr : (size_t)0);
+	fprintf(f, " %" PRIu64 " %s %" PRIx64 "\n", s->period, s->event, s->ip);
 	return 0;
 }
 
@@ -208,8 +205,10 @@ static int dump_mmap(void *arg, const struct ev_mmap *m, char *err,
 		fprintf(f, "%02x:%02x %" PRIu64 " %" PRIu64, m->maj, m->min,
 			m->ino, m->ino_generation);
 	} else {
+		fputc('<', f);
 		for (unsigned i = 0; i < m->build_id_size; i++)
 			fprintf(f, "%02x", m->build_id[i]);
+		fputc('>', f);
 	}
 	fprintf(f, "]: %c%c%c%c %s\n", m->prot & 1 ? 'r' : '-',
 		m->prot & 2 ? 'w' : '-', m->prot & 4 ? 'x' : '-',
@@ -256,8 +255,8 @@ static int dump_lost(void *arg, const struct ev_lost *l, char *err,
 {
 	(void)err;
 	(void)errsz;
-	fprintf(((struct out *)arg)->f, "L %s %" PRIu64 "\n",
-		l->samples ? "samples" : "events", l->lost);
+	fprintf(((struct out *)arg)->f, "R LOST%s lost %" PRIu64 "\n",
+		l->samples ? "_SAMPLES" : "", l->lost);
 	return 0;
 }
 
@@ -361,10 +360,6 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 	if (!st.samples)
 		return cli_fail(CLI_EXIT_INPUT, "%s: expected samples, got none",
 				name);
-	if (!st.samples_brstack)
-		return cli_fail(CLI_EXIT_INPUT,
-				"%s: expected samples with branch stacks (perf record -b), got %" PRIu64 " sample%s without",
-				name, st.samples, st.samples == 1 ? "" : "s");
 	return 0;
 }
 

@@ -77,7 +77,9 @@ struct ev_sample {
 	bool has_time;
 	uint64_t time;
 	uint32_t cpu;		/* UINT32_MAX: unknown */
-	uint64_t period;	/* 1 when not recorded */
+	uint64_t period;	/* perf.data: PERF_SAMPLE_PERIOD, else the
+				 * attr's sample_period as perf reports it;
+				 * text input: 1 */
 	const char *event;	/* event name, "" when unknown */
 	unsigned event_idx;	/* index of the event (attr) in the input */
 	uint64_t repeat;	/* aggregation count of perf-script text, else 1 */

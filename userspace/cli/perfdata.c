@@ -280,6 +280,7 @@ int pd_decoder_add_attr(struct pd_decoder *d, const uint8_t *p, size_t len,
 	a.type = ld32(d->swap, p);
 	a.size = size;
 	a.config = ld64(d->swap, p + 8);
+	a.sample_period = ld64(d->swap, p + 16);
 	a.sample_type = ld64(d->swap, p + 24);
 	a.read_format = ld64(d->swap, p + 32);
 	flags = ld64(d->swap, p + 40);
@@ -597,7 +598,7 @@ static int decode_sample(const struct pd_decoder *d, const struct pd_attr *a,
 
 	s->pid = s->tid = -1;
 	s->cpu = UINT32_MAX;
-	s->period = 1;
+	s->period = a->sample_period;	/* perf's value without PERIOD */
 	s->repeat = 1;
 	s->cpumode = cpumode(misc);
 	s->event = a->name;
@@ -1546,7 +1547,10 @@ static int decompress(struct pd_reader *r, const uint8_t *src, size_t n,
 		/* no frame may ask for a window beyond the limit */
 		ZSTD_DCtx_setParameter(r->zctx, ZSTD_d_windowLogMax, 27);
 	}
-	ZSTD_DCtx_reset(r->zctx, ZSTD_reset_session_only);
+	/*
+	 * No reset: perf flushes its zstd stream at the end of each record
+	 * without ending the frame, so a frame goes on in the next record.
+	 */
 	*outlen = 0;
 	while (in.pos < in.size) {
 		ZSTD_outBuffer out;
@@ -1575,10 +1579,6 @@ static int decompress(struct pd_reader *r, const uint8_t *src, size_t n,
 				       "expected zstd data in the COMPRESSED record, got '%s' at byte %zu of %zu",
 				       ZSTD_getErrorName(ret), in.pos, n);
 		*outlen = out.pos;
-		if (ret && in.pos == in.size && out.pos < out.size)
-			return fail_at(r, r->off, r->sub,
-				       "expected a complete zstd frame in the COMPRESSED record, got one cut after %zu bytes",
-				       n);
 	}
 	/* a frame not flushed out yet (output buffer was full) */
 	for (;;) {
@@ -1730,7 +1730,7 @@ static int process(struct pd_reader *r, const uint8_t *rec, size_t size,
 
 	r->st->records++;
 	r->st->by_type[type < 128 ? type : 0]++;
-	if (r->carry_len && !in_compressed)
+	if (r->carry_len && !in_compressed && type != PF_RECORD_COMPRESSED)
 		return fail_at(r, r->off, r->sub,
 			       "expected the rest of the record cut at the end of the COMPRESSED record at offset %" PRIu64 ", got a record of type %" PRIu32,
 			       r->carry_off, type);

@@ -67,6 +67,7 @@ struct pd_attr {
 	uint32_t type;
 	uint32_t size;			/* attr.size as written (0: VER0) */
 	uint64_t config;
+	uint64_t sample_period;		/* or sample_freq (a union) */
 	uint64_t sample_type;
 	uint64_t read_format;
 	uint64_t branch_sample_type;	/* 0 before PERF_ATTR_SIZE_VER2 */
