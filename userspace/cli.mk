@@ -39,7 +39,7 @@ CLI_TEST_SRCS := $(wildcard $(CLI_TESTS)/*.c)
 # The perf script harness joins the runner, which replays its corpus.
 CLI_FUZZ_SRC := $(TOP)/check-tests/fuzz_perfscript.c
 CLI_TEST_OBJS := $(patsubst $(CLI_TESTS)/%.c,$(CLI_OUT)/tests/%.o,$(CLI_TEST_SRCS)) \
-	$(CLI_OUT)/tests/fuzz_perfscript.o
+	$(CLI_OUT)/tests/fuzz_perfscript.o $(CLI_OUT)/tests/fuzz_perfdata.o
 CLI_CHECK_BIN := $(CLI_OUT)/check_cli
 
 # Workloads: each built as non-PIE and PIE (gcc -O0 -g, like the seed's).

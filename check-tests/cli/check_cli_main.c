@@ -19,6 +19,7 @@ int main(void)
 	srunner_add_suite(sr, exact_suite());
 	srunner_add_suite(sr, badinput_suite());
 	srunner_add_suite(sr, fuzzcorpus_suite());
+	srunner_add_suite(sr, perfdata_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -191,7 +191,7 @@ START_TEST(usage_errors)
 	free(msg);
 	ck_assert_int_eq(run_cmd(argv1, NULL, errf), 1);
 	msg = slurp(errf, NULL);
-	ck_assert_msg(strstr(msg, "expected a subcommand annotate, ranges or record, got 'frobnicate'"),
+	ck_assert_msg(strstr(msg, "expected a subcommand annotate, ranges, record or script, got 'frobnicate'"),
 		      "%s", msg);
 	free(msg);
 	ck_assert_int_eq(run_cmd(argv2, NULL, errf), 1);

@@ -236,7 +236,10 @@ int input_read(const char *path, const struct input_opts *opts,
 	}
 	if (pre.len == 8)
 		memcpy(&magic, pre.head, 8);
-	if (magic == PF_MAGIC2 || magic == __builtin_bswap64(PF_MAGIC2)) {
+	/* PERFFILE (version 1) too: perfdata.c refuses it by name */
+	if (magic == PF_MAGIC2 || magic == __builtin_bswap64(PF_MAGIC2) ||
+	    (pre.len == 8 && (!memcmp(pre.head, PF_MAGIC1, 8) ||
+			      !memcmp(pre.head, "ELIFFREP", 8)))) {
 		r = pd_read(fd, name, pre.head,
 			    S_ISREG(sb.st_mode) ? 0 : pre.len,
 			    opts ? &opts->pd : NULL, sink, &stats->pd, err,

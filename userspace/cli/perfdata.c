@@ -1900,8 +1900,8 @@ static int read_file_mode(struct pd_reader *r)
 	hsize = ld64(r->d.swap, m + 8);
 	if (hsize != FILE_HDR_SIZE && hsize != FILE_HDR_OLD)
 		return fail_at(r, 8, 0,
-			       "expected a header size of %d (or %d), got %" PRIu64,
-			       FILE_HDR_SIZE, FILE_HDR_OLD, hsize);
+			       "expected a header size of %d or %d (file mode) or %d (pipe mode), got %" PRIu64,
+			       FILE_HDR_SIZE, FILE_HDR_OLD, PIPE_HDR_SIZE, hsize);
 	if (len < hsize)
 		return fail_at(r, 0, 0,
 			       "expected a perf.data header of %" PRIu64 " bytes, got %zu",
@@ -2051,7 +2051,7 @@ static int fill(struct pd_reader *r, size_t n, bool eof_ok)
 			if (eof_ok && r->buf_len == r->buf_pos)
 				return 1;
 			return fail_at(r, r->buf_off + r->buf_pos, 0,
-				       "expected %zu more bytes of the record, got the end of the stream after %zu",
+				       "expected %zu bytes (a record), got the end of the stream after %zu",
 				       n, r->buf_len - r->buf_pos);
 		}
 		r->buf_len += (size_t)got;
@@ -2325,8 +2325,8 @@ int pd_read(int fd, const char *name, const uint8_t *prefix,
 			goto out;
 		if (have < 16) {
 			ret = fail_at(&r, 0, 0,
-				      "expected a perf.data header, got %zu bytes",
-				      have);
+				      "expected a perf.data header of %d bytes, got %zu",
+				      FILE_HDR_SIZE, have);
 			goto out;
 		}
 		if (ld64(r.d.swap, head + 8) == PIPE_HDR_SIZE) {
