@@ -918,7 +918,7 @@ int pd_decode_record(const struct pd_decoder *d, const uint8_t *rec,
 /* the reader                                                          */
 
 /* Queued record copies live in chunks; a chunk is reused when empty. */
-#define CHUNK_SIZE ((size_t)1 << 20)
+#define CHUNK_SIZE ((size_t)128 << 10)	/* > the largest record */
 
 struct chunk {
 	uint8_t *mem;
@@ -1094,7 +1094,8 @@ static int add_attr(struct pd_reader *r, const uint8_t *attr, size_t len,
 		r->id_value_cap = r->d.nr_ids;
 	}
 	/* ids were re-sorted: the READ values start again (perf: per id) */
-	memset(r->id_value, 0, r->d.nr_ids * sizeof(*r->id_value));
+	if (r->d.nr_ids)
+		memset(r->id_value, 0, r->d.nr_ids * sizeof(*r->id_value));
 	r->st->attrs++;
 	return 0;
 }
@@ -2066,7 +2067,7 @@ static int read_pipe_mode(struct pd_reader *r)
 
 	r->ordered = true;
 	r->st->ordered = true;
-	r->buf_cap = 2 * 65536 + 64;
+	r->buf_cap = 65536 + 64;	/* the largest record and its header */
 	r->buf = malloc(r->buf_cap);
 	if (!r->buf)
 		return oom(r, "the input buffer");
