@@ -46,6 +46,7 @@ F_TOTAL_TIME_ENABLED, F_TOTAL_TIME_RUNNING, F_ID, F_GROUP, F_LOST = \
 # branch_sample_type
 B_USER, B_KERNEL, B_ANY = 1, 2, 8
 B_TYPE_SAVE, B_HW_INDEX, B_PRIV_SAVE = 1 << 16, 1 << 17, 1 << 18
+B_COUNTERS = 1 << 19        # perf 6.8: a u64 per entry after the entries
 
 MISC_KERNEL, MISC_USER = 1, 2
 MISC_MMAP_DATA = MISC_COMM_EXEC = 1 << 13
@@ -244,6 +245,8 @@ def sample(w, a, s):
             b += w.u64(s.get('hw_idx', 3))
         for e in br:
             b += w.u64(e['from'], e['to'], branch_flags(e, w.swap))
+        if a.branch_sample_type & B_COUNTERS:
+            b += w.u64(*[0x5555 + i for i in range(len(br))])
     if st & S_REGS_USER:
         if a.regs_user:
             b += w.u64(2) + w.u64(*range(1, popcount(a.regs_user) + 1))
@@ -610,12 +613,27 @@ def scen_newfields(pd):
         br = []
         for k in range(16):
             j = i * 16 + k
-            br.append({'from': 0x401000 + j, 'to': 0x402000 + j, 'pred': j % 2,
-                       'mispred': 1 - j % 2, 'cycles': j, 'type': j % 16,
+            both = k == 14          # both prediction bits: perf prints M
+            br.append({'from': 0x401000 + j, 'to': 0x402000 + j, 'pred': j % 2 or both,
+                       'mispred': 1 - j % 2 or both, 'cycles': j, 'type': j % 16,
                        'spec': (j // 3) % 4, 'new_type': i if k == 15 else (j // 5) % 16,
                        'priv': (j // 7) % 8})
         pd.add(sample(pd.w, a, {'ip': 0x401600 + i, 'pid': 100, 'tid': 100,
                                 'time': 8000 + i, 'br': br}))
+    pd.finished_round()
+
+
+def scen_counters(pd, counters=True):
+    """perf 6.8's branch counters after the entries (perf 6.1 cannot read
+    them: the twin is the same file without)."""
+    bst = B_ANY | B_USER | B_HW_INDEX | (B_COUNTERS if counters else 0)
+    a = base_attr(sample_type=S_IP | S_TID | S_TIME | S_BRANCH_STACK | S_WEIGHT,
+                  branch_sample_type=bst)
+    pd.attrs = [a]
+    sidebands(pd, a, 1000)
+    for i in range(4):
+        pd.add(sample(pd.w, a, {'ip': 0x401e00 + i, 'pid': 100, 'tid': 100,
+                                'time': 13000 + i, 'br': entries(i * 3, 0x40e000, i)}))
     pd.finished_round()
 
 
@@ -768,6 +786,8 @@ SCENARIOS = {
     'attr136': lambda pd: scen_attrsize(pd, 136),
     'newfields': scen_newfields,
     'compressed': scen_compressed,
+    'counters': scen_counters,
+    'nocounters': lambda pd: scen_counters(pd, False),
     'buildid': scen_buildid,
     'rounds': scen_rounds,
     'notime': scen_notime,
@@ -776,6 +796,7 @@ SCENARIOS = {
     'unknownperf': lambda pd: scen_unknown(pd, False),
     'attrrec': scen_attrrec,
     'name-u': lambda pd: scen_noname(pd, {**SID, A_EXCLUDE_KERNEL: 1, A_EXCLUDE_HV: 1}),
+    'name-kh': lambda pd: scen_noname(pd, {**SID, A_EXCLUDE_USER: 1}),
     'name-k': lambda pd: scen_noname(pd, {**SID, A_EXCLUDE_USER: 1, A_EXCLUDE_HV: 1}),
     'name-ppp': lambda pd: scen_noname(pd, {**SID, A_PRECISE: 3, A_EXCLUDE_GUEST: 1}),
     'name-up': lambda pd: scen_noname(pd, {**SID, A_EXCLUDE_KERNEL: 1, A_EXCLUDE_HV: 1,
@@ -798,11 +819,11 @@ def good(name):
 
 # Scenarios whose content does not depend on the mode or byte order get
 # fewer combinations (the test runtime).
-FEW = {'attr64', 'attr72', 'attr80', 'attr96', 'attr104', 'attr112', 'attr120',
+FEW = {'counters', 'nocounters', 'attr64', 'attr72', 'attr80', 'attr96', 'attr104', 'attr112', 'attr120',
        'attr128', 'attr136'}
 # perf 6.1 cannot read these (a bigger attr than it knows; a user record
 # type it does not know): their expected output is that of the twin.
-TWINS = {'attr136': 'attr128', 'unknown': 'unknownperf'}
+TWINS = {'attr136': 'attr128', 'unknown': 'unknownperf', 'counters': 'nocounters'}
 
 
 def good_names():

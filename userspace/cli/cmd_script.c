@@ -132,7 +132,8 @@ static int on_sample(void *arg, const struct ev_sample *s, char *err,
 		*p++ = 'x';
 		p = hex(p, b->to);
 		*p++ = '/';
-		*p++ = b->mispredicted ? 'M' : b->predicted ? 'P' : '-';
+		/* perf 6.1: P wins when both bits are set */
+		*p++ = b->predicted ? 'P' : b->mispredicted ? 'M' : '-';
 		*p++ = '/';
 		*p++ = b->in_tx ? 'X' : '-';
 		*p++ = '/';
