@@ -60,16 +60,13 @@ struct out {
 
 static char *hex(char *p, uint64_t v)
 {
-	char tmp[16];
-	int n = 0;
+	int n = v ? (64 - __builtin_clzll(v) + 3) / 4 : 1;
 
-	do {
-		tmp[n++] = "0123456789abcdef"[v & 15];
+	for (int i = n - 1; i >= 0; i--) {
+		p[i] = "0123456789abcdef"[v & 15];
 		v >>= 4;
-	} while (v);
-	while (n)
-		*p++ = tmp[--n];
-	return p;
+	}
+	return p + n;
 }
 
 static char *dec(char *p, unsigned v)
@@ -120,8 +117,8 @@ static int on_sample(void *arg, const struct ev_sample *s, char *err,
 	p = ip16(o->buf, s->ip);
 	for (i = 0; s->has_brstack && i < s->nr; i++) {
 		const struct ev_branch *b = &s->br[i];
-		const char *t = pd_branch_type_name(b->type, b->new_type);
-		size_t tl = strlen(t);
+		const char *t = b->type ? pd_branch_type_name(b->type, b->new_type) : "";
+		size_t tl = b->type ? strlen(t) : 0;
 
 		*p++ = ' ';
 		*p++ = '0';
@@ -341,6 +338,8 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 	} else {
 		sink.sample = on_sample;
 	}
+	/* whole lines go out in large writes */
+	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
 	r = input_read(input, &io, &sink, &st, err, sizeof(err));
 	free(o.buf);
 	if (fflush(stdout) && !r)
