@@ -574,6 +574,15 @@ def scen_multi(pd):
     pd.finished_round()
 
 
+def scen_rename(pd):
+    """An EVENT_UPDATE record (perf's PERF_EVENT_UPDATE__NAME) renames the
+    second event after the first samples."""
+    scen_multi(pd)
+    w = pd.w
+    upd = rec(w, EVENT_UPDATE, 0, w.u64(2, 41) + cstr('renamed-branches'))
+    pd.recs.insert(len(pd.recs) - 4, upd)
+
+
 def scen_sampleid(pd):
     """Two events told apart by PERF_SAMPLE_ID (no IDENTIFIER)."""
     st = S_IP | S_TID | S_TIME | S_ID | S_PERIOD | S_BRANCH_STACK
@@ -775,6 +784,7 @@ SCENARIOS = {
     'nonid': scen_nonid,
     'multi': scen_multi,
     'sampleid': scen_sampleid,
+    'rename': scen_rename,
     'attr64': lambda pd: scen_attrsize(pd, 64),
     'attr72': lambda pd: scen_attrsize(pd, 72),
     'attr80': lambda pd: scen_attrsize(pd, 80),

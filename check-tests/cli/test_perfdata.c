@@ -318,6 +318,14 @@ START_TEST(stats_match_perf)
 	ck_assert_msg(strstr(e, "compressed 3 ("), "%s", e);
 	ck_assert_msg(strstr(e, "samples 12 ("), "%s", e);
 	free(e);
+	/* names from the pipe's EVENT_DESC feature record; record counts */
+	snprintf(data, sizeof(data), "%s/multi-pipe-be.data", odir());
+	ck_assert_int_eq(run_in(args, NULL, false, out, err), 0);
+	e = slurp(err, NULL);
+	ck_assert_msg(strstr(e, "events: cycles:u, branches:u, cpu-clock:u\n"), "%s", e);
+	ck_assert_msg(strstr(e, "records by type: MMAP 1, COMM 2, FORK 1, SAMPLE 9, MMAP2 1, HEADER_ATTR 3, FINISHED_ROUND 1, HEADER_FEATURE 1\n"),
+		      "%s", e);
+	free(e);
 	/* sample_id_all unset in file mode: perf does not sort */
 	snprintf(data, sizeof(data), "%s/nosidall-file-le.data", odir());
 	ck_assert_int_eq(run_in(args, NULL, false, out, err), 0);

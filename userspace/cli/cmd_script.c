@@ -56,6 +56,9 @@ struct out {
 	FILE *f;
 	char *buf;
 	size_t cap;
+	/* --stats: the event names, "name, name, ..." */
+	char *names;
+	size_t names_len;
 };
 
 static char *hex(char *p, uint64_t v)
@@ -258,9 +261,49 @@ static int dump_lost(void *arg, const struct ev_lost *l, char *err,
 	return 0;
 }
 
-static void print_stats(const char *name, const struct input_stats *st)
+static int stats_attr(void *arg, const struct ev_attr *a, char *err,
+		      size_t errsz)
+{
+	struct out *o = arg;
+	size_t n = strlen(a->name);
+	char *x = realloc(o->names, o->names_len + n + 3);
+
+	if (!x) {
+		snprintf(err, errsz, "out of memory for the event names");
+		return -2;
+	}
+	o->names = x;
+	if (o->names_len) {
+		memcpy(x + o->names_len, ", ", 2);
+		o->names_len += 2;
+	}
+	memcpy(x + o->names_len, a->name, n + 1);
+	o->names_len += n;
+	return 0;
+}
+
+/* Names of the record types --stats lists (PERF_RECORD_* and perf's). */
+static const char *const record_names[] = {
+	[1] = "MMAP", [2] = "LOST", [3] = "COMM", [4] = "EXIT",
+	[5] = "THROTTLE", [6] = "UNTHROTTLE", [7] = "FORK", [8] = "READ",
+	[9] = "SAMPLE", [10] = "MMAP2", [11] = "AUX", [12] = "ITRACE_START",
+	[13] = "LOST_SAMPLES", [14] = "SWITCH", [15] = "SWITCH_CPU_WIDE",
+	[16] = "NAMESPACES", [17] = "KSYMBOL", [18] = "BPF_EVENT",
+	[19] = "CGROUP", [20] = "TEXT_POKE", [21] = "AUX_OUTPUT_HW_ID",
+	[64] = "HEADER_ATTR", [65] = "HEADER_EVENT_TYPE",
+	[66] = "HEADER_TRACING_DATA", [67] = "HEADER_BUILD_ID",
+	[68] = "FINISHED_ROUND", [69] = "ID_INDEX", [70] = "AUXTRACE_INFO",
+	[71] = "AUXTRACE", [72] = "AUXTRACE_ERROR", [73] = "THREAD_MAP",
+	[74] = "CPU_MAP", [75] = "STAT_CONFIG", [76] = "STAT",
+	[77] = "STAT_ROUND", [78] = "EVENT_UPDATE", [79] = "TIME_CONV",
+	[80] = "HEADER_FEATURE", [81] = "COMPRESSED", [82] = "FINISHED_INIT",
+};
+
+static void print_stats(const char *name, const struct input_stats *st,
+			const struct out *o)
 {
 	const struct pd_stats *p = &st->pd;
+	const char *sep = "";
 
 	fprintf(stderr, "%s: %s%s\n", name, input_format_name(st->format),
 		st->swapped ? ", byte-swapped" : "");
@@ -284,6 +327,22 @@ static void print_stats(const char *name, const struct input_stats *st)
 		p->lost_samples, p->build_ids, p->rounds, p->compressed,
 		p->decompressed_bytes, p->unknown_records, p->unknown_id,
 		p->out_of_order, p->max_queued, p->queue_overflows);
+	fprintf(stderr, "  events: %s\n  records by type:",
+		o->names ? o->names : "");
+	for (size_t t = 0; t < sizeof(p->by_type) / sizeof(p->by_type[0]); t++) {
+		const char *rn = t < sizeof(record_names) / sizeof(record_names[0]) ?
+				 record_names[t] : NULL;
+
+		if (!p->by_type[t])
+			continue;
+		if (rn)
+			fprintf(stderr, "%s %s %" PRIu64, sep, rn, p->by_type[t]);
+		else
+			fprintf(stderr, "%s type %zu: %" PRIu64, sep, t,
+				p->by_type[t]);
+		sep = ",";
+	}
+	fputc('\n', stderr);
 }
 
 static int run(const struct cli_cmd *cmd, int argc, char **argv)
@@ -293,7 +352,7 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 	struct input_opts io;
 	struct input_stats st;
 	struct ev_sink sink;
-	struct out o = { stdout, NULL, 0 };
+	struct out o = { stdout, NULL, 0, NULL, 0 };
 	char err[CLI_ERR_MAX];
 	int c, r;
 
@@ -337,15 +396,20 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 		sink.lost = dump_lost;
 	} else {
 		sink.sample = on_sample;
+		if (stats)
+			sink.attr = stats_attr;
 	}
 	/* whole lines go out in large writes */
 	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
 	r = input_read(input, &io, &sink, &st, err, sizeof(err));
 	free(o.buf);
-	if (fflush(stdout) && !r)
+	if (fflush(stdout) && !r) {
+		free(o.names);
 		return cli_fail(CLI_EXIT_USAGE, "cannot write the output");
+	}
 	if (stats)
-		print_stats(name, &st);
+		print_stats(name, &st, &o);
+	free(o.names);
 	if (r) {
 		fprintf(stderr, "blockrange: %s\n", err);
 		return r == -1 ? CLI_EXIT_INPUT : CLI_EXIT_USAGE;

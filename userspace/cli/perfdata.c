@@ -1730,7 +1730,7 @@ static int process(struct pd_reader *r, const uint8_t *rec, size_t size,
 	int ret;
 
 	r->st->records++;
-	r->st->by_type[type < 128 ? type : 0]++;
+	r->st->by_type[type < 128 ? type : 0]++;	/* 0: type 0 or >= 128 */
 	if (r->carry_len && !in_compressed && type != PF_RECORD_COMPRESSED)
 		return fail_at(r, r->off, r->sub,
 			       "expected the rest of the record cut at the end of the COMPRESSED record at offset %" PRIu64 ", got a record of type %" PRIu32,

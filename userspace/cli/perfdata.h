@@ -158,7 +158,8 @@ struct pd_stats {
 	bool ordered;			/* sorted by time (see above) */
 	uint64_t bytes;			/* input bytes read */
 	uint64_t records;		/* records in the data, all kinds */
-	uint64_t by_type[128];		/* records per PERF_RECORD_* type */
+	uint64_t by_type[128];		/* records per PERF_RECORD_* type;
+					 * [0]: type 0 and types >= 128 */
 	uint64_t samples;		/* delivered */
 	uint64_t samples_brstack;	/* of those, with a branch stack */
 	uint64_t branch_entries;
