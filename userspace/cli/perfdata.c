@@ -2251,6 +2251,16 @@ static int spool(struct pd_reader *r, int fd, const uint8_t *prefix,
 	if (!dir || !*dir)
 		dir = "/tmp";
 	t = open(dir, O_TMPFILE | O_RDWR | O_EXCL, 0600);
+	if (t < 0 && (errno == EOPNOTSUPP || errno == EISDIR ||
+		      errno == EINVAL)) {
+		/* a file system without O_TMPFILE: a named file, unlinked */
+		char path[4096];
+
+		snprintf(path, sizeof(path), "%s/blockrange-XXXXXX", dir);
+		t = mkstemp(path);
+		if (t >= 0)
+			unlink(path);
+	}
 	if (t < 0) {
 		snprintf(r->err, r->errsz,
 			 "%s: cannot make a temporary file in %s for a file-mode perf.data on a pipe: %s",
