@@ -138,6 +138,8 @@ RECORDINGS = [
     ('rec-cpu', ['--sample-cpu', '-e', 'cpu-clock', '-c', '50000'], False),
     ('rec-g', ['-g', '-e', 'cpu-clock', '-c', '50000'], False),
     ('rec-dwarf', ['--call-graph', 'dwarf,1024', '-e', 'cpu-clock', '-c', '50000'], False),
+    ('rec-regs', ['--user-regs=ax,bx,sp,ip', '--intr-regs=ax,bx', '-e', 'cpu-clock',
+                  '-c', '50000'], False),
     ('rec-addr', ['-d', '-W', '--phys-data', '--data-page-size', '--code-page-size',
                   '-e', 'cpu-clock', '-c', '50000'], False),
     ('rec-T', ['-T', '-R', '-e', 'cpu-clock', '-c', '50000'], False),
