@@ -96,8 +96,8 @@ check-kernel: kunit-ours kunit-stock
 # Sanitizers: ASan + UBSan + LSan over the library's and the CLI's suites.
 check-sanitize: check-userspace-sanitize check-cli-sanitize
 
-# libFuzzer, both harnesses, FUZZ_SECONDS each (or FUZZ_RUNS executions).
-fuzz: fuzz-blockrange fuzz-perfscript
+# libFuzzer, every harness, FUZZ_SECONDS each (or FUZZ_RUNS executions).
+fuzz: fuzz-blockrange fuzz-perfscript fuzz-perfdata
 
 check: check-kernel check-userspace check-cli check-sanitize check-drivers \
 	check-install check-report coverage e2e kunit-debug

@@ -16,6 +16,8 @@ pkgs=(
 	libelf-dev libcapstone-dev llvm-19 linux-perf
 	# perf.data (zstd records), debug-file lookup and symbols, debuginfod
 	libzstd-dev libdw-dev libdebuginfod-dev elfutils debuginfod
+	# perf 6.1: the oracle of the perf.data reader's tests
+	linux-perf
 	# BOLT oracle, report graphs, browser test
 	bolt-19 libgraphviz-dev graphviz chromium chromium-driver python3-selenium
 )

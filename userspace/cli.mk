@@ -29,11 +29,11 @@ CLI_CC ?= gcc
 CLI_WL_CC ?= gcc
 CLI_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g \
 	-I$(TOP)/userspace/include \
-	$$(pkg-config --cflags capstone libelf libdw libdebuginfod libgvc)
+	$$(pkg-config --cflags capstone libelf libdw libdebuginfod libgvc libzstd)
 # report.c links Graphviz's dot layout and core (SVG) plugins directly and
 # registers them itself (see report.h), so they are found by the runpath.
 CLI_GV_PLUGINS = $$(pkg-config --variable=libdir libgvc)/graphviz
-CLI_LIBS := $$(pkg-config --libs capstone libelf libdw libdebuginfod libgvc) \
+CLI_LIBS := $$(pkg-config --libs capstone libelf libdw libdebuginfod libgvc libzstd) \
 	-L$(CLI_GV_PLUGINS) -Wl,-rpath,$(CLI_GV_PLUGINS) \
 	-lgvplugin_dot_layout -lgvplugin_core
 
@@ -45,7 +45,7 @@ CLI_TEST_SRCS := $(wildcard $(CLI_TESTS)/*.c)
 # The perf script harness joins the runner, which replays its corpus.
 CLI_FUZZ_SRC := $(TOP)/check-tests/fuzz_perfscript.c
 CLI_TEST_OBJS := $(patsubst $(CLI_TESTS)/%.c,$(CLI_OUT)/tests/%.o,$(CLI_TEST_SRCS)) \
-	$(CLI_OUT)/tests/fuzz_perfscript.o
+	$(CLI_OUT)/tests/fuzz_perfscript.o $(CLI_OUT)/tests/fuzz_perfdata.o
 CLI_CHECK_BIN := $(CLI_OUT)/check_cli
 
 # Workloads: each built as non-PIE and PIE (gcc -O0 -g, like the seed's).
@@ -224,5 +224,6 @@ check-cli-sanitize: deps
 	@echo "check-cli-sanitize: no sanitizer reports"
 
 include $(TOP)/userspace/record.mk
+include $(TOP)/userspace/perfdata.mk
 
 -include $(wildcard $(CLI_OUT)/obj/*.d $(CLI_OUT)/tests/*.d)

@@ -6,7 +6,8 @@
  * BLOCKRANGE_WORKLOAD_NAMES, BLOCKRANGE_SCRATCH, LLVM_PROFGEN,
  * BLOCKRANGE_BADINPUT (the hostile-input corpus) and BLOCKRANGE_BADGEN (its
  * fixtures made at build time), BLOCKRANGE_FUZZ_CORPUS (the perf script
- * fuzz harness's corpus).
+ * fuzz harness's corpus), BLOCKRANGE_PD_* (the perf.data suite, see
+ * test_perfdata.c and userspace/perfdata.mk).
  */
 #ifndef BLOCKRANGE_CLI_TESTS_H
 #define BLOCKRANGE_CLI_TESTS_H
@@ -29,6 +30,7 @@ Suite *record_suite(void);
 Suite *pdwrite_suite(void);
 Suite *report_suite(void);
 Suite *manners_suite(void);
+Suite *perfdata_suite(void);
 
 /* getenv() that fails the test when the variable is missing. */
 const char *env_path(const char *name);

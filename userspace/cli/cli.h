@@ -50,6 +50,7 @@ extern const struct cli_cmd cli_cmd_annotate;
 extern const struct cli_cmd cli_cmd_ranges;
 extern const struct cli_cmd cli_cmd_record;
 extern const struct cli_cmd cli_cmd_report;
+extern const struct cli_cmd cli_cmd_script;
 
 /*
  * Print "blockrange: MESSAGE" and the synopsis of @cmd on stderr; returns

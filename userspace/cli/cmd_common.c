@@ -101,7 +101,7 @@ int cmd_read(const struct cmd_common *c, const struct ev_sink *sink,
 				"%s", err);
 	if (c->skip_bad)
 		fprintf(stderr, "blockrange: skipped %lu malformed line%s\n",
-			(unsigned long)st.bad_lines,
-			st.bad_lines == 1 ? "" : "s");
+			(unsigned long)st.ps.bad_lines,
+			st.ps.bad_lines == 1 ? "" : "s");
 	return 0;
 }

@@ -77,7 +77,9 @@ struct ev_sample {
 	bool has_time;
 	uint64_t time;
 	uint32_t cpu;		/* UINT32_MAX: unknown */
-	uint64_t period;	/* 1 when not recorded */
+	uint64_t period;	/* perf.data: PERF_SAMPLE_PERIOD, else the
+				 * attr's sample_period as perf reports it;
+				 * text input: 1 */
 	const char *event;	/* event name, "" when unknown */
 	unsigned event_idx;	/* index of the event (attr) in the input */
 	uint64_t repeat;	/* aggregation count of perf-script text, else 1 */
@@ -163,6 +165,23 @@ struct ev_lost {
 	struct ev_pos pos;
 };
 
+/*
+ * An event (perf_event_attr) of the input, delivered before the first
+ * sample of it (perf.data: before the first record after the attrs and
+ * their names; text input: never).  Delivered again with the same @idx
+ * when a later record renames it (pipe mode's EVENT_UPDATE).
+ */
+struct ev_attr {
+	unsigned idx;		/* ev_sample.event_idx of its samples */
+	const char *name;	/* as perf names it ("cycles:u") */
+	uint32_t type;		/* PERF_TYPE_* */
+	uint64_t config;
+	uint64_t sample_type;	/* PERF_SAMPLE_* */
+	uint64_t branch_sample_type;
+	uint64_t read_format;
+	struct ev_pos pos;
+};
+
 struct ev_sink {
 	int (*sample)(void *arg, const struct ev_sample *s, char *err,
 		      size_t errsz);
@@ -177,6 +196,8 @@ struct ev_sink {
 	int (*lost)(void *arg, const struct ev_lost *l, char *err,
 		    size_t errsz);
 	void *arg;
+	int (*attr)(void *arg, const struct ev_attr *a, char *err,
+		    size_t errsz);
 };
 
 #endif /* BLOCKRANGE_CLI_EVENTS_H */

@@ -1,39 +1,63 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Any profile input -> events (events.h).
+ * The input layer: one entry point for every profile input.
  *
- * input_read() reads @path ("-": stdin) and delivers its events to @sink.
- * Returns 0, -1 for malformed input (exit status 2; @err holds the one-line
- * message), -2 for I/O or memory errors (exit status 1), or a callback's
- * non-zero value.  An input without a single sample is malformed.
+ *   input_read(path or "-", opts, sink, stats, err)
+ *
+ * sniffs the format from the first bytes (the perf.data magic 'PERFILE2'
+ * in either byte order: perf.data in file or pipe mode, see perfdata.h;
+ * anything else: the text of `perf script`, see perfscript.h) and delivers
+ * the input as events (events.h) to the sink.  Standard input works for
+ * every format: the sniffed bytes are not lost (a regular file on stdin is
+ * read from its start; a file-mode perf.data on a pipe is spooled to an
+ * unlinked temporary file first, see perfdata.h).
+ *
+ * Returns 0, -1 for malformed input (err: one line naming the input and
+ * where: "NAME:LINE: ..." for text, "NAME: offset N: ..." for perf.data),
+ * -2 for usage, I/O or memory errors (a missing or unreadable file, a
+ * directory), or the non-zero value a sink callback returned.  An input
+ * without samples is not an error here (the subcommand decides).
  */
 #ifndef BLOCKRANGE_CLI_INPUT_H
 #define BLOCKRANGE_CLI_INPUT_H
 
 #include <stdbool.h>
-#include <stddef.h>
 #include <stdint.h>
 
 #include "events.h"
+#include "perfdata.h"
+#include "perfscript.h"
 
 enum input_format {
-	INPUT_PERFSCRIPT = 0,
-	INPUT_PERFDATA,
-	INPUT_PERFDATA_PIPE,
+	INPUT_NONE = 0,		/* not opened */
+	INPUT_PERFSCRIPT,	/* perf script text */
+	INPUT_PERFDATA,		/* perf.data, file mode */
+	INPUT_PERFDATA_PIPE,	/* perf.data, pipe mode */
 };
 
 struct input_opts {
-	bool skip_bad;		/* perf-script text: skip malformed lines */
+	bool skip_bad;		/* perf script text: skip malformed lines */
+	struct pd_opts pd;
 };
 
 struct input_stats {
 	enum input_format format;
+	bool swapped;		/* perf.data of the other byte order */
+	/* summary, whatever the format */
 	uint64_t samples;
-	uint64_t bad_lines;	/* skipped with skip_bad */
+	uint64_t samples_brstack;
+	uint64_t branch_entries;
+	uint64_t mmaps;
+	/* per format */
+	struct ps_stats ps;
+	struct pd_stats pd;
 };
 
-int input_read(const char *path, const struct input_opts *o,
-	       const struct ev_sink *sink, struct input_stats *st, char *err,
-	       size_t errsz);
+int input_read(const char *path, const struct input_opts *opts,
+	       const struct ev_sink *sink, struct input_stats *stats,
+	       char *err, size_t errsz);
+
+/* "perf script text", "perf.data", "perf.data (pipe mode)". */
+const char *input_format_name(enum input_format f);
 
 #endif /* BLOCKRANGE_CLI_INPUT_H */

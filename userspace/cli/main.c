@@ -23,6 +23,7 @@ static const struct cli_cmd *const cmds[] = {
 	&cli_cmd_ranges,
 	&cli_cmd_record,
 	&cli_cmd_report,
+	&cli_cmd_script,
 };
 
 #define NR_CMDS (sizeof(cmds) / sizeof(cmds[0]))

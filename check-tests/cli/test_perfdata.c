@@ -1,0 +1,529 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The perf.data reader through `blockrange script` ($BLOCKRANGE):
+ *
+ *  - oracle: every input of $BLOCKRANGE_PD_ORACLE/manifest (the generated
+ *    variants of gen_perfdata.py and the files perf 6.1 recorded at build
+ *    time, see perf_oracle.py): `script` equals perf's
+ *    `perf script -F ip,brstack` byte for byte, and `script --dump-events`
+ *    equals perf's sample and side-band lines (normalised), in order;
+ *  - stdin: the same output from -i - on a regular file and on a pipe;
+ *  - fixtures: the perf 4.14 file byte for byte, the perf 6.12 pipe file
+ *    against its perf script text (comm, tid, ip), perf script text in;
+ *  - statistics perf also reports (out of order events, unknown records);
+ *  - the hostile corpus (bad-perfdata/NAME.expect, NAME.data in $BLOCKRANGE_PD_BAD),
+ *    each by name, on stdin and through a pipe;
+ *  - the replay of the fuzz harness on the committed corpus, the
+ *    generated variants and the hostile files.
+ * Inputs perf could not make are listed in the manifest's "skipped" file
+ * and printed as SKIP, never run as passing tests.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli_tests.h"
+
+int perfdata_fuzz_one(const uint8_t *data, size_t size);
+
+#define MAX_ENTRIES 256
+#define NAME_LEN 64
+
+static char oracle[MAX_ENTRIES][NAME_LEN];
+static int nr_oracle;
+static char bad[MAX_ENTRIES][NAME_LEN];
+static int nr_bad;
+static char replay[2 * MAX_ENTRIES][600];
+static int nr_replay;
+
+/*
+ * Run BLOCKRANGE with @args; stdin from @in (NULL: /dev/null), through a
+ * pipe fed by a child when @piped.  Output to files.  The exit status.
+ */
+static int run_in(char *const args[], const char *in, bool piped,
+		  const char *out, const char *err)
+{
+	char *argv[16];
+	int n = 0, st, fds[2] = { -1, -1 };
+	pid_t pid, feeder = -1;
+
+	argv[n++] = (char *)env_path("BLOCKRANGE");
+	for (; *args; args++)
+		argv[n++] = *args;
+	argv[n] = NULL;
+	fflush(NULL);
+	if (piped) {
+		ck_assert(!pipe(fds));
+		feeder = fork();
+		ck_assert(feeder >= 0);
+		if (!feeder) {
+			int f = open(in, O_RDONLY);
+			char buf[4096];
+			ssize_t r;
+
+			close(fds[0]);
+			if (f < 0)
+				_exit(1);
+			while ((r = read(f, buf, sizeof(buf))) > 0)
+				if (write(fds[1], buf, (size_t)r) != r)
+					_exit(0);	/* reader quit early */
+			_exit(0);
+		}
+		close(fds[1]);
+	}
+	pid = fork();
+	ck_assert(pid >= 0);
+	if (!pid) {
+		int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int i = piped ? fds[0] : open(in ? in : "/dev/null", O_RDONLY);
+
+		if (o < 0 || e < 0 || i < 0)
+			_exit(126);
+		dup2(o, 1);
+		dup2(e, 2);
+		dup2(i, 0);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	if (piped)
+		close(fds[0]);
+	ck_assert(waitpid(pid, &st, 0) == pid);
+	if (feeder > 0)
+		waitpid(feeder, NULL, 0);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static const char *odir(void)
+{
+	return env_path("BLOCKRANGE_PD_ORACLE");
+}
+
+/* Our --dump-events without the A/B lines (perf prints neither). */
+static char *dump_events(const char *data, bool no_cpu)
+{
+	char out[512], err[512];
+	char *args[] = { "script", "--dump-events", "-i", (char *)data, NULL };
+	char *text, *p, *q;
+
+	scratch("pd-dump.out", out, sizeof(out));
+	scratch("pd-dump.err", err, sizeof(err));
+	ck_assert_int_eq(run_in(args, NULL, false, out, err), 0);
+	text = slurp(out, NULL);
+	for (p = q = text; *p;) {
+		char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) + 1 : strlen(p);
+
+		if (p[0] != 'A' && p[0] != 'B') {
+			memmove(q, p, len);
+			if (no_cpu && q[0] == 'S') {
+				char *c = strstr(q, " [");
+
+				if (c && c < q + len) {
+					char *e = strchr(c, ']');
+
+					memmove(c, e + 1, strlen(e + 1) + 1);
+					len -= (size_t)(e + 1 - c);
+				}
+			}
+			q += len;
+		}
+		p += len;
+	}
+	*q = '\0';
+	return text;
+}
+
+START_TEST(oracle_input)
+{
+	const char *name = oracle[_i];
+	char data[512], want[512], out[512], err[512];
+	char *args[] = { "script", "-i", data, NULL };
+	char *a, *b, *ev;
+	bool no_cpu;
+
+	snprintf(data, sizeof(data), "%s/%s.data", odir(), name);
+	snprintf(want, sizeof(want), "%s/%s.brstack", odir(), name);
+	scratch("pd-oracle.out", out, sizeof(out));
+	scratch("pd-oracle.err", err, sizeof(err));
+	ck_assert_msg(run_in(args, NULL, false, out, err) == 0, "%s: %s", name,
+		      slurp(err, NULL));
+	a = slurp(out, NULL);
+	b = slurp(want, NULL);
+	ck_assert_msg(*b, "%s: perf printed no sample", name);
+	ck_assert_msg(!strcmp(a, b), "%s: script output differs from perf's", name);
+	free(a);
+	free(b);
+
+	snprintf(want, sizeof(want), "%s/%s.events", odir(), name);
+	b = slurp(want, NULL);
+	no_cpu = !strncmp(b, "# no-cpu\n", 9);
+	ev = dump_events(data, no_cpu);
+	ck_assert_msg(!strcmp(ev, no_cpu ? b + 9 : b),
+		      "%s: events differ from perf's", name);
+	free(ev);
+	free(b);
+}
+END_TEST
+
+/* -i - on a regular file and through a pipe: the same as by name. */
+START_TEST(stdin_forms)
+{
+	static const char *const names[] = {
+		"basic-file-le", "basic-pipe-be", "compressed-file-le",
+		"compressed-pipe-le", "rounds-pipe-le", "allbits-file-be",
+	};
+	const char *name = names[_i];
+	char data[512], out[512], err[512], out2[512];
+	char *args[] = { "script", "-i", data, NULL };
+	char *dash[] = { "script", "-i", "-", NULL };
+	char *a, *b;
+
+	snprintf(data, sizeof(data), "%s/%s.data", odir(), name);
+	scratch("pd-stdin.out", out, sizeof(out));
+	scratch("pd-stdin2.out", out2, sizeof(out2));
+	scratch("pd-stdin.err", err, sizeof(err));
+	ck_assert_int_eq(run_in(args, NULL, false, out, err), 0);
+	a = slurp(out, NULL);
+	ck_assert(*a);
+	for (int piped = 0; piped < 2; piped++) {
+		ck_assert_msg(run_in(dash, data, piped, out2, err) == 0,
+			      "%s piped=%d: %s", name, piped, slurp(err, NULL));
+		b = slurp(out2, NULL);
+		ck_assert_msg(!strcmp(a, b), "%s piped=%d differs", name, piped);
+		free(b);
+	}
+	free(a);
+}
+END_TEST
+
+START_TEST(fixture_branch_414)
+{
+	char data[512], want[600], out[512], err[512];
+	char *args[] = { "script", "-i", data, NULL };
+	char *a, *b;
+
+	snprintf(data, sizeof(data), "%s/perf.data.branch-4.14",
+		 env_path("BLOCKRANGE_PD_FIXTURES"));
+	snprintf(want, sizeof(want), "%s.brstack.txt", data);
+	scratch("pd-414.out", out, sizeof(out));
+	scratch("pd-414.err", err, sizeof(err));
+	ck_assert_int_eq(run_in(args, NULL, false, out, err), 0);
+	a = slurp(out, NULL);
+	b = slurp(want, NULL);
+	ck_assert_msg(!strcmp(a, b), "perf.data.branch-4.14: differs from perf 6.1's");
+	free(a);
+	free(b);
+	/* the text perf printed, read back (by name, from a pipe): the same */
+	args[2] = want;
+	b = slurp(want, NULL);
+	for (int piped = 0; piped < 2; piped++) {
+		char *dash[] = { "script", "-i", "-", NULL };
+
+		ck_assert_int_eq(piped ? run_in(dash, want, true, out, err) :
+					 run_in(args, NULL, false, out, err), 0);
+		a = slurp(out, NULL);
+		ck_assert_msg(!strcmp(a, b), "perf script text read back differs (piped %d)",
+			      piped);
+		free(a);
+	}
+	free(b);
+}
+END_TEST
+
+/*
+ * The perf 6.12 pipe file: its samples' comm (from the COMM records),
+ * tid and ip against perf 6.1's `-F comm,tid,ip,sym` text.
+ */
+START_TEST(fixture_pipe_612)
+{
+	char data[512], want[600];
+	char comm[64] = "", line[256], got[8192] = "";
+	char *ev, *p, *b, *wl;
+	size_t o = 0;
+
+	snprintf(data, sizeof(data), "%s/perf.data.piped.header_features_aligned-6.12",
+		 env_path("BLOCKRANGE_PD_FIXTURES"));
+	snprintf(want, sizeof(want), "%s.script.txt", data);
+	ev = dump_events(data, false);
+	for (p = strtok(ev, "\n"); p; p = strtok(NULL, "\n")) {
+		int pid, tid;
+		unsigned long long ip;
+		char c[64];
+
+		if (sscanf(p, "R COMM exec: %63[^:]:%d/%d", c, &pid, &tid) == 3 ||
+		    sscanf(p, "R COMM: %63[^:]:%d/%d", c, &pid, &tid) == 3)
+			strcpy(comm, c);
+		if (sscanf(p, "S %d/%d %*s %*s %*s %llx", &pid, &tid, &ip) == 3) {
+			snprintf(line, sizeof(line), "%s %d %llx\n", comm, tid, ip);
+			ck_assert(o + strlen(line) < sizeof(got));
+			strcpy(got + o, line);
+			o += strlen(line);
+		}
+	}
+	free(ev);
+	/* perf's lines: "%16s %7d %16llx SYMBOL" -> "comm tid ip" */
+	b = slurp(want, NULL);
+	{
+		char norm[8192] = "";
+		size_t n = 0;
+
+		for (wl = strtok(b, "\n"); wl; wl = strtok(NULL, "\n")) {
+			char c[64];
+			int tid;
+			unsigned long long ip;
+
+			ck_assert(sscanf(wl, "%63s %d %llx", c, &tid, &ip) == 3);
+			snprintf(line, sizeof(line), "%s %d %llx\n", c, tid, ip);
+			strcpy(norm + n, line);
+			n += strlen(line);
+		}
+		ck_assert_msg(n > 0 && !strcmp(got, norm), "got\n%s\nwant\n%s",
+			      got, norm);
+	}
+	free(b);
+}
+END_TEST
+
+/* Statistics that perf reports too. */
+START_TEST(stats_match_perf)
+{
+	char data[512], out[512], err[512];
+	char *args[] = { "script", "--stats", "-i", data, NULL };
+	char *e;
+
+	scratch("pd-stats.out", out, sizeof(out));
+	scratch("pd-stats.err", err, sizeof(err));
+	/* perf 6.1: "2 out of order events recorded." */
+	snprintf(data, sizeof(data), "%s/rounds-file-le.data", odir());
+	ck_assert_int_eq(run_in(args, NULL, false, out, err), 0);
+	e = slurp(err, NULL);
+	ck_assert_msg(strstr(e, "out of order 2,"), "%s", e);
+	ck_assert_msg(strstr(e, "time order"), "%s", e);
+	free(e);
+	/* two record types it does not know (100 and 25), skipped */
+	snprintf(data, sizeof(data), "%s/unknown-pipe-be.data", odir());
+	ck_assert_int_eq(run_in(args, NULL, false, out, err), 0);
+	e = slurp(err, NULL);
+	ck_assert_msg(strstr(e, "unknown records skipped 2,"), "%s", e);
+	ck_assert_msg(strstr(e, "perf.data (pipe mode), byte-swapped"), "%s", e);
+	free(e);
+	/* three compressed records, one sample split between two */
+	snprintf(data, sizeof(data), "%s/compressed-file-le.data", odir());
+	ck_assert_int_eq(run_in(args, NULL, false, out, err), 0);
+	e = slurp(err, NULL);
+	ck_assert_msg(strstr(e, "compressed 3 ("), "%s", e);
+	ck_assert_msg(strstr(e, "samples 12 ("), "%s", e);
+	free(e);
+	/* names from the pipe's EVENT_DESC feature record; record counts */
+	snprintf(data, sizeof(data), "%s/multi-pipe-be.data", odir());
+	ck_assert_int_eq(run_in(args, NULL, false, out, err), 0);
+	e = slurp(err, NULL);
+	ck_assert_msg(strstr(e, "events: cycles:u, branches:u, cpu-clock:u\n"), "%s", e);
+	ck_assert_msg(strstr(e, "records by type: MMAP 1, COMM 2, FORK 1, SAMPLE 9, MMAP2 1, HEADER_ATTR 3, FINISHED_ROUND 1, HEADER_FEATURE 1\n"),
+		      "%s", e);
+	free(e);
+	/* sample_id_all unset in file mode: perf does not sort */
+	snprintf(data, sizeof(data), "%s/nosidall-file-le.data", odir());
+	ck_assert_int_eq(run_in(args, NULL, false, out, err), 0);
+	e = slurp(err, NULL);
+	ck_assert_msg(strstr(e, "file order"), "%s", e);
+	free(e);
+}
+END_TEST
+
+static void expect_line(const char *path, const char *key, char *v, size_t vsz)
+{
+	char *text = slurp(path, NULL), *p;
+	size_t n = strlen(key);
+
+	v[0] = '\0';
+	for (p = strtok(text, "\n"); p; p = strtok(NULL, "\n")) {
+		if (!strncmp(p, key, n) && p[n] == ':' && p[n + 1] == ' ') {
+			ck_assert(strlen(p + n + 2) < vsz);
+			strcpy(v, p + n + 2);
+		}
+	}
+	free(text);
+}
+
+/* "%I" in @t replaced by @in. */
+static void subst_input(const char *t, const char *in, char *o, size_t osz)
+{
+	const char *at = strstr(t, "%I");
+
+	ck_assert(at);
+	ck_assert(strlen(t) + strlen(in) < osz);
+	snprintf(o, osz, "%.*s%s%s", (int)(at - t), t, in, at + 2);
+}
+
+START_TEST(bad_class)
+{
+	const char *name = bad[_i];
+	char ex[512], data[512], out[512], err[512], want[1024], msg[1024];
+	char status[16], args_s[64];
+	char *args[] = { "script", "-i", data, NULL };
+	char *dash[] = { "script", "-i", "-", NULL };
+
+	snprintf(ex, sizeof(ex), "%s/%s.expect", env_path("BLOCKRANGE_PD_EXPECT"),
+		 name);
+	snprintf(data, sizeof(data), "%s/%s.data", env_path("BLOCKRANGE_PD_BAD"),
+		 name);
+	expect_line(ex, "exit", status, sizeof(status));
+	expect_line(ex, "args", args_s, sizeof(args_s));
+	expect_line(ex, "stderr", msg, sizeof(msg));
+	ck_assert_str_eq(args_s, "script -i %I");
+	scratch("pd-bad.out", out, sizeof(out));
+	scratch("pd-bad.err", err, sizeof(err));
+	for (int form = 0; form < 3; form++) {
+		char *e, *o;
+		int st;
+
+		if (form == 0)
+			st = run_in(args, NULL, false, out, err);
+		else
+			st = run_in(dash, data, form == 2, out, err);
+		subst_input(msg, form ? "<stdin>" : data, want, sizeof(want));
+		strcat(want, "\n");
+		e = slurp(err, NULL);
+		o = slurp(out, NULL);
+		ck_assert_msg(st == atoi(status), "%s form %d: status %d", name,
+			      form, st);
+		ck_assert_msg(!strcmp(e, want), "%s form %d: stderr\n%s\nnot\n%s",
+			      name, form, e, want);
+		ck_assert_msg(!*o, "%s form %d: output on an error", name, form);
+		free(e);
+		free(o);
+	}
+}
+END_TEST
+
+START_TEST(bad_corpus_size)
+{
+	ck_assert_msg(nr_bad >= 25, "only %d hostile perf.data classes", nr_bad);
+}
+END_TEST
+
+START_TEST(replay_one)
+{
+	size_t len;
+	char *data = slurp(replay[_i], &len);
+
+	ck_assert_int_eq(perfdata_fuzz_one((const uint8_t *)data, len), 0);
+	free(data);
+}
+END_TEST
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/* NAME of every DIR/NAME.SUFFIX (or every file when @suffix is ""). */
+static int scan(const char *dir, const char *suffix, char (*names)[NAME_LEN],
+		int max)
+{
+	struct dirent *d;
+	DIR *dp = dir ? opendir(dir) : NULL;
+	int n = 0;
+	size_t sl = strlen(suffix);
+
+	if (!dp)
+		return 0;
+	while ((d = readdir(dp))) {
+		size_t l = strlen(d->d_name);
+
+		if (d->d_name[0] == '.' || l <= sl || l - sl >= NAME_LEN ||
+		    strcmp(d->d_name + l - sl, suffix) || n == max)
+			continue;
+		memcpy(names[n], d->d_name, l - sl);
+		names[n][l - sl] = '\0';
+		n++;
+	}
+	closedir(dp);
+	qsort(names, (size_t)n, NAME_LEN, cmp_name);
+	return n;
+}
+
+static void add_replay(const char *dir, const char *name, const char *suffix)
+{
+	if (nr_replay < 2 * MAX_ENTRIES &&
+	    strlen(dir) + strlen(name) + strlen(suffix) + 2 < sizeof(replay[0]))
+		snprintf(replay[nr_replay++], sizeof(replay[0]), "%.300s/%.63s%.16s",
+			 dir, name, suffix);
+}
+
+Suite *perfdata_suite(void)
+{
+	Suite *s = suite_create("perfdata");
+	TCase *t = tcase_create("oracle");
+	TCase *b = tcase_create("hostile");
+	TCase *r = tcase_create("replay");
+	const char *od = getenv("BLOCKRANGE_PD_ORACLE");
+	static char corpus[MAX_ENTRIES][NAME_LEN];
+	char path[512];
+	FILE *f;
+	int i, n;
+
+	if (od) {
+		snprintf(path, sizeof(path), "%s/manifest", od);
+		f = fopen(path, "r");
+		while (f && nr_oracle < MAX_ENTRIES &&
+		       fscanf(f, "%63s %*s %*s", oracle[nr_oracle]) == 1)
+			nr_oracle++;
+		if (f)
+			fclose(f);
+		snprintf(path, sizeof(path), "%s/skipped", od);
+		f = fopen(path, "r");
+		while (f && fgets(path, sizeof(path), f))
+			fprintf(stderr, "perfdata: SKIP (not run, not counted) %s",
+				path);
+		if (f)
+			fclose(f);
+	}
+	tcase_add_test(t, fixture_branch_414);
+	tcase_add_test(t, fixture_pipe_612);
+	if (nr_oracle) {
+		tcase_add_loop_test(t, oracle_input, 0, nr_oracle);
+		tcase_add_loop_test(t, stdin_forms, 0, 6);
+		tcase_add_test(t, stats_match_perf);
+	} else {
+		fprintf(stderr, "perfdata: SKIP (not run, not counted) no perf 6.1 oracle files in %s\n",
+			od ? od : "(BLOCKRANGE_PD_ORACLE unset)");
+	}
+	tcase_set_timeout(t, 60);
+	suite_add_tcase(s, t);
+
+	nr_bad = scan(getenv("BLOCKRANGE_PD_EXPECT"), ".expect", bad,
+		      MAX_ENTRIES);
+	tcase_add_test(b, bad_corpus_size);
+	if (nr_bad)
+		tcase_add_loop_test(b, bad_class, 0, nr_bad);
+	tcase_set_timeout(b, 60);
+	suite_add_tcase(s, b);
+
+	/* replay: committed corpus, hostile files, generated variants */
+	n = scan(getenv("BLOCKRANGE_PD_CORPUS"), "", corpus, MAX_ENTRIES);
+	for (i = 0; i < n; i++)
+		add_replay(getenv("BLOCKRANGE_PD_CORPUS"), corpus[i], "");
+	for (i = 0; i < nr_bad; i++)
+		add_replay(getenv("BLOCKRANGE_PD_BAD"), bad[i], ".data");
+	for (i = 0; i < nr_oracle; i++)
+		if (!strncmp(oracle[i], "rec-", 4) ||
+		    strstr(oracle[i], "-le") || strstr(oracle[i], "-be"))
+			add_replay(od, oracle[i], ".data");
+	if (nr_replay)
+		tcase_add_loop_test(r, replay_one, 0, nr_replay);
+	tcase_set_timeout(r, 60);
+	suite_add_tcase(s, r);
+	return s;
+}
