@@ -228,7 +228,7 @@ static NO_COVERAGE bool range_ends(const struct model *m, size_t k)
 	return k + 1 == m->n || range_starts(m, k + 1) || !m->cell[k + 1].in_u;
 }
 
-static NO_COVERAGE void check_figures(const struct model *m,
+static NO_COVERAGE void check_figures(struct model *m,
 				      const struct blockrange_ctx *ctx,
 				      uint64_t addr)
 {
@@ -253,6 +253,7 @@ static NO_COVERAGE void check_figures(const struct model *m,
 	c = &m->cell[k];
 	if (!info.range || info.range->start > addr || info.range->end < addr)
 		DIE("figures: no range for %#" PRIx64, addr);
+	model_owner_max(m);
 
 	if (!c->owner) {
 		st = BLOCKRANGE_FIG_UNKNOWN;

@@ -17,6 +17,7 @@ static void model_reset(struct model *m)
 	unsigned o;
 
 	m->blocks = 0;
+	m->weight = 0;
 	m->nr_ranges = 0;
 	m->pred_known = 0;
 	for (o = 0; o < MODEL_MAX_OWNERS; o++) {
@@ -150,21 +151,48 @@ void model_create(struct model *m, size_t i, size_t j)
 void model_count(struct model *m, size_t i, size_t j, unsigned owner,
 		 enum blockrange_pred pred)
 {
+	model_count_n(m, i, j, owner, pred, 1);
+}
+
+void model_count_n(struct model *m, size_t i, size_t j, unsigned owner,
+		   enum blockrange_pred pred, uint64_t weight)
+{
+	uint64_t start = m->cell[i].lo;
 	size_t k;
 
 	model_create(m, i, j);
-	m->cell[i].entry++;
+	m->cell[i].entry += weight;
 	for (k = i; k <= j; k++) {
-		m->cell[k].cov++;
-		m->cell[k].owner = owner;
-		if (owner && m->owner_max[owner] < m->cell[k].cov)
-			m->owner_max[owner] = m->cell[k].cov;
+		struct model_cell *c = &m->cell[k];
+
+		c->cov += weight;
+		if (owner && (!c->owner || start > c->owner_start ||
+			      (start == c->owner_start && owner < c->owner))) {
+			c->owner = owner;
+			c->owner_start = start;
+		}
 	}
-	m->cell[j].taken++;
+	m->cell[j].taken += weight;
 	if (pred == BLOCKRANGE_PRED_HIT)
-		m->cell[j].pred++;
+		m->cell[j].pred += weight;
 	if (pred != BLOCKRANGE_PRED_UNKNOWN)
 		m->pred_known++;
+	m->weight += weight;
+}
+
+void model_owner_max(struct model *m)
+{
+	size_t k;
+	unsigned o;
+
+	for (o = 0; o < MODEL_MAX_OWNERS; o++)
+		m->owner_max[o] = 0;
+	for (k = 0; k < m->n; k++) {
+		const struct model_cell *c = &m->cell[k];
+
+		if (c->owner && m->owner_max[c->owner] < c->cov)
+			m->owner_max[c->owner] = c->cov;
+	}
 }
 
 int model_apply_stack(struct model *m, const struct blockrange_branch *br,
@@ -318,6 +346,7 @@ static const char *check_globals(struct model *m,
 {
 	unsigned o;
 
+	model_owner_max(m);
 	if (m->nr_ranges != blockrange_ctx_nr_ranges(ctx))
 		return fail(m, "nr_ranges %zu, model %zu",
 			    blockrange_ctx_nr_ranges(ctx), m->nr_ranges);

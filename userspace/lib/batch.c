@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The batch engine: the ranges of an aggregate from one sort-and-sweep over
+ * its distinct blocks (see blockrange.h).
+ *
+ * Addresses are taken relative to the lowest start lo, so that a block
+ * [s, e] becomes a start event at s - lo and an end event at e - lo + 1,
+ * which cannot overflow even for e == UINT64_MAX (lo >= 1).  Both event
+ * lists are radix sorted; one sweep in address order then keeps the running
+ * coverage (starts minus ends), and every address where an event happens
+ * while a block is open starts a new range: entry is the weight of the
+ * starts there, the previous range ends just before it with taken / pred
+ * the weight of the ends there.
+ *
+ * Owners: a stack of the blocks with an owner, each entry beating every
+ * entry below it (higher start, or the same start and a smaller key:
+ * same-start groups are pushed by decreasing key) and outliving it (an
+ * entry that ends no later than the one pushed over it can never be the
+ * answer again, so it is dropped).  The owner of a range starting at x is
+ * the top entry once those ended before x are popped.  Every block is
+ * pushed and popped at most once.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <blockrange/blockrange.h>
+
+#include "internal.h"
+
+/* A start event (key: start - lo) or an end event (key: end - lo + 1). */
+struct ev {
+	uint64_t key;
+	uint64_t a;		/* start: end - lo + 1;  end: weight */
+	uint64_t b;		/* start: weight;  end: predicted weight */
+	uint64_t c;		/* start: owner index */
+};
+
+struct stk {
+	uint64_t end1;		/* end - lo + 1 */
+	uint64_t owner;
+};
+
+/* LSD radix sort by key, 8-bit digits, skipping digits all keys share. */
+static void radix_sort(struct ev *a, struct ev *tmp, size_t n)
+{
+	size_t cnt[8][256];
+	struct ev *src = a, *dst = tmp;
+	uint64_t diff = 0;
+	size_t i;
+	int d;
+
+	memset(cnt, 0, sizeof(cnt));
+	for (i = 0; i < n; i++) {
+		uint64_t k = a[i].key;
+
+		diff |= k ^ a[0].key;
+		for (d = 0; d < 8; d++)
+			cnt[d][(k >> (8 * d)) & 0xff]++;
+	}
+	for (d = 0; d < 8; d++) {
+		size_t sum = 0, v;
+		struct ev *t;
+
+		if (!((diff >> (8 * d)) & 0xff))
+			continue;
+		for (v = 0; v < 256; v++) {
+			size_t c = cnt[d][v];
+
+			cnt[d][v] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			dst[cnt[d][(src[i].key >> (8 * d)) & 0xff]++] = src[i];
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != a)
+		memcpy(a, src, n * sizeof(*a));
+}
+
+static bool fits32(uint64_t v)
+{
+	return v <= UINT32_MAX;
+}
+
+struct sweep {
+	struct blockrange_ctx *ctx;	/* NULL: count only */
+	const void *const *keys;	/* owner keys by index */
+	uint64_t lo;
+	size_t nr_ranges, nr_wide;
+	struct stk *stk;
+	size_t sp;
+};
+
+/* Push the same-start group s[0..n) (owners only). */
+static void push_group(struct sweep *sw, struct ev *s, size_t n)
+{
+	size_t i, j;
+
+	/* Decreasing key, so that the smallest key ends up on top. */
+	for (i = 1; i < n; i++) {
+		struct ev x = s[i];
+
+		for (j = i; j > 0 && br_key_cmp(sw->keys[s[j - 1].c],
+						 sw->keys[x.c]) < 0; j--)
+			s[j] = s[j - 1];
+		s[j] = x;
+	}
+	for (i = 0; i < n; i++) {
+		if (!s[i].c)
+			continue;
+		while (sw->sp && sw->stk[sw->sp - 1].end1 <= s[i].a)
+			sw->sp--;
+		sw->stk[sw->sp].end1 = s[i].a;
+		sw->stk[sw->sp].owner = s[i].c;
+		sw->sp++;
+	}
+}
+
+static void emit(struct sweep *sw, uint64_t x, uint64_t y, uint64_t cov,
+		 uint64_t entry, uint64_t taken, uint64_t pred, uint64_t owner)
+{
+	uint64_t len = y - x;	/* offsets: the range is [lo + x, lo + y] */
+	bool wide = !fits32(len) || !fits32(cov) || !fits32(entry) ||
+		    !fits32(taken) || !fits32(pred);
+	struct blockrange_ctx *ctx = sw->ctx;
+	struct frange *fr;
+
+	if (ctx) {
+		fr = &ctx->fr[sw->nr_ranges];
+		fr->start = sw->lo + x;
+		fr->owner = (uint32_t)owner;
+		if (wide) {
+			struct frange_wide *w = &ctx->fw[sw->nr_wide];
+
+			fr->owner |= FR_WIDE;
+			fr->len = 0;
+			fr->coverage = fr->entry = fr->taken = fr->pred = 0;
+			w->idx = sw->nr_ranges;
+			w->end = sw->lo + y;
+			w->coverage = cov;
+			w->entry = entry;
+			w->taken = taken;
+			w->pred = pred;
+		} else {
+			fr->len = (uint32_t)len;
+			fr->coverage = (uint32_t)cov;
+			fr->entry = (uint32_t)entry;
+			fr->taken = (uint32_t)taken;
+			fr->pred = (uint32_t)pred;
+		}
+		if (owner && ctx->owners[owner].max_coverage < cov)
+			ctx->owners[owner].max_coverage = cov;
+	}
+	sw->nr_ranges++;
+	sw->nr_wide += wide;
+}
+
+/*
+ * One pass over the sorted events s[] and e[] (n each).  Without sw->ctx it
+ * only counts the ranges (and the wide ones); with it, it fills them.
+ */
+static void sweep(struct sweep *sw, struct ev *s, const struct ev *e, size_t n)
+{
+	size_t i = 0, j = 0;
+	uint64_t cov = 0, x0 = 0, cov0 = 0, entry0 = 0, owner0 = 0;
+	bool open = false;
+
+	sw->nr_ranges = sw->nr_wide = 0;
+	sw->sp = 0;
+	while (i < n || j < n) {
+		uint64_t x, taken = 0, pred = 0, entry = 0;
+		size_t g;
+
+		if (i < n && (j >= n || s[i].key < e[j].key))
+			x = s[i].key;
+		else
+			x = e[j].key;
+		for (; j < n && e[j].key == x; j++) {
+			taken += e[j].a;
+			pred += e[j].b;
+			cov -= e[j].a;
+		}
+		for (g = i; i < n && s[i].key == x; i++) {
+			entry += s[i].b;
+			cov += s[i].b;
+		}
+		if (sw->ctx && i > g)
+			push_group(sw, &s[g], i - g);
+		if (open)
+			emit(sw, x0, x - 1, cov0, entry0, taken, pred, owner0);
+		open = cov != 0;
+		if (open) {
+			x0 = x;
+			cov0 = cov;
+			entry0 = entry;
+			owner0 = 0;
+			if (sw->ctx) {
+				while (sw->sp && sw->stk[sw->sp - 1].end1 <= x)
+					sw->sp--;
+				if (sw->sp)
+					owner0 = sw->stk[sw->sp - 1].owner;
+			}
+		}
+	}
+}
+
+int blockrange_build(const struct blockrange_agg *agg,
+		     const struct blockrange_allocator *allocator,
+		     struct blockrange_ctx **ctxp)
+{
+	struct blockrange_ctx *ctx = blockrange_ctx_new(allocator);
+	size_t n = agg->nr, i, k, bytes = 0;
+	struct ev *s = NULL, *e = NULL, *tmp = NULL;
+	struct sweep sw;
+	uint64_t lo = UINT64_MAX;
+	int err = -ENOMEM;
+	uint32_t o;
+
+	if (!ctx)
+		return -ENOMEM;
+	ctx->frozen = true;
+	ctx->nr_blocks = n;
+	ctx->weight = agg->weight;
+	/* The context's owner indices are the aggregate's. */
+	if (agg->nr_owners) {
+		if (br_reserve_owners(ctx, agg->nr_owners))
+			goto out;
+		for (o = 1; o <= agg->nr_owners; o++)
+			br_insert_owner(ctx, agg->keys[o]);
+	}
+	if (!n) {
+		*ctxp = ctx;
+		return 0;
+	}
+	if (n > SIZE_MAX / sizeof(*s))
+		goto out;
+	bytes = n * sizeof(*s);
+	s = br_ctx_alloc(ctx, bytes);
+	e = br_ctx_alloc(ctx, bytes);
+	tmp = br_ctx_alloc(ctx, bytes);
+	if (!s || !e || !tmp)
+		goto out;
+
+	for (i = 0; i < agg->cap; i++)
+		if (agg->tab[i].count && agg->tab[i].start < lo)
+			lo = agg->tab[i].start;
+	for (i = 0, k = 0; i < agg->cap; i++) {
+		const struct agg_ent *a = &agg->tab[i];
+		uint64_t pred = a->op & 3;
+
+		if (!a->count)
+			continue;
+		s[k].key = a->start - lo;
+		s[k].a = a->end - lo + 1;
+		s[k].b = a->count;
+		s[k].c = a->op >> 2;
+		e[k].key = a->end - lo + 1;
+		e[k].a = a->count;
+		e[k].b = pred == BLOCKRANGE_PRED_HIT ? a->count : 0;
+		e[k].c = 0;
+		ctx->nr_pred_known += pred != BLOCKRANGE_PRED_UNKNOWN;
+		k++;
+	}
+	radix_sort(s, tmp, n);
+	radix_sort(e, tmp, n);
+
+	memset(&sw, 0, sizeof(sw));
+	sw.keys = agg->keys;
+	sw.lo = lo;
+	sweep(&sw, s, e, n);
+	/* At most one range per event: the counts fit. */
+	ctx->fr = br_ctx_alloc(ctx, sw.nr_ranges * sizeof(*ctx->fr));
+	if (!ctx->fr)
+		goto out;
+	ctx->nr_ranges = sw.nr_ranges;
+	if (sw.nr_wide) {
+		ctx->fw = br_ctx_alloc(ctx, sw.nr_wide * sizeof(*ctx->fw));
+		if (!ctx->fw)
+			goto out;
+		ctx->nr_fw = sw.nr_wide;
+	}
+	/* The stack never holds more entries than blocks: it reuses tmp. */
+	sw.ctx = ctx;
+	sw.stk = (struct stk *)tmp;
+	sweep(&sw, s, e, n);
+	err = 0;
+	*ctxp = ctx;
+out:
+	br_ctx_free(ctx, s, s ? bytes : 0);
+	br_ctx_free(ctx, e, e ? bytes : 0);
+	br_ctx_free(ctx, tmp, tmp ? bytes : 0);
+	if (err)
+		blockrange_ctx_free(ctx);
+	return err;
+}
+
+/* ---- frozen ranges ------------------------------------------------------ */
+
+static const struct frange_wide *wide_of(const struct blockrange_ctx *ctx,
+					 size_t i)
+{
+	size_t a = 0, b = ctx->nr_fw;
+
+	while (b - a > 1) {
+		size_t mid = a + (b - a) / 2;
+
+		if (ctx->fw[mid].idx <= i)
+			a = mid;
+		else
+			b = mid;
+	}
+	return &ctx->fw[a];
+}
+
+void br_frozen_get(const struct blockrange_ctx *ctx, size_t i,
+		   struct blockrange_rec *rec)
+{
+	const struct frange *fr = &ctx->fr[i];
+	uint32_t o = fr->owner & FR_OWNER_MASK;
+
+	rec->start = fr->start;
+	if (fr->owner & FR_WIDE) {
+		const struct frange_wide *w = wide_of(ctx, i);
+
+		rec->end = w->end;
+		rec->coverage = w->coverage;
+		rec->entry = w->entry;
+		rec->taken = w->taken;
+		rec->pred = w->pred;
+	} else {
+		rec->end = fr->start + fr->len;
+		rec->coverage = fr->coverage;
+		rec->entry = fr->entry;
+		rec->taken = fr->taken;
+		rec->pred = fr->pred;
+	}
+	rec->owner = o ? ctx->owners[o].key : NULL;
+	rec->is_target = rec->entry != 0;
+	rec->is_branch = rec->taken != 0;
+	rec->pos = i;
+}
