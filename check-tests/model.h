@@ -113,6 +113,16 @@ const char *model_check_region(struct model *m,
 			       size_t j);
 
 /*
+ * model_check() through the query functions common to both engines
+ * (blockrange_rec_*()), so that it checks a frozen context too: every range
+ * and cell, rec_find() at both ends of every cell, rec_find_ge(), rec_prev(),
+ * has_pred, nr_ranges, the weight (if @weight) and every owner's maximum.
+ * It does not compare nr_blocks (a frozen context counts distinct blocks).
+ */
+const char *model_check_rec(struct model *m, const struct blockrange_ctx *ctx,
+			    bool weight);
+
+/*
  * NULL if @it is the run of ranges that tiles cells i..j exactly (first
  * starts at lo[i], contiguous, last ends at hi[j]).
  */

@@ -41,6 +41,12 @@ static void count(uint64_t s, uint64_t e, const void *owner,
 	ck_assert_int_eq(blockrange_count_block(ctx, s, e, owner, pred), 0);
 }
 
+static void assert_fig_ok(struct blockrange_fig f, double v)
+{
+	ck_assert_int_eq(f.status, BLOCKRANGE_FIG_OK);
+	ck_assert_double_eq_tol(f.value, v, 1e-9);
+}
+
 /* Iterate @it and check it yields exactly @n contiguous ranges s..e. */
 static void assert_iter(struct blockrange_iter *it, uint64_t s, uint64_t e,
 			size_t n)
@@ -621,6 +627,28 @@ START_TEST(test_split_owner_taken_over)
 }
 END_TEST
 
+/*
+ * The old owner's maximum came only from the range it loses: B's blocks
+ * make [150, 200] (coverage 5) and [100, 149] (1); A's block starts at 150
+ * too and is the smaller key, so it takes [150, 200] (coverage 6) and B's
+ * maximum drops to 1.
+ */
+START_TEST(test_split_owner_max_drops)
+{
+	int i;
+
+	count(100, 200, OWN_B, UNK);
+	for (i = 0; i < 4; i++)
+		count(150, 200, OWN_B, UNK);
+	ck_assert_uint_eq(blockrange_owner_max(ctx, OWN_B), 5);
+	count(150, 200, OWN_A, UNK);
+	ck_assert_ptr_eq(blockrange_owner(ctx, blockrange_find(ctx, 150)), OWN_A);
+	ck_assert_uint_eq(blockrange_owner_max(ctx, OWN_A), 6);
+	ck_assert_uint_eq(blockrange_owner_max(ctx, OWN_B), 1);
+	assert_fig_ok(blockrange_coverage(ctx, blockrange_find(ctx, 100)), 1.0);
+}
+END_TEST
+
 Suite *split_suite(void)
 {
 	Suite *s = suite_create("split");
@@ -652,6 +680,7 @@ Suite *split_suite(void)
 	tcase_add_test(tc, test_split_many_owners);
 	tcase_add_test(tc, test_split_owner_max_rule);
 	tcase_add_test(tc, test_split_owner_taken_over);
+	tcase_add_test(tc, test_split_owner_max_drops);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -29,6 +29,7 @@ Suite *alloc_suite(void);
 Suite *sweep_suite(void);
 Suite *prop_suite(void);
 Suite *corpus_suite(void);
+Suite *batch_suite(void);
 
 /* Deterministic PRNG (splitmix64); tests use fixed seeds. */
 struct rng {
