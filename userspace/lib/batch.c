@@ -99,6 +99,8 @@ static void push_group(struct sweep *sw, struct ev *s, size_t n)
 {
 	size_t i, j;
 
+	if (!sw->keys)
+		return;		/* no block has an owner */
 	/* Decreasing key, so that the smallest key ends up on top. */
 	for (i = 1; i < n; i++) {
 		struct ev x = s[i];

@@ -271,10 +271,11 @@ void br_refresh_owner_max(const struct blockrange_ctx *cctx)
 	for (c = ctx->chunks; c; c = c->next) {
 		for (i = 0; i < c->used; i++) {
 			const struct blockrange *br = &c->ranges[i];
-			struct owner_rec *rec = &ctx->owners[br->owner];
 
-			if (br->owner && rec->max_coverage < br->coverage)
-				rec->max_coverage = br->coverage;
+			if (br->owner &&
+			    ctx->owners[br->owner].max_coverage < br->coverage)
+				ctx->owners[br->owner].max_coverage =
+					br->coverage;
 		}
 	}
 	ctx->owner_max_stale = false;
@@ -548,8 +549,10 @@ static inline void tally_range(const struct tally *t, struct blockrange *br)
 		br->owner = t->owner;
 		br->owner_start = t->start;
 	}
+	if (!br->owner)
+		return;
 	rec = &t->ctx->owners[br->owner];
-	if (br->owner && rec->max_coverage < br->coverage)
+	if (rec->max_coverage < br->coverage)
 		rec->max_coverage = br->coverage;
 }
 
