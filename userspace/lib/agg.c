@@ -20,8 +20,12 @@
 #define AGG_MIN_CAP	64
 #define OWNERS_MIN	8
 
-/* Prefetch distance of blockrange_agg_add_blocks(), in blocks. */
-#define AGG_AHEAD	8
+/*
+ * Prefetch distance of blockrange_agg_add_blocks(), in blocks, for tables
+ * larger than AGG_CACHED_BYTES.
+ */
+#define AGG_AHEAD		8
+#define AGG_CACHED_BYTES	(256 * 1024)
 
 static void *agg_alloc(struct blockrange_agg *agg, size_t size)
 {
@@ -156,39 +160,48 @@ static int owners_reserve(struct blockrange_agg *agg, uint64_t more)
 	return 0;
 }
 
-/* Index of @key, added if new; room was reserved.  0 for NULL. */
-static uint32_t owner_get(struct blockrange_agg *agg, const void *key)
+static inline size_t ocache_slot(const void *key)
 {
+	return ((uintptr_t)key * 0x9e3779b97f4a7c15ull) >> 58;
+}
+
+/* Index of @key, added if new; room was reserved.  0 for NULL. */
+static inline uint32_t owner_get(struct blockrange_agg *agg, const void *key)
+{
+	size_t c = ocache_slot(key);
 	uint32_t idx;
 
 	if (!key)
 		return 0;
-	if (key == agg->last_key)
-		return agg->last_idx;
+	if (agg->ocache[c].key == key)
+		return (uint32_t)agg->ocache[c].idx;
 	idx = owner_find(agg, key);
 	if (!idx) {
 		idx = ++agg->nr_owners;
 		agg->keys[idx] = key;
 		ohash_put(agg->ohash, agg->ohash_cap, key, idx);
 	}
-	agg->last_key = key;
-	agg->last_idx = idx;
+	agg->ocache[c].key = key;
+	agg->ocache[c].idx = idx;
 	return idx;
 }
 
 /* Is @key (non-NULL) a new owner?  Read-only. */
-static bool owner_is_new(const struct blockrange_agg *agg, const void *key)
+static inline bool owner_is_new(const struct blockrange_agg *agg,
+				const void *key)
 {
-	return key && key != agg->last_key && !owner_find(agg, key);
+	return key && agg->ocache[ocache_slot(key)].key != key &&
+	       !owner_find(agg, key);
 }
 
 /* ---- the block table ---------------------------------------------------- */
 
 static inline uint64_t blk_hash(uint64_t start, uint64_t end, uint64_t op)
 {
-	uint64_t x = (end - start) ^ (op << 44) ^ (op >> 20);
+	/* The end's low bits go high, the owner's to the middle. */
+	uint64_t x = start ^ (end << 32 | end >> 32) ^ (op << 40 | op >> 24);
 
-	return start * 0x9e3779b97f4a7c15ull ^ x * 0xc2b2ae3d27d4eb4full;
+	return x * 0x9e3779b97f4a7c15ull;
 }
 
 static inline size_t slot_of(const struct blockrange_agg *agg, uint64_t h)
@@ -252,9 +265,9 @@ static inline struct agg_ent *tab_find(const struct blockrange_agg *agg,
 	}
 }
 
-/* Count a block; room and weight were checked. */
-static inline void tab_add(struct blockrange_agg *agg, uint64_t start,
-			   uint64_t end, uint64_t op, uint64_t h, uint64_t w)
+/* Count a block; room was checked; the caller adds @w to agg->weight. */
+static inline void tab_count(struct blockrange_agg *agg, uint64_t start,
+			     uint64_t end, uint64_t op, uint64_t h, uint64_t w)
 {
 	struct agg_ent *e = tab_find(agg, start, end, op, h);
 
@@ -265,6 +278,12 @@ static inline void tab_add(struct blockrange_agg *agg, uint64_t start,
 		agg->nr++;
 	}
 	e->count += w;
+}
+
+static inline void tab_add(struct blockrange_agg *agg, uint64_t start,
+			   uint64_t end, uint64_t op, uint64_t h, uint64_t w)
+{
+	tab_count(agg, start, end, op, h, w);
 	agg->weight += w;
 }
 
@@ -303,6 +322,7 @@ int blockrange_agg_add_blocks(struct blockrange_agg *agg,
 			      const struct blockrange_block *b, size_t n)
 {
 	uint64_t sum = 0, new_owners = 0, h[AGG_AHEAD], op[AGG_AHEAD];
+	const void *prev = NULL;
 	size_t i;
 	int err;
 
@@ -312,9 +332,10 @@ int blockrange_agg_add_blocks(struct blockrange_agg *agg,
 		if (b[i].count > UINT64_MAX - sum)
 			return -EOVERFLOW;
 		sum += b[i].count;
-		if (owner_is_new(agg, b[i].owner) &&
-		    (!i || b[i].owner != b[i - 1].owner))
-			new_owners++;
+		if (b[i].owner != prev) {
+			prev = b[i].owner;
+			new_owners += owner_is_new(agg, prev);
+		}
 	}
 	if (sum > UINT64_MAX - agg->weight)
 		return -EOVERFLOW;
@@ -325,13 +346,26 @@ int blockrange_agg_add_blocks(struct blockrange_agg *agg,
 		return err;
 
 	/* Nothing can fail from here on. */
+	agg->weight += sum;
+	if (agg->cap * sizeof(agg->tab[0]) <= AGG_CACHED_BYTES) {
+		/* A table that stays in the cache: no prefetching. */
+		for (i = 0; i < n; i++) {
+			uint64_t o = (uint64_t)owner_get(agg, b[i].owner) << 2 |
+				     b[i].pred;
+
+			tab_count(agg, b[i].start, b[i].end, o,
+				  blk_hash(b[i].start, b[i].end, o), b[i].count);
+		}
+		return 0;
+	}
 	for (i = 0; i < n + AGG_AHEAD; i++) {
 		size_t k = i % AGG_AHEAD;
 
 		if (i >= AGG_AHEAD) {
 			const struct blockrange_block *x = &b[i - AGG_AHEAD];
 
-			tab_add(agg, x->start, x->end, op[k], h[k], x->count);
+			tab_count(agg, x->start, x->end, op[k], h[k],
+				  x->count);
 		}
 		if (i < n) {
 			op[k] = (uint64_t)owner_get(agg, b[i].owner) << 2 |

@@ -12,6 +12,13 @@
  * starts there, the previous range ends just before it with taken / pred
  * the weight of the ends there.
  *
+ * When the blocks span no more addresses than there are distinct blocks
+ * (a hot region sampled many times), there is nothing to sort: per-address
+ * arrays get the weight of the starts and of the ends at each address, and
+ * the sweep walks the addresses (the dense build).  It needs the owners of
+ * the blocks starting at one address to be one owner (always the case when
+ * the owner is a function of the start); otherwise the sorting build runs.
+ *
  * Owners: a stack of the blocks with an owner, each entry beating every
  * entry below it (higher start, or the same start and a smaller key:
  * same-start groups are pushed by decreasing key) and outliving it (an
@@ -41,37 +48,40 @@ struct stk {
 	uint64_t owner;
 };
 
-/* LSD radix sort by key, 8-bit digits, skipping digits all keys share. */
-static void radix_sort(struct ev *a, struct ev *tmp, size_t n)
+/*
+ * LSD radix sort by key, 8-bit digits; @diff has the bits in which some
+ * keys differ, digits without any are skipped (and not even counted).
+ */
+static void radix_sort(struct ev *a, struct ev *tmp, size_t n, uint64_t diff)
 {
 	size_t cnt[8][256];
 	struct ev *src = a, *dst = tmp;
-	uint64_t diff = 0;
+	int digit[8], nd = 0, d, x;
 	size_t i;
-	int d;
 
-	memset(cnt, 0, sizeof(cnt));
+	for (d = 0; d < 8; d++)
+		if ((diff >> (8 * d)) & 0xff)
+			digit[nd++] = d;
+	memset(cnt, 0, sizeof(cnt[0]) * (size_t)nd);
 	for (i = 0; i < n; i++) {
 		uint64_t k = a[i].key;
 
-		diff |= k ^ a[0].key;
-		for (d = 0; d < 8; d++)
-			cnt[d][(k >> (8 * d)) & 0xff]++;
+		for (x = 0; x < nd; x++)
+			cnt[x][(k >> (8 * digit[x])) & 0xff]++;
 	}
-	for (d = 0; d < 8; d++) {
+	for (x = 0; x < nd; x++) {
 		size_t sum = 0, v;
 		struct ev *t;
 
-		if (!((diff >> (8 * d)) & 0xff))
-			continue;
+		d = digit[x];
 		for (v = 0; v < 256; v++) {
-			size_t c = cnt[d][v];
+			size_t c = cnt[x][v];
 
-			cnt[d][v] = sum;
+			cnt[x][v] = sum;
 			sum += c;
 		}
 		for (i = 0; i < n; i++)
-			dst[cnt[d][(src[i].key >> (8 * d)) & 0xff]++] = src[i];
+			dst[cnt[x][(src[i].key >> (8 * d)) & 0xff]++] = src[i];
 		t = src;
 		src = dst;
 		dst = t;
@@ -86,13 +96,57 @@ static bool fits32(uint64_t v)
 }
 
 struct sweep {
-	struct blockrange_ctx *ctx;	/* NULL: count only */
+	struct blockrange_ctx *ctx;
 	const void *const *keys;	/* owner keys by index */
 	uint64_t lo;
-	size_t nr_ranges, nr_wide;
+	size_t nr_ranges, nr_wide;	/* filled in ctx->fr, ctx->fw */
+	size_t fr_cap, fw_cap;		/* allocated */
 	struct stk *stk;
 	size_t sp;
 };
+
+/* Make *@p (@cap elements of @size bytes) hold @need; 0 or -ENOMEM. */
+static int grow(struct blockrange_ctx *ctx, void **p, size_t *cap,
+		size_t need, size_t size)
+{
+	size_t ncap = *cap ? *cap : 16;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	while (ncap < need) {
+		if (ncap > SIZE_MAX / 2 / size)
+			return -ENOMEM;
+		ncap *= 2;
+	}
+	q = br_ctx_alloc(ctx, ncap * size);
+	if (!q)
+		return -ENOMEM;
+	if (*p)
+		memcpy(q, *p, *cap * size);
+	br_ctx_free(ctx, *p, *cap * size);
+	*p = q;
+	*cap = ncap;
+	return 0;
+}
+
+/* Shrink *@p from @cap to exactly @n elements (never fails: keeps it). */
+static void shrink(struct blockrange_ctx *ctx, void **p, size_t *cap,
+		   size_t n, size_t size)
+{
+	void *q;
+
+	if (n == *cap)
+		return;
+	q = n ? br_ctx_alloc(ctx, n * size) : NULL;
+	if (n && !q)
+		return;
+	if (n)
+		memcpy(q, *p, n * size);
+	br_ctx_free(ctx, *p, *cap * size);
+	*p = q;
+	*cap = n;
+}
 
 /* Push the same-start group s[0..n) (owners only). */
 static void push_group(struct sweep *sw, struct ev *s, size_t n)
@@ -121,8 +175,8 @@ static void push_group(struct sweep *sw, struct ev *s, size_t n)
 	}
 }
 
-static void emit(struct sweep *sw, uint64_t x, uint64_t y, uint64_t cov,
-		 uint64_t entry, uint64_t taken, uint64_t pred, uint64_t owner)
+static int emit(struct sweep *sw, uint64_t x, uint64_t y, uint64_t cov,
+		uint64_t entry, uint64_t taken, uint64_t pred, uint64_t owner)
 {
 	uint64_t len = y - x;	/* offsets: the range is [lo + x, lo + y] */
 	bool wide = !fits32(len) || !fits32(cov) || !fits32(entry) ||
@@ -130,7 +184,12 @@ static void emit(struct sweep *sw, uint64_t x, uint64_t y, uint64_t cov,
 	struct blockrange_ctx *ctx = sw->ctx;
 	struct frange *fr;
 
-	if (ctx) {
+	if (grow(ctx, (void **)&ctx->fr, &sw->fr_cap, sw->nr_ranges + 1,
+		 sizeof(*ctx->fr)) ||
+	    (wide && grow(ctx, (void **)&ctx->fw, &sw->fw_cap,
+			  sw->nr_wide + 1, sizeof(*ctx->fw))))
+		return -ENOMEM;
+	{
 		fr = &ctx->fr[sw->nr_ranges];
 		fr->start = sw->lo + x;
 		fr->owner = (uint32_t)owner;
@@ -158,13 +217,11 @@ static void emit(struct sweep *sw, uint64_t x, uint64_t y, uint64_t cov,
 	}
 	sw->nr_ranges++;
 	sw->nr_wide += wide;
+	return 0;
 }
 
-/*
- * One pass over the sorted events s[] and e[] (n each).  Without sw->ctx it
- * only counts the ranges (and the wide ones); with it, it fills them.
- */
-static void sweep(struct sweep *sw, struct ev *s, const struct ev *e, size_t n)
+/* One pass over the sorted events s[] and e[] (n each); 0 or -ENOMEM. */
+static int sweep(struct sweep *sw, struct ev *s, const struct ev *e, size_t n)
 {
 	size_t i = 0, j = 0;
 	uint64_t cov = 0, x0 = 0, cov0 = 0, entry0 = 0, owner0 = 0;
@@ -189,24 +246,118 @@ static void sweep(struct sweep *sw, struct ev *s, const struct ev *e, size_t n)
 			entry += s[i].b;
 			cov += s[i].b;
 		}
-		if (sw->ctx && i > g)
+		if (i > g)
 			push_group(sw, &s[g], i - g);
-		if (open)
-			emit(sw, x0, x - 1, cov0, entry0, taken, pred, owner0);
+		if (open && emit(sw, x0, x - 1, cov0, entry0, taken, pred,
+				 owner0))
+			return -ENOMEM;
 		open = cov != 0;
 		if (open) {
 			x0 = x;
 			cov0 = cov;
 			entry0 = entry;
-			owner0 = 0;
-			if (sw->ctx) {
-				while (sw->sp && sw->stk[sw->sp - 1].end1 <= x)
-					sw->sp--;
-				if (sw->sp)
-					owner0 = sw->stk[sw->sp - 1].owner;
-			}
+			while (sw->sp && sw->stk[sw->sp - 1].end1 <= x)
+				sw->sp--;
+			owner0 = sw->sp ? sw->stk[sw->sp - 1].owner : 0;
 		}
 	}
+	return 0;
+}
+
+/* Push one owner candidate (dense build): beats everything below it. */
+static void push_one(struct sweep *sw, uint64_t end1, uint64_t owner)
+{
+	while (sw->sp && sw->stk[sw->sp - 1].end1 <= end1)
+		sw->sp--;
+	sw->stk[sw->sp].end1 = end1;
+	sw->stk[sw->sp].owner = owner;
+	sw->sp++;
+}
+
+/*
+ * The dense build over offsets 0..span - 1 (span <= the number of distinct
+ * blocks).  Returns 0, -ENOMEM, or 1 if two owners have blocks starting at
+ * one address (then the sorting build must run; nothing was emitted).
+ */
+static int build_dense(struct sweep *sw, const struct blockrange_agg *agg,
+		       size_t span)
+{
+	struct blockrange_ctx *ctx = sw->ctx;
+	/* Per address: starts, ends, predicted ends, owner and its end. */
+	size_t bytes = span * (4 * sizeof(uint64_t) + sizeof(uint32_t));
+	uint64_t *entry, *taken, *pred, *oend, cov = 0, x0 = 0, cov0 = 0;
+	uint64_t entry0 = 0, owner0 = 0;
+	uint32_t *oidx;
+	bool open = false;
+	void *mem;
+	size_t i, x;
+	int ret = 0;
+
+	if (span > SIZE_MAX / (4 * sizeof(uint64_t) + sizeof(uint32_t)))
+		return 1;
+	mem = br_ctx_alloc(ctx, bytes);
+	if (!mem)
+		return -ENOMEM;
+	memset(mem, 0, bytes);
+	entry = mem;
+	taken = entry + span;
+	pred = taken + span;
+	oend = pred + span;
+	oidx = (uint32_t *)(oend + span);
+	for (i = 0; i < agg->cap; i++) {
+		const struct agg_ent *a = &agg->tab[i];
+		size_t s, e;
+		uint32_t o;
+
+		if (!a->count)
+			continue;
+		s = (size_t)(a->start - sw->lo);
+		e = (size_t)(a->end - sw->lo);
+		entry[s] += a->count;
+		taken[e] += a->count;
+		if ((a->op & 3) == BLOCKRANGE_PRED_HIT)
+			pred[e] += a->count;
+		o = (uint32_t)(a->op >> 2);
+		if (!o)
+			continue;
+		if (oidx[s] && oidx[s] != o) {
+			ret = 1;	/* two owners start here */
+			goto out;
+		}
+		oidx[s] = o;
+		if (oend[s] < e + 1)
+			oend[s] = e + 1;
+	}
+	for (x = 0; x < span; x++) {
+		uint64_t t = x ? taken[x - 1] : 0;
+
+		cov += entry[x] - t;
+		if (oidx[x])
+			push_one(sw, oend[x], oidx[x]);
+		if (!entry[x] && !t)
+			continue;	/* no cut point here */
+		if (open && emit(sw, x0, x - 1, cov0, entry0, t,
+				 x ? pred[x - 1] : 0, owner0)) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		open = cov != 0;
+		if (open) {
+			x0 = x;
+			cov0 = cov;
+			entry0 = entry[x];
+			while (sw->sp && sw->stk[sw->sp - 1].end1 <= x)
+				sw->sp--;
+			owner0 = sw->sp ? sw->stk[sw->sp - 1].owner : 0;
+		}
+	}
+	/* The last address ends a block: close the open range there. */
+	if (open && emit(sw, x0, span - 1, cov0, entry0, taken[span - 1],
+			 pred[span - 1], owner0))
+		ret = -ENOMEM;
+out:
+	br_ctx_free(ctx, mem, bytes);
+	return ret;
 }
 
 int blockrange_build(const struct blockrange_agg *agg,
@@ -217,7 +368,7 @@ int blockrange_build(const struct blockrange_agg *agg,
 	size_t n = agg->nr, i, k, bytes = 0;
 	struct ev *s = NULL, *e = NULL, *tmp = NULL;
 	struct sweep sw;
-	uint64_t lo = UINT64_MAX;
+	uint64_t lo = UINT64_MAX, hi = 0, sdiff = 0, ediff = 0;
 	int err = -ENOMEM;
 	uint32_t o;
 
@@ -239,16 +390,53 @@ int blockrange_build(const struct blockrange_agg *agg,
 	}
 	if (n > SIZE_MAX / sizeof(*s))
 		goto out;
+	for (i = 0; i < agg->cap; i++) {
+		if (!agg->tab[i].count)
+			continue;
+		if (agg->tab[i].start < lo)
+			lo = agg->tab[i].start;
+		if (agg->tab[i].end > hi)
+			hi = agg->tab[i].end;
+	}
+	memset(&sw, 0, sizeof(sw));
+	sw.ctx = ctx;
+	sw.keys = agg->nr_owners ? agg->keys : NULL;
+	sw.lo = lo;
 	bytes = n * sizeof(*s);
+
+	/* Dense: at most one address per distinct block (hi - lo < n). */
+	if (hi - lo < n) {
+		size_t span = (size_t)(hi - lo) + 1;
+
+		sw.stk = br_ctx_alloc(ctx, span * sizeof(*sw.stk));
+		if (!sw.stk)
+			goto out;
+		for (i = 0; i < agg->cap; i++) {
+			uint64_t pred = agg->tab[i].op & 3;
+
+			if (agg->tab[i].count)
+				ctx->nr_pred_known +=
+					pred != BLOCKRANGE_PRED_UNKNOWN;
+		}
+		err = build_dense(&sw, agg, span);
+		br_ctx_free(ctx, sw.stk, span * sizeof(*sw.stk));
+		if (err <= 0)
+			goto done;
+		/* Two owners at one start: sort after all. */
+		ctx->nr_pred_known = 0;
+		memset(&sw, 0, sizeof(sw));
+		sw.ctx = ctx;
+		sw.keys = agg->nr_owners ? agg->keys : NULL;
+		sw.lo = lo;
+		err = -ENOMEM;
+	}
+
 	s = br_ctx_alloc(ctx, bytes);
 	e = br_ctx_alloc(ctx, bytes);
 	tmp = br_ctx_alloc(ctx, bytes);
 	if (!s || !e || !tmp)
 		goto out;
 
-	for (i = 0; i < agg->cap; i++)
-		if (agg->tab[i].count && agg->tab[i].start < lo)
-			lo = agg->tab[i].start;
 	for (i = 0, k = 0; i < agg->cap; i++) {
 		const struct agg_ent *a = &agg->tab[i];
 		uint64_t pred = a->op & 3;
@@ -264,31 +452,36 @@ int blockrange_build(const struct blockrange_agg *agg,
 		e[k].b = pred == BLOCKRANGE_PRED_HIT ? a->count : 0;
 		e[k].c = 0;
 		ctx->nr_pred_known += pred != BLOCKRANGE_PRED_UNKNOWN;
+		sdiff |= s[k].key ^ s[0].key;
+		ediff |= e[k].key ^ e[0].key;
 		k++;
 	}
-	radix_sort(s, tmp, n);
-	radix_sort(e, tmp, n);
+	radix_sort(s, tmp, n, sdiff);
+	radix_sort(e, tmp, n, ediff);
 
-	memset(&sw, 0, sizeof(sw));
-	sw.keys = agg->keys;
-	sw.lo = lo;
-	sweep(&sw, s, e, n);
-	/* At most one range per event: the counts fit. */
-	ctx->fr = br_ctx_alloc(ctx, sw.nr_ranges * sizeof(*ctx->fr));
-	if (!ctx->fr)
-		goto out;
-	ctx->nr_ranges = sw.nr_ranges;
-	if (sw.nr_wide) {
-		ctx->fw = br_ctx_alloc(ctx, sw.nr_wide * sizeof(*ctx->fw));
-		if (!ctx->fw)
-			goto out;
-		ctx->nr_fw = sw.nr_wide;
-	}
-	/* The stack never holds more entries than blocks: it reuses tmp. */
-	sw.ctx = ctx;
+	/*
+	 * The stack never holds more entries than blocks: it reuses tmp.  The
+	 * ranges go to an array that grows (one range per distinct event at
+	 * most) and is cut to size at the end.
+	 */
 	sw.stk = (struct stk *)tmp;
-	sweep(&sw, s, e, n);
-	err = 0;
+	err = sweep(&sw, s, e, n);
+done:
+	if (!err) {
+		shrink(ctx, (void **)&ctx->fr, &sw.fr_cap, sw.nr_ranges,
+		       sizeof(*ctx->fr));
+		shrink(ctx, (void **)&ctx->fw, &sw.fw_cap, sw.nr_wide,
+		       sizeof(*ctx->fw));
+	}
+	/* blockrange_ctx_free() frees what these say. */
+	ctx->nr_ranges = sw.fr_cap;
+	ctx->nr_fw = sw.fw_cap;
+	if (err)
+		goto out;
+	if (sw.fr_cap != sw.nr_ranges || sw.fw_cap != sw.nr_wide) {
+		err = -ENOMEM;
+		goto out;
+	}
 	*ctxp = ctx;
 out:
 	br_ctx_free(ctx, s, s ? bytes : 0);

@@ -160,6 +160,8 @@ struct agg_ent {
 	uint64_t op;		/* owner index << 2 | pred */
 };
 
+#define AGG_OCACHE	64
+
 struct blockrange_agg {
 	struct blockrange_allocator a;
 	size_t mem;
@@ -173,8 +175,11 @@ struct blockrange_agg {
 	uint32_t keys_cap;
 	uint32_t *ohash;
 	uint32_t ohash_cap;
-	const void *last_key;
-	uint32_t last_idx;
+	/* Recent owners: direct-mapped, key -> index (indices never change). */
+	struct {
+		const void *key;
+		uint64_t idx;
+	} ocache[AGG_OCACHE];
 };
 
 #endif /* BLOCKRANGE_INTERNAL_H */
