@@ -1,4 +1,4 @@
-# Benchmarks against the anchors (issue 8).  Included by the top-level
+# Benchmarks against the anchors.  Included by the top-level
 # Makefile, which defines TOP, BUILD and the targets deps, tree-stock,
 # userspace (US_LIB), cli (CLI_BIN, CLI_OUT) and bench-hwmon.
 #
