@@ -239,9 +239,20 @@ static int tab_reserve(struct blockrange_agg *agg, uint64_t more)
 	if (!tab)
 		return -ENOMEM;
 	memset(tab, 0, cap * sizeof(*tab));
-	for (i = 0; i < agg->cap; i++)
-		if (agg->tab[i].count)
-			tab_put(tab, cap, &agg->tab[i]);
+	for (i = 0; i < agg->cap; i++) {
+		const struct agg_ent *e = &agg->tab[i];
+
+		/* The new slots are random: ask for them a few ahead. */
+		if (i + AGG_AHEAD < agg->cap && e[AGG_AHEAD].count) {
+			uint64_t h = blk_hash(e[AGG_AHEAD].start,
+					      e[AGG_AHEAD].end, e[AGG_AHEAD].op);
+
+			__builtin_prefetch(&tab[(size_t)((h ^ (h >> 29)) >> 20) &
+						(cap - 1)], 1);
+		}
+		if (e->count)
+			tab_put(tab, cap, e);
+	}
 	agg_free_mem(agg, agg->tab, agg->cap * sizeof(*tab));
 	agg->tab = tab;
 	agg->cap = cap;

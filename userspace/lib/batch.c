@@ -264,6 +264,139 @@ static int sweep(struct sweep *sw, struct ev *s, const struct ev *e, size_t n)
 	return 0;
 }
 
+/*
+ * LSD radix sort of u64 keys by bits [lo_bit, 64), 8-bit digits, skipping
+ * digits in which no key differs (@diff: the bits in which some differ).
+ */
+static void radix_sort64(uint64_t *a, uint64_t *tmp, size_t n, uint64_t diff,
+			 unsigned lo_bit)
+{
+	size_t cnt[8][256];
+	uint64_t *src = a, *dst = tmp;
+	unsigned shift[8], nd = 0, sh, x;
+	size_t i;
+
+	for (sh = lo_bit; sh < 64; sh += 8)
+		if (diff >> sh & 0xff)
+			shift[nd++] = sh;
+	memset(cnt, 0, sizeof(cnt[0]) * nd);
+	for (i = 0; i < n; i++)
+		for (x = 0; x < nd; x++)
+			cnt[x][a[i] >> shift[x] & 0xff]++;
+	for (x = 0; x < nd; x++) {
+		size_t sum = 0, v;
+		uint64_t *t;
+
+		for (v = 0; v < 256; v++) {
+			size_t c = cnt[x][v];
+
+			cnt[x][v] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			dst[cnt[x][src[i] >> shift[x] & 0xff]++] = src[i];
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != a)
+		memcpy(a, src, n * sizeof(*a));
+}
+
+/*
+ * The packed sorting build: the events are u64 keys, the address offset
+ * above @b bits holding the block's slot in the aggregate's table, which
+ * the sweep reads the rest from.  The owner stack holds slots too (in
+ * @tmp once sorting is done).  Same sweep as sweep().
+ */
+static int build_packed(struct sweep *sw, const struct blockrange_agg *agg,
+			uint64_t *s, uint64_t *e, uint64_t *tmp, size_t n,
+			unsigned b)
+{
+	const struct agg_ent *tab = agg->tab;
+	uint64_t mask = ((uint64_t)1 << b) - 1, sdiff = 0, ediff = 0;
+	uint64_t cov = 0, x0 = 0, cov0 = 0, entry0 = 0, owner0 = 0;
+	size_t i, k, j, sp = 0;
+	bool open = false;
+
+	for (i = 0, k = 0; i < agg->cap; i++) {
+		if (!tab[i].count)
+			continue;
+		s[k] = (tab[i].start - sw->lo) << b | i;
+		e[k] = (tab[i].end - sw->lo + 1) << b | i;
+		sdiff |= s[k] ^ s[0];
+		ediff |= e[k] ^ e[0];
+		k++;
+	}
+	radix_sort64(s, tmp, n, sdiff, b);
+	radix_sort64(e, tmp, n, ediff, b);
+
+	for (i = 0, j = 0; i < n || j < n;) {
+		uint64_t x, taken = 0, pred = 0, entry = 0;
+		size_t g;
+
+		if (i < n && (j >= n || s[i] >> b < e[j] >> b))
+			x = s[i] >> b;
+		else
+			x = e[j] >> b;
+		for (; j < n && e[j] >> b == x; j++) {
+			const struct agg_ent *a = &tab[e[j] & mask];
+
+			if (j + 8 < n)
+				__builtin_prefetch(&tab[e[j + 8] & mask]);
+			taken += a->count;
+			if ((a->op & 3) == BLOCKRANGE_PRED_HIT)
+				pred += a->count;
+			cov -= a->count;
+		}
+		for (g = i; i < n && s[i] >> b == x; i++) {
+			if (i + 8 < n)
+				__builtin_prefetch(&tab[s[i + 8] & mask]);
+			entry += tab[s[i] & mask].count;
+			cov += tab[s[i] & mask].count;
+		}
+		/* Push the owners of the blocks starting at x. */
+		if (sw->keys && i - g > 1) {
+			/* Decreasing key: the smallest ends up on top. */
+			size_t p, q;
+
+			for (p = g + 1; p < i; p++) {
+				uint64_t v = s[p];
+
+				for (q = p; q > g &&
+				     br_key_cmp(sw->keys[tab[s[q - 1] & mask].op >> 2],
+						sw->keys[tab[v & mask].op >> 2]) < 0;
+				     q--)
+					s[q] = s[q - 1];
+				s[q] = v;
+			}
+		}
+		for (k = g; sw->keys && k < i; k++) {
+			const struct agg_ent *a = &tab[s[k] & mask];
+			uint64_t end1 = a->end - sw->lo + 1;
+
+			if (!(a->op >> 2))
+				continue;
+			while (sp && tab[tmp[sp - 1]].end - sw->lo + 1 <= end1)
+				sp--;
+			tmp[sp++] = s[k] & mask;
+		}
+		if (open && emit(sw, x0, x - 1, cov0, entry0, taken, pred,
+				 owner0))
+			return -ENOMEM;
+		open = cov != 0;
+		if (open) {
+			x0 = x;
+			cov0 = cov;
+			entry0 = entry;
+			while (sp && tab[tmp[sp - 1]].end - sw->lo + 1 <= x)
+				sp--;
+			owner0 = sp ? tab[tmp[sp - 1]].op >> 2 : 0;
+		}
+	}
+	return 0;
+}
+
 /* Push one owner candidate (dense build): beats everything below it. */
 static void push_one(struct sweep *sw, uint64_t end1, uint64_t owner)
 {
@@ -403,6 +536,17 @@ int blockrange_build(const struct blockrange_agg *agg,
 	sw.keys = agg->nr_owners ? agg->keys : NULL;
 	sw.lo = lo;
 	bytes = n * sizeof(*s);
+	/*
+	 * Room for one range per distinct block (usually enough; emit() grows
+	 * it otherwise): pages never written are never touched.
+	 */
+	if (n <= SIZE_MAX / sizeof(*ctx->fr)) {
+		ctx->fr = br_ctx_alloc(ctx, n * sizeof(*ctx->fr));
+		if (!ctx->fr)
+			goto out;
+		sw.fr_cap = n;
+		ctx->nr_ranges = n;	/* what blockrange_ctx_free() frees */
+	}
 
 	/* Dense: at most one address per distinct block (hi - lo < n). */
 	if (hi - lo < n) {
@@ -422,13 +566,44 @@ int blockrange_build(const struct blockrange_agg *agg,
 		br_ctx_free(ctx, sw.stk, span * sizeof(*sw.stk));
 		if (err <= 0)
 			goto done;
-		/* Two owners at one start: sort after all. */
+		/* Two owners at one start (nothing emitted): sort after all. */
 		ctx->nr_pred_known = 0;
-		memset(&sw, 0, sizeof(sw));
-		sw.ctx = ctx;
-		sw.keys = agg->nr_owners ? agg->keys : NULL;
-		sw.lo = lo;
+		sw.stk = NULL;
+		sw.sp = 0;
 		err = -ENOMEM;
+	}
+
+	/*
+	 * Packed keys when the offsets and the slot indices fit in 64 bits
+	 * (the largest key is hi - lo + 1).
+	 */
+	{
+		unsigned b = 0, sb = 0;
+		uint64_t *ps, *pe, *pt;
+		size_t pbytes = n * sizeof(uint64_t);
+
+		while (((size_t)1 << b) < agg->cap)
+			b++;
+		while (sb < 64 && (hi - lo) >> sb)
+			sb++;
+		if (sb + 1 + b <= 64) {
+			ps = br_ctx_alloc(ctx, pbytes);
+			pe = br_ctx_alloc(ctx, pbytes);
+			pt = br_ctx_alloc(ctx, pbytes);
+			err = -ENOMEM;
+			if (ps && pe && pt) {
+				for (i = 0; i < agg->cap; i++)
+					if (agg->tab[i].count)
+						ctx->nr_pred_known +=
+							(agg->tab[i].op & 3) !=
+							BLOCKRANGE_PRED_UNKNOWN;
+				err = build_packed(&sw, agg, ps, pe, pt, n, b);
+			}
+			br_ctx_free(ctx, ps, ps ? pbytes : 0);
+			br_ctx_free(ctx, pe, pe ? pbytes : 0);
+			br_ctx_free(ctx, pt, pt ? pbytes : 0);
+			goto done;
+		}
 	}
 
 	s = br_ctx_alloc(ctx, bytes);
