@@ -413,6 +413,94 @@ START_TEST(test_batch_random_repeats)
 }
 END_TEST
 
+/*
+ * The dense build with addresses that are no cut point and a hole: 4 starts
+ * x 100 ends x 3 predictions over 100..299 (1200 distinct blocks for 202
+ * addresses), owners by start, plus [400, 401] after a hole.
+ */
+START_TEST(test_batch_dense_gaps)
+{
+	struct blockrange_agg *agg = blockrange_agg_new(NULL);
+	struct blockrange_ctx *t = blockrange_ctx_new(NULL), *fr;
+	const void *keys[] = { OWN_A, OWN_B, OWN_C };
+	struct blockrange_rec r;
+	uint64_t st, en;
+	unsigned p;
+
+	ck_assert_ptr_nonnull(agg);
+	ck_assert_ptr_nonnull(t);
+	for (st = 100; st < 104; st++)
+		for (en = 200; en < 300; en++)
+			for (p = 0; p < 3; p++) {
+				const void *o = keys[st % 3];
+
+				ck_assert_int_eq(blockrange_agg_add(agg, st, en, o,
+					(enum blockrange_pred)p, 1 + en % 3), 0);
+				ck_assert_int_eq(blockrange_count_block_n(t, st, en,
+					o, (enum blockrange_pred)p, 1 + en % 3), 0);
+			}
+	ck_assert_int_eq(blockrange_agg_add(agg, 400, 401, NULL, HIT, 5), 0);
+	ck_assert_int_eq(blockrange_count_block_n(t, 400, 401, NULL, HIT, 5), 0);
+	fr = build(agg);
+	assert_same(t, fr, keys, 3, "dense with gaps");
+	/* [103, 200] is one range (no cut inside), owned by 103's owner. */
+	ck_assert(blockrange_rec_find(fr, 150, &r));
+	ck_assert_uint_eq(r.start, 103);
+	ck_assert_uint_eq(r.end, 200);
+	ck_assert_ptr_eq(r.owner, keys[103 % 3]);
+	ck_assert(!blockrange_rec_find(fr, 350, &r));
+	ck_assert(blockrange_rec_find(fr, 401, &r));
+	ck_assert_ptr_null(r.owner);
+	ck_assert_int_eq(blockrange_rec_coverage(fr, &r).status,
+			 BLOCKRANGE_FIG_UNKNOWN);
+	blockrange_ctx_free(t);
+	blockrange_ctx_free(fr);
+	blockrange_agg_free(agg);
+}
+END_TEST
+
+/*
+ * The common figures on tree ranges that were created but never counted
+ * (coverage 0): UNKNOWN where a divisor is 0, as blockrange_entry_pct()
+ * and friends say; and a target with no branch after it.
+ */
+START_TEST(test_batch_rec_uncounted)
+{
+	struct blockrange_ctx *t = blockrange_ctx_new(NULL);
+	struct blockrange_rec r;
+	struct blockrange_addr_rec info;
+
+	ck_assert_ptr_nonnull(t);
+	ck_assert_int_eq(blockrange_create(t, 100, 200, NULL), 0);
+	ck_assert_int_eq(blockrange_create(t, 150, 300, NULL), 0);
+	ck_assert(blockrange_rec_last(t, &r));
+	ck_assert_uint_eq(r.start, 201);
+	ck_assert(blockrange_rec_first(t, &r));
+	ck_assert_int_eq(blockrange_rec_entry_pct(t, &r).status,
+			 BLOCKRANGE_FIG_UNKNOWN);
+	blockrange_addr_rec(t, 200, &info);
+	ck_assert(info.found);
+	ck_assert_int_eq(info.taken.status, BLOCKRANGE_FIG_UNKNOWN);
+	ck_assert_int_eq(info.pred.status, BLOCKRANGE_FIG_UNKNOWN);
+	ck_assert_int_eq(info.coverage.status, BLOCKRANGE_FIG_UNKNOWN);
+	/* [150, 200] ... [201, 300]: the last range is a branch, no target. */
+	ck_assert(blockrange_rec_find(t, 250, &r));
+	ck_assert_int_eq(blockrange_rec_entry_pct(t, &r).status,
+			 BLOCKRANGE_FIG_NA);
+	/* A target whose next branch does not exist (counted, then made). */
+	blockrange_ctx_free(t);
+	t = blockrange_ctx_new(NULL);
+	ck_assert_ptr_nonnull(t);
+	ck_assert_int_eq(blockrange_count_block(t, 10, 20, OWN_A, HIT), 0);
+	ck_assert(blockrange_rec_first(t, &r));
+	r.is_branch = false;	/* a value: walk on past the last range */
+	r.is_target = true;
+	ck_assert_int_eq(blockrange_rec_entry_pct(t, &r).status,
+			 BLOCKRANGE_FIG_UNKNOWN);
+	blockrange_ctx_free(t);
+}
+END_TEST
+
 /* ---- merge laws ----------------------------------------------------------- */
 
 START_TEST(test_batch_merge_laws)
@@ -454,6 +542,26 @@ START_TEST(test_batch_merge_laws)
 	ck_assert_int_eq(blockrange_agg_merge(a_bc, a[0]), 0);
 	ck_assert_int_eq(blockrange_agg_merge(a_bc, bc), 0);
 	assert_agg_eq(ab_c, a_bc, "associative");
+	/* Aggregates without owners merge too. */
+	{
+		struct blockrange_agg *x = blockrange_agg_new(NULL);
+		struct blockrange_agg *y = blockrange_agg_new(NULL);
+		struct blockrange_block bl;
+		size_t pos = 0;
+
+		ck_assert_ptr_nonnull(x);
+		ck_assert_ptr_nonnull(y);
+		ck_assert_int_eq(blockrange_agg_merge(x, y), 0);
+		ck_assert_int_eq(blockrange_agg_add(y, 5, 9, NULL, HIT, 3), 0);
+		ck_assert_int_eq(blockrange_agg_merge(x, y), 0);
+		ck_assert_int_eq(blockrange_agg_merge(x, y), 0);
+		ck_assert(blockrange_agg_next(x, &pos, &bl));
+		ck_assert_uint_eq(bl.count, 6);
+		ck_assert_ptr_null(bl.owner);
+		ck_assert(!blockrange_agg_next(x, &pos, &bl));
+		blockrange_agg_free(x);
+		blockrange_agg_free(y);
+	}
 	/* The sources are unchanged; A + A doubles every count. */
 	self = blockrange_agg_new(NULL);
 	ck_assert_ptr_nonnull(self);
@@ -661,6 +769,17 @@ START_TEST(test_batch_overflow)
 	ck_assert_int_eq(blockrange_agg_add(agg, 1, MAX, OWN_A, HIT, 1), 0);
 	ck_assert_uint_eq(blockrange_agg_weight(agg), MAX);
 	ck_assert_int_eq(blockrange_agg_merge(agg, agg), -EOVERFLOW);
+
+	/* Bulk adds whose sum fits but not with the aggregate's weight. */
+	other = blockrange_agg_new(NULL);
+	ck_assert_ptr_nonnull(other);
+	ck_assert_int_eq(blockrange_agg_add(other, 7, 9, OWN_B, MISS, MAX - 1), 0);
+	blocks[1].count = 2;
+	ck_assert_int_eq(blockrange_agg_add_blocks(other, blocks + 1, 1),
+			 -EOVERFLOW);
+	ck_assert_int_eq(blockrange_agg_add_blocks(other, blocks, 1), 0);
+	ck_assert_uint_eq(blockrange_agg_nr_blocks(other), 2);
+	blockrange_agg_free(other);
 
 	/* A merge that would overflow changes nothing. */
 	other = blockrange_agg_new(NULL);
@@ -999,7 +1118,7 @@ static void sweep_run(unsigned long fail_at, bool sticky, bool *failed_any)
 	struct blockrange_ctx *fr = NULL, *t = NULL;
 	struct blockrange_block v[SW_N];
 	struct blockrange_branch br[16];
-	static const char keys[64];
+	static const char keys[64], skeys[16];
 	size_t k;
 	int err;
 
@@ -1021,7 +1140,7 @@ static void sweep_run(unsigned long fail_at, bool sticky, bool *failed_any)
 		br[k] = (struct blockrange_branch){
 			.from = 0x1000 + 64 * (16 - k) + 30,
 			.to = 0x1000 + 64 * (15 - k),
-			.to_owner = &keys[k], .predicted = k & 1 };
+			.to_owner = &skeys[k], .predicted = k & 1 };
 
 	x = blockrange_agg_new(&a);
 	if (!x)
@@ -1087,6 +1206,40 @@ static void sweep_run(unsigned long fail_at, bool sticky, bool *failed_any)
 			assert_same(t, fr, NULL, 0, "count_agg");
 		}
 	}
+	/*
+	 * The dense build (many blocks over 64 addresses, owners by start)
+	 * and the record build (a span of 2^64 - 1: keys do not pack).
+	 */
+	blockrange_ctx_free(fr);
+	fr = NULL;
+	blockrange_agg_free(y);
+	y = blockrange_agg_new(&a);
+	if (y) {
+		const void *o[2] = { &skeys[0], &skeys[1] };
+		uint64_t sx0, len;
+
+		for (sx0 = 0; sx0 < 48; sx0++)
+			for (len = 0; len < 16; len++)
+				if (blockrange_agg_add(y, 0x9000 + sx0,
+						       0x9000 + sx0 + len,
+						       o[sx0 / 24], HIT, 1))
+					break;
+		err = blockrange_build(y, &a, &fr);
+		ck_assert(!err || err == -ENOMEM);
+		blockrange_ctx_free(fr);
+		fr = NULL;
+		blockrange_agg_free(y);
+	}
+	y = blockrange_agg_new(&a);
+	if (y) {
+		for (k = 0; k < 40; k++)
+			if (blockrange_agg_add(y, k % 2 ? MAX - k * 1000 : 1 + k,
+					       k % 2 ? MAX : 100 + k, &skeys[k % 3],
+					       MISS, 1))
+				break;
+		err = blockrange_build(y, &a, &fr);
+		ck_assert(!err || err == -ENOMEM);
+	}
 out:
 	blockrange_ctx_free(fr);
 	blockrange_ctx_free(t);
@@ -1129,6 +1282,8 @@ Suite *batch_suite(void)
 	tcase_set_timeout(prop, 120);
 	suite_add_tcase(s, prop);
 
+	tcase_add_test(edge, test_batch_dense_gaps);
+	tcase_add_test(edge, test_batch_rec_uncounted);
 	tcase_add_test(edge, test_batch_overflow);
 	tcase_add_test(edge, test_batch_wide_values);
 	tcase_add_test(edge, test_batch_invalid);
