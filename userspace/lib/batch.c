@@ -497,7 +497,7 @@ int blockrange_build(const struct blockrange_agg *agg,
 		     const struct blockrange_allocator *allocator,
 		     struct blockrange_ctx **ctxp)
 {
-	struct blockrange_ctx *ctx = blockrange_ctx_new(allocator);
+	struct blockrange_ctx *ctx = br_ctx_new_frozen(allocator);
 	size_t n = agg->nr, i, k, bytes = 0;
 	struct ev *s = NULL, *e = NULL, *tmp = NULL;
 	struct sweep sw;
@@ -507,7 +507,6 @@ int blockrange_build(const struct blockrange_agg *agg,
 
 	if (!ctx)
 		return -ENOMEM;
-	ctx->frozen = true;
 	ctx->nr_blocks = n;
 	ctx->weight = agg->weight;
 	/* The context's owner indices are the aggregate's. */

@@ -9,6 +9,7 @@
  * failure therefore leaves the context untouched without any rollback code.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,6 +58,32 @@ void br_ctx_free(struct blockrange_ctx *ctx, void *p, size_t size)
 #define ctx_alloc br_ctx_alloc
 #define ctx_free br_ctx_free
 
+/* Frozen contexts never count a block: they end before the block cache. */
+#define FROZEN_CTX_SIZE offsetof(struct blockrange_ctx, cache)
+
+static size_t ctx_size(const struct blockrange_ctx *ctx)
+{
+	return ctx->frozen ? FROZEN_CTX_SIZE : sizeof(*ctx);
+}
+
+struct blockrange_ctx *br_ctx_new_frozen(const struct blockrange_allocator *allocator)
+{
+	struct blockrange_allocator a = br_std_allocator;
+	struct blockrange_ctx *ctx;
+
+	if (allocator)
+		a = *allocator;
+	ctx = a.alloc(FROZEN_CTX_SIZE, a.arg);
+	if (!ctx)
+		return NULL;
+	memset(ctx, 0, FROZEN_CTX_SIZE);
+	ctx->root = RB_ROOT;
+	ctx->a = a;
+	ctx->mem = FROZEN_CTX_SIZE;
+	ctx->frozen = true;
+	return ctx;
+}
+
 struct blockrange_ctx *blockrange_ctx_new(const struct blockrange_allocator *allocator)
 {
 	struct blockrange_allocator a = br_std_allocator;
@@ -90,7 +117,7 @@ void blockrange_ctx_free(struct blockrange_ctx *ctx)
 	ctx_free(ctx, ctx->hash, ctx->hash_cap * sizeof(ctx->hash[0]));
 	ctx_free(ctx, ctx->fr, ctx->nr_ranges * sizeof(ctx->fr[0]));
 	ctx_free(ctx, ctx->fw, ctx->nr_fw * sizeof(ctx->fw[0]));
-	ctx->a.free(ctx, sizeof(*ctx), ctx->a.arg);
+	ctx->a.free(ctx, ctx_size(ctx), ctx->a.arg);
 }
 
 size_t blockrange_ctx_nr_ranges(const struct blockrange_ctx *ctx)
@@ -519,41 +546,50 @@ struct tally {
 	uint64_t start;		/* the block's start */
 	uint32_t owner;		/* owner record index, 0 for none */
 	bool pred_hit;
+	uint64_t *max;		/* the owner's maximum coverage, or NULL */
 };
 
 /*
  * Does a block of owner @o starting at @start take @br from its owner (see
- * Owners in blockrange.h)?  Only called with @o != 0.
+ * Owners in blockrange.h)?  Only called with @o != 0 and @o != br->owner.
  */
 static inline bool owner_wins(const struct blockrange_ctx *ctx, uint32_t o,
 			      uint64_t start, const struct blockrange *br)
 {
 	if (!br->owner || start > br->owner_start)
 		return true;
-	return start == br->owner_start && o != br->owner &&
+	return start == br->owner_start &&
 	       br_key_cmp(ctx->owners[o].key, ctx->owners[br->owner].key) < 0;
 }
 
 /* One more block over @br (called once @br is final for this block). */
 static inline void tally_range(const struct tally *t, struct blockrange *br)
 {
-	struct owner_rec *rec;
+	uint64_t *max;
 
 	if (!t)
 		return;
 	br->coverage += t->weight;
+	if (br->owner == t->owner) {
+		/* The common case: the block's owner owns the range. */
+		if (br->owner_start < t->start)
+			br->owner_start = t->start;
+		if (t->max && *t->max < br->coverage)
+			*t->max = br->coverage;
+		return;
+	}
 	if (t->owner && owner_wins(t->ctx, t->owner, t->start, br)) {
 		/* The old owner's maximum may have come from this range. */
-		if (br->owner && br->owner != t->owner)
+		if (br->owner)
 			t->ctx->owner_max_stale = true;
 		br->owner = t->owner;
 		br->owner_start = t->start;
 	}
 	if (!br->owner)
 		return;
-	rec = &t->ctx->owners[br->owner];
-	if (rec->max_coverage < br->coverage)
-		rec->max_coverage = br->coverage;
+	max = &t->ctx->owners[br->owner].max_coverage;
+	if (*max < br->coverage)
+		*max = br->coverage;
 }
 
 /* The tiling of the block is @first..@last: set the iterator, count. */
@@ -714,7 +750,8 @@ int blockrange_count_block_n(struct blockrange_ctx *ctx, uint64_t start,
 			     uint64_t end, const void *owner,
 			     enum blockrange_pred pred, uint64_t weight)
 {
-	struct tally t = { ctx, weight, start, 0, pred == BLOCKRANGE_PRED_HIT };
+	struct tally t = { ctx, weight, start, 0, pred == BLOCKRANGE_PRED_HIT,
+			   NULL };
 	struct block_cache_ent *ce;
 	struct blockrange_iter it;
 	bool hit;
@@ -749,6 +786,7 @@ int blockrange_count_block_n(struct blockrange_ctx *ctx, uint64_t start,
 	if (owner && !t.owner)
 		t.owner = br_insert_owner(ctx, owner);
 	if (t.owner) {
+		t.max = &ctx->owners[t.owner].max_coverage;
 		ctx->last_owner = owner;
 		ctx->last_owner_idx = t.owner;
 	}

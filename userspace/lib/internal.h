@@ -96,9 +96,12 @@ struct blockrange_ctx {
 	const void *last_owner;		/* the owner of the last counted block */
 	uint32_t last_owner_idx;	/* and its record index (0: none yet) */
 	uint32_t gen;			/* >= 1, bumped by each insertion */
+	/* Last: frozen contexts are allocated without it. */
 	struct block_cache_ent cache[BLOCK_CACHE_SIZE];
 };
 
+/* A frozen context, without the tree's block cache (blockrange.c). */
+struct blockrange_ctx *br_ctx_new_frozen(const struct blockrange_allocator *allocator);
 void *br_ctx_alloc(struct blockrange_ctx *ctx, size_t size);
 void br_ctx_free(struct blockrange_ctx *ctx, void *p, size_t size);
 extern const struct blockrange_allocator br_std_allocator;
