@@ -92,9 +92,12 @@
  *    distinct blocks.  Memory grows with distinct blocks, not with samples.
  * Which to use: the batch engine whenever the ranges are needed only once
  * the input is read (annotating, listing or exporting a whole profile,
- * merging profiles): it is several times faster on every measured stream
- * and its result is smaller.  The tree when ranges must be queried while
- * blocks still arrive, or for blockrange_create() without counting.
+ * merging profiles): a block costs one table update whatever its length,
+ * so it is faster than the tree wherever blocks repeat or cover several
+ * ranges and on par where every block is new and makes one range; its
+ * result is 32 bytes per range (the tree's 88) and aggregates merge.  The
+ * tree when ranges must be queried while blocks still arrive, or for
+ * blockrange_create() without counting.
  * blockrange_count_agg() feeds an aggregate into a tree, so that both
  * engines can be compared on the same aggregate.
  *
@@ -583,9 +586,13 @@ bool blockrange_agg_next(const struct blockrange_agg *agg, size_t *pos,
  * owner maxima as a tree that counted every block of @agg with its count,
  * in any order; blockrange_ctx_nr_blocks() is the number of distinct
  * blocks (what blockrange_count_agg() makes it) and blockrange_ctx_weight()
- * their total count.  One radix sort and sweep over the distinct blocks:
- * O(d) for d distinct blocks, with up to 96 bytes per distinct block of
- * temporary memory.  Returns 0 or -ENOMEM.
+ * their total count.  One sweep over the distinct blocks in address order,
+ * O(d) for d distinct blocks: when the blocks span fewer addresses than d
+ * and the blocks starting at one address have one owner, per-address
+ * arrays (52 bytes per address of temporary memory) and no sort; otherwise
+ * an LSD radix sort of the start and end events (24 bytes per distinct
+ * block, 96 when the address span and the table size do not pack into 64
+ * bits).  Returns 0 or -ENOMEM.
  */
 int blockrange_build(const struct blockrange_agg *agg,
 		     const struct blockrange_allocator *allocator,
