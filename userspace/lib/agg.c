@@ -128,7 +128,7 @@ static int owners_reserve(struct blockrange_agg *agg, uint64_t more)
 
 	if (need <= agg->keys_cap && 2 * (need - 1) <= agg->ohash_cap)
 		return 0;
-	/* Owner indices share 62 bits with nothing, but stay 31-bit. */
+	/* Owner indices must fit the 31 bits a frozen range has for them. */
 	if (need >= FR_OWNER_MASK / 2)
 		return -ENOMEM;
 	cap = agg->keys_cap ? agg->keys_cap : OWNERS_MIN;

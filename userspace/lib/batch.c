@@ -537,15 +537,14 @@ int blockrange_build(const struct blockrange_agg *agg,
 	bytes = n * sizeof(*s);
 	/*
 	 * Room for one range per distinct block (usually enough; emit() grows
-	 * it otherwise): pages never written are never touched.
+	 * it otherwise): pages never written are never touched.  A range is
+	 * as large as an event: n of them fit.
 	 */
-	if (n <= SIZE_MAX / sizeof(*ctx->fr)) {
-		ctx->fr = br_ctx_alloc(ctx, n * sizeof(*ctx->fr));
-		if (!ctx->fr)
-			goto out;
-		sw.fr_cap = n;
-		ctx->nr_ranges = n;	/* what blockrange_ctx_free() frees */
-	}
+	ctx->fr = br_ctx_alloc(ctx, n * sizeof(*ctx->fr));
+	if (!ctx->fr)
+		goto out;
+	sw.fr_cap = n;
+	ctx->nr_ranges = n;	/* what blockrange_ctx_free() frees */
 
 	/* Dense: at most one address per distinct block (hi - lo < n). */
 	if (hi - lo < n) {
