@@ -1,4 +1,4 @@
-# Benchmarks against the anchors (issue 8).  Included by the top-level
+# Benchmarks against the anchors.  Included by the top-level
 # Makefile, which defines TOP, BUILD and the targets deps, tree-stock,
 # userspace (US_LIB), cli (CLI_BIN, CLI_OUT) and bench-hwmon.
 #
@@ -48,7 +48,8 @@ BENCH_WL_ARG := 256
 BENCH_TRACE := $(BENCH_OUT)/trace.perfscript
 BENCH_E2E := $(BENCH_OUT)/e2e.perfscript
 BENCH_STREAMS := $(BENCH_OUT)/streams
-BENCH_BINS := $(addprefix $(BENCH_OUT)/splitbench-,ours perf-ndebug perf-debug bound)
+BENCH_BINS := $(addprefix $(BENCH_OUT)/splitbench-,ours batch perf-ndebug \
+	perf-debug bound)
 
 .PHONY: bench bench-userspace bench-report
 
@@ -68,6 +69,7 @@ bench-userspace: $(BENCH_BINS) $(CLI_BIN) $(BENCH_WL) $(BENCH_E2E) \
 		{ echo "bench: $(BENCH_LLVM_PROFGEN) not found (make deps)" >&2; exit 1; }
 	$(BENCH_PY) userspace --out $(BENCH_OUT) --streams $(BENCH_STREAMS) \
 		--ours $(BENCH_OUT)/splitbench-ours \
+		--batch $(BENCH_OUT)/splitbench-batch \
 		--perf-ndebug $(BENCH_OUT)/splitbench-perf-ndebug \
 		--perf-debug $(BENCH_OUT)/splitbench-perf-debug \
 		--bound $(BENCH_OUT)/splitbench-bound \
@@ -110,6 +112,11 @@ BENCH_DRIVER_DEPS := $(BENCH_SRC)/splitbench.c $(BENCH_SRC)/stream.h
 $(BENCH_OUT)/splitbench-ours: $(BENCH_DRIVER_DEPS) $(US_LIB)
 	@mkdir -p $(@D)
 	$(BENCH_CC) $(BENCH_CFLAGS) -DIMPL_OURS -DIMPL_NAME='"ours"' \
+		-I$(TOP)/userspace/include -o $@ $< $(US_LIB)
+
+$(BENCH_OUT)/splitbench-batch: $(BENCH_DRIVER_DEPS) $(US_LIB)
+	@mkdir -p $(@D)
+	$(BENCH_CC) $(BENCH_CFLAGS) -DIMPL_BATCH -DIMPL_NAME='"batch"' \
 		-I$(TOP)/userspace/include -o $@ $< $(US_LIB)
 
 $(BENCH_OUT)/splitbench-bound: $(BENCH_DRIVER_DEPS)

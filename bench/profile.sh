@@ -33,7 +33,7 @@ total() {
 cp "$bench/streams/c.blk" "$out/c100k.blk"
 
 for s in a100k b100k c100k; do
-	for impl in ours perf-ndebug; do
+	for impl in ours batch perf-ndebug bound; do
 		f=$out/cg.$impl.$s
 		valgrind --tool=callgrind --callgrind-out-file="$f" \
 			"$bench/splitbench-$impl" "$out/$s.blk" --no-check \

@@ -4,17 +4,23 @@
  * print one JSON line with what it cost.  Built once per implementation,
  * because perf's block-range.c and libblockrange both define rb_*():
  *
- *   -DIMPL_OURS   libblockrange, blockrange_count_block() per block
+ *   -DIMPL_OURS   libblockrange, blockrange_count_block() per block (tree)
+ *   -DIMPL_BATCH  libblockrange's batch engine: blocks aggregated with
+ *                 blockrange_agg_add_blocks() 256 at a time, then
+ *                 blockrange_build(); the aggregate is freed after the build
+ *                 (timed), so the heap figures are the result's
  *   -DIMPL_PERF   perf 6.1 block-range.c (+ tools/lib/rbtree.c), driven as
  *                 the seed's process_basic_block() drives it
  *   -DIMPL_BOUND  the offline lower bound: sort the block endpoints, sweep
  *                 with running sums; it sees the whole batch at once
  *
- * Usage: splitbench STREAM [--cap SECONDS] [--no-check]
+ * Usage: splitbench STREAM [--cap SECONDS] [--no-check] [--repeat N]
  *   --cap:      stop feeding blocks once SECONDS have passed (checked every
  *               1024 blocks); the output then says how many were fed.
  *   --no-check: skip the check below (for profiling the feeding alone;
  *               "verified" is then null).
+ *   --repeat:   feed the stream N times (the check then expects every
+ *               counter N times the bound's); not with --cap.
  *
  * Timed (wall clock and process CPU time): feeding the blocks (for the
  * bound: computing every range with its counters from the whole batch).
@@ -44,8 +50,9 @@
 
 #include "stream.h"
 
-#if defined(IMPL_OURS) + defined(IMPL_PERF) + defined(IMPL_BOUND) != 1
-#error "define exactly one of IMPL_OURS, IMPL_PERF, IMPL_BOUND"
+#if defined(IMPL_OURS) + defined(IMPL_BATCH) + defined(IMPL_PERF) + \
+	defined(IMPL_BOUND) != 1
+#error "define exactly one of IMPL_OURS, IMPL_BATCH, IMPL_PERF, IMPL_BOUND"
 #endif
 
 #ifndef IMPL_NAME
@@ -321,6 +328,100 @@ static void impl_collect(struct impl *im, uint64_t lowest, struct brvec *out)
 	}
 }
 
+static void impl_finish(struct impl *im)
+{
+	(void)im;
+}
+
+#define impl_agg_bytes(im) 0
+#define impl_distinct(im) 0
+
+#elif defined(IMPL_BATCH)
+#include <blockrange/blockrange.h>
+
+#define BATCH_BUF 256
+
+struct impl {
+	struct blockrange_agg *agg;
+	struct blockrange_ctx *ctx;
+	char *owner_keys;	/* owner i is the key &owner_keys[i] */
+	struct blockrange_block buf[BATCH_BUF];
+	size_t nbuf;
+	size_t agg_bytes;	/* the aggregate's size before the build */
+	size_t distinct;
+};
+
+static void impl_init(struct impl *im, const struct stream *s)
+{
+	im->agg = blockrange_agg_new(NULL);
+	im->ctx = NULL;
+	im->owner_keys = xmalloc(s->owners + 1);
+	im->nbuf = 0;
+	if (!im->agg)
+		die("blockrange_agg_new failed", NULL);
+}
+
+static void flush(struct impl *im)
+{
+	int err = blockrange_agg_add_blocks(im->agg, im->buf, im->nbuf);
+
+	if (err)
+		die("blockrange_agg_add_blocks failed", strerror(-err));
+	im->nbuf = 0;
+}
+
+static inline void impl_block(struct impl *im, const struct bench_block *b)
+{
+	im->buf[im->nbuf++] = (struct blockrange_block){
+		b->start, b->end, b->owner ? &im->owner_keys[b->owner] : NULL,
+		(enum blockrange_pred)b->pred, 1 };
+	if (im->nbuf == BATCH_BUF)
+		flush(im);
+}
+
+static void impl_finish(struct impl *im)
+{
+	int err;
+
+	flush(im);
+	im->agg_bytes = blockrange_agg_mem(im->agg);
+	im->distinct = blockrange_agg_nr_blocks(im->agg);
+	err = blockrange_build(im->agg, NULL, &im->ctx);
+	if (err)
+		die("blockrange_build failed", strerror(-err));
+	blockrange_agg_free(im->agg);
+	im->agg = NULL;
+}
+
+static size_t impl_nr_ranges(struct impl *im)
+{
+	return blockrange_ctx_nr_ranges(im->ctx);
+}
+
+static size_t impl_req_bytes(struct impl *im)
+{
+	return blockrange_ctx_mem(im->ctx);
+}
+
+static void impl_collect(struct impl *im, uint64_t lowest, struct brvec *out)
+{
+	struct blockrange_rec r;
+	bool more;
+
+	(void)lowest;
+	out->n = 0;
+	for (more = blockrange_rec_first(im->ctx, &r); more;
+	     more = blockrange_rec_next(im->ctx, &r)) {
+		struct brange *b = brvec_push(out);
+
+		*b = (struct brange){ r.start, r.end, r.coverage, r.entry,
+				      r.taken, r.pred };
+	}
+}
+
+#define impl_agg_bytes(im) ((im)->agg_bytes)
+#define impl_distinct(im) ((im)->distinct)
+
 #elif defined(IMPL_PERF)
 #include "block-range.h"
 #include "annotate.h"
@@ -400,15 +501,30 @@ static void impl_collect(struct impl *im, uint64_t lowest, struct brvec *out)
 	}
 }
 
+static void impl_finish(struct impl *im)
+{
+	(void)im;
+}
+
+#define impl_agg_bytes(im) 0
+#define impl_distinct(im) 0
+
 #endif
 
 /* ---- main -------------------------------------------------------------- */
 
 #ifndef IMPL_BOUND
-static bool same(const struct brvec *a, const struct brvec *b)
+/* @a against the bound's @b with every counter times @rep. */
+static bool same(const struct brvec *a, struct brvec *b, uint64_t rep)
 {
 	size_t i;
 
+	for (i = 0; i < b->n; i++) {
+		b->r[i].coverage *= rep;
+		b->r[i].entry *= rep;
+		b->r[i].taken *= rep;
+		b->r[i].pred *= rep;
+	}
 	for (i = 0; i < a->n && i < b->n; i++) {
 		const struct brange *x = &a->r[i], *y = &b->r[i];
 
@@ -441,7 +557,7 @@ int main(int argc, char **argv)
 	struct brvec ref = { NULL, 0, 0 };
 	double cap = 0, t0, t1, c0, c1;
 	size_t heap0, rss0, peak, heap, req, ranges;
-	uint64_t fed = 0;
+	uint64_t fed = 0, repeat = 1;
 	bool ok = true, check = true;
 
 	for (int i = 2; i < argc; i++) {
@@ -452,12 +568,17 @@ int main(int argc, char **argv)
 				    argv[i]);
 		} else if (!strcmp(argv[i], "--no-check")) {
 			check = false;
+		} else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
+			repeat = strtoull(argv[++i], NULL, 10);
+			if (!repeat)
+				die("--repeat needs a positive count", argv[i]);
 		} else {
 			argc = 0;
 		}
 	}
 	if (argc < 2) {
-		fprintf(stderr, "usage: %s STREAM [--cap SECONDS] [--no-check]\n",
+		fprintf(stderr, "usage: %s STREAM [--cap SECONDS] [--no-check]"
+			" [--repeat N]\n",
 			argv[0] ? argv[0] : "splitbench");
 		return 2;
 	}
@@ -497,9 +618,11 @@ int main(int argc, char **argv)
 				break;
 		}
 	} else {
-		for (; fed < s.n; fed++)
-			impl_block(&im, &s.b[fed]);
+		for (uint64_t r = 0; r < repeat; r++)
+			for (fed = 0; fed < s.n; fed++)
+				impl_block(&im, &s.b[fed]);
 	}
+	impl_finish(&im);
 	t1 = now();
 	c1 = cpu_now();
 	peak = rss_peak();
@@ -514,7 +637,7 @@ int main(int argc, char **argv)
 	if (check) {
 		bound(s.b, fed, &ref);
 		impl_collect(&im, lowest, &got);
-		ok = same(&got, &ref);
+		ok = same(&got, &ref, cap > 0 ? 1 : repeat);
 	}
 	if (check && ok && got.n != ranges) {
 		fprintf(stderr, "splitbench[%s]: counts %zu ranges, walk finds %zu\n",
@@ -528,9 +651,19 @@ int main(int argc, char **argv)
 	       ", \"stream_blocks\": %" PRIu64 ", \"capped\": %s"
 	       ", \"seconds\": %.6f, \"cpu_seconds\": %.6f"
 	       ", \"ranges\": %zu, \"req_bytes\": %zu"
-	       ", \"heap_bytes\": %zu, \"rss_bytes\": %zu, \"verified\": %s}\n",
-	       IMPL_NAME, argv[1], fed, s.n, fed < s.n ? "true" : "false",
+	       ", \"heap_bytes\": %zu, \"rss_bytes\": %zu"
+#ifndef IMPL_BOUND
+	       ", \"repeat\": %" PRIu64 ", \"agg_bytes\": %zu"
+	       ", \"distinct_blocks\": %zu"
+#endif
+	       ", \"verified\": %s}\n",
+	       IMPL_NAME, argv[1], fed * (cap > 0 ? 1 : repeat), s.n,
+	       fed < s.n ? "true" : "false",
 	       t1 - t0, c1 - c0, ranges, req, heap, peak > rss0 ? peak - rss0 : 0,
+#ifndef IMPL_BOUND
+	       cap > 0 ? (uint64_t)1 : repeat, (size_t)impl_agg_bytes(&im),
+	       (size_t)impl_distinct(&im),
+#endif
 #ifdef IMPL_BOUND
 	       "null"
 #else

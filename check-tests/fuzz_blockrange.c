@@ -16,6 +16,13 @@
  * and be seen by the next full check.  Any difference prints a message and
  * aborts.
  *
+ * Differential: every counted block and branch stack also goes into an
+ * aggregate and a second model that sees counted blocks only; at every
+ * full check the batch engine's result (blockrange_build()) must equal that
+ * model through the common query functions, and the tree too while the tree
+ * has seen exactly the same blocks (no bare create, no stack cut short by
+ * an allocation failure).  Counts carry weights, some above 2^32.
+ *
  * Operation byte: op % 12 selects the operation, op / 12 its variant.
  *
  * Built two ways: with clang -fsanitize=fuzzer,address,undefined for `make
@@ -102,27 +109,82 @@ static void fa_disarm(struct fail_alloc *fa)
 	abort();							\
 } while (0)
 
-static NO_COVERAGE void check_model(struct model *m,
+/* The batch side: an aggregate and a model of the counted blocks. */
+struct batch_side {
+	struct blockrange_agg *agg;
+	struct model m;
+	bool pure;		/* the tree saw exactly these blocks */
+};
+
+static NO_COVERAGE bool same_rec(const struct blockrange_rec *a,
+				 const struct blockrange_rec *b)
+{
+	return a->start == b->start && a->end == b->end &&
+	       a->coverage == b->coverage && a->entry == b->entry &&
+	       a->taken == b->taken && a->pred == b->pred &&
+	       a->owner == b->owner && a->is_target == b->is_target &&
+	       a->is_branch == b->is_branch;
+}
+
+static NO_COVERAGE void check_batch(struct batch_side *bs,
 				    const struct blockrange_ctx *ctx,
 				    const char *what)
+{
+	struct blockrange_ctx *fr = NULL;
+	struct blockrange_rec a, b;
+	bool ha, hb;
+	const char *err;
+	unsigned o;
+
+	if (blockrange_build(bs->agg, NULL, &fr))
+		DIE("after %s: build failed", what);
+	err = model_check_rec(&bs->m, fr, true);
+	if (err)
+		DIE("after %s: batch: %s", what, err);
+	if (bs->pure) {
+		ha = blockrange_rec_first(ctx, &a);
+		hb = blockrange_rec_first(fr, &b);
+		while (ha && hb) {
+			if (!same_rec(&a, &b))
+				DIE("after %s: tree and batch differ at %#"
+				    PRIx64, what, a.start);
+			ha = blockrange_rec_next(ctx, &a);
+			hb = blockrange_rec_next(fr, &b);
+		}
+		if (ha || hb)
+			DIE("after %s: tree and batch: range counts", what);
+		for (o = 1; o < MODEL_MAX_OWNERS; o++)
+			if (blockrange_owner_max(ctx, bs->m.owner_key[o]) !=
+			    blockrange_owner_max(fr, bs->m.owner_key[o]))
+				DIE("after %s: owner %u max", what, o);
+	}
+	blockrange_ctx_free(fr);
+}
+
+static NO_COVERAGE void check_model(struct model *m,
+				    const struct blockrange_ctx *ctx,
+				    struct batch_side *bs, const char *what)
 {
 	const char *err = model_check_full(m, ctx);
 
 	if (err)
 		DIE("after %s: %s", what, err);
+	check_batch(bs, ctx, what);
 }
 
 /* After an operation on cells i..j; *nr counts these checks. */
 static NO_COVERAGE void check_op(struct model *m,
-				 const struct blockrange_ctx *ctx, size_t i,
+				 const struct blockrange_ctx *ctx,
+				 struct batch_side *bs, size_t i,
 				 size_t j, unsigned *nr, const char *what)
 {
 	const char *err;
 
-	if (++*nr % FULL_CHECK_EVERY == 0)
-		err = model_check_full(m, ctx);
-	else
-		err = model_check_region(m, ctx, i, j);
+	if (++*nr % FULL_CHECK_EVERY == 0) {
+		check_model(m, ctx, bs, what);
+		return;
+	}
+	err = model_check_region(m, ctx, i, j);
 	if (err)
 		DIE("after %s: %s", what, err);
 }
@@ -228,7 +290,7 @@ static NO_COVERAGE bool range_ends(const struct model *m, size_t k)
 	return k + 1 == m->n || range_starts(m, k + 1) || !m->cell[k + 1].in_u;
 }
 
-static NO_COVERAGE void check_figures(const struct model *m,
+static NO_COVERAGE void check_figures(struct model *m,
 				      const struct blockrange_ctx *ctx,
 				      uint64_t addr)
 {
@@ -253,6 +315,7 @@ static NO_COVERAGE void check_figures(const struct model *m,
 	c = &m->cell[k];
 	if (!info.range || info.range->start > addr || info.range->end < addr)
 		DIE("figures: no range for %#" PRIx64, addr);
+	model_owner_max(m);
 
 	if (!c->owner) {
 		st = BLOCKRANGE_FIG_UNKNOWN;
@@ -358,10 +421,11 @@ stack_stats_eq(const struct blockrange_stack_stats *a,
 }
 
 static void op_stack(struct reader *r, struct model *m,
-		     struct blockrange_ctx *ctx)
+		     struct blockrange_ctx *ctx, struct batch_side *bs)
 {
 	struct blockrange_branch br[MAX_STACK];
-	struct blockrange_stack_stats ls = { 0 }, ms = { 0 };
+	struct blockrange_stack_stats ls = { 0 }, ms = { 0 }, as = { 0 };
+	struct blockrange_stack_stats bms = { 0 };
 	size_t nr = u8(r) % MAX_STACK, i;
 	int err;
 
@@ -379,8 +443,13 @@ static void op_stack(struct reader *r, struct model *m,
 		br[i].to_owner = m->owner_key[(f >> 2) % MODEL_MAX_OWNERS];
 		br[i].cycles = (uint16_t)(from * 7 + to);
 	}
+	if (blockrange_agg_add_stack(bs->agg, br, nr, 1, &as) ||
+	    model_apply_stack(&bs->m, br, nr, &bms))
+		DIE("agg_add_stack failed");
+	stack_stats_eq(&as, &bms);
 	err = blockrange_apply_stack(ctx, br, nr, &ls);
 	if (err == -ENOMEM) {
+		bs->pure = false;
 		/* The ls.blocks oldest blocks were processed. */
 		if (ls.blocks + 1 >= nr)
 			DIE("stack ENOMEM after %" PRIu64 " of %zu entries",
@@ -400,7 +469,7 @@ static void op_stack(struct reader *r, struct model *m,
 	    ls.skipped_zero + ls.skipped_reversed != ls.blocks)
 		DIE("stack stats do not add up");
 	stack_stats_eq(&ls, &ms);
-	check_model(m, ctx, "apply_stack");
+	check_model(m, ctx, bs, "apply_stack");
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -410,15 +479,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct blockrange_allocator a = { fa_alloc, fa_free, &fa };
 	struct blockrange_ctx *ctx;
 	struct blockrange_iter it;
+	struct batch_side bs;
 	struct model m;
-	unsigned nr_checks = 0;
+	unsigned nr_checks = 0, kind;
 	size_t i, j;
 	int err;
 
-	if (init_space(&m, u8(&r)))
+	kind = u8(&r);
+	if (init_space(&m, kind) || init_space(&bs.m, kind))
 		return 0;
+	bs.agg = blockrange_agg_new(NULL);
+	bs.pure = true;
 	ctx = blockrange_ctx_new(&a);
-	if (!ctx)
+	if (!ctx || !bs.agg)
 		DIE("ctx_new failed");
 
 	while (r.n) {
@@ -428,24 +501,36 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		switch (op % 12) {
 		case 0:
 		case 1:
-		case 2:
+		case 2: {
+			/* op / 12: the weight, mostly 1. */
+			uint64_t w = op / 12 < 16 ? 1 : op / 12 < 20 ?
+				     op / 12 - 14 : ((uint64_t)1 << 33) + op;
+
 			pick_block(&r, &m, &i, &j);
 			op = u8(&r);
-			err = blockrange_count_block(ctx, m.cell[i].lo,
-						     m.cell[j].hi,
-						     m.owner_key[op % MODEL_MAX_OWNERS],
-						     pick_pred(op >> 3));
+			err = blockrange_count_block_n(ctx, m.cell[i].lo,
+						       m.cell[j].hi,
+						       m.owner_key[op % MODEL_MAX_OWNERS],
+						       pick_pred(op >> 3), w);
 			if (err == -ENOMEM) {
-				check_op(&m, ctx, i, j, &nr_checks,
+				check_op(&m, ctx, &bs, i, j, &nr_checks,
 					 "count_block ENOMEM");
 				break;
 			}
 			if (err)
 				DIE("count_block: %d", err);
-			model_count(&m, i, j, op % MODEL_MAX_OWNERS,
-				    pick_pred(op >> 3));
-			check_op(&m, ctx, i, j, &nr_checks, "count_block");
+			model_count_n(&m, i, j, op % MODEL_MAX_OWNERS,
+				      pick_pred(op >> 3), w);
+			if (blockrange_agg_add(bs.agg, m.cell[i].lo,
+					       m.cell[j].hi,
+					       m.owner_key[op % MODEL_MAX_OWNERS],
+					       pick_pred(op >> 3), w))
+				DIE("agg_add failed");
+			model_count_n(&bs.m, i, j, op % MODEL_MAX_OWNERS,
+				      pick_pred(op >> 3), w);
+			check_op(&m, ctx, &bs, i, j, &nr_checks, "count_block");
 			break;
+		}
 		case 3:
 			pick_block(&r, &m, &i, &j);
 			err = blockrange_create(ctx, m.cell[i].lo,
@@ -453,14 +538,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (err == -ENOMEM) {
 				if (it.first || it.last || it.next)
 					DIE("iterator after ENOMEM");
-				check_op(&m, ctx, i, j, &nr_checks,
+				check_op(&m, ctx, &bs, i, j, &nr_checks,
 					 "create ENOMEM");
 				break;
 			}
 			if (err)
 				DIE("create: %d", err);
 			model_create(&m, i, j);
-			check_op(&m, ctx, i, j, &nr_checks, "create");
+			bs.pure = false;
+			check_op(&m, ctx, &bs, i, j, &nr_checks, "create");
 			if (model_check_iter(&m, &it, i, j))
 				DIE("create iterator: %s", m.err);
 			break;
@@ -477,7 +563,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (err != -EINVAL)
 				DIE("invalid block [%#" PRIx64 ", %#" PRIx64
 				    "] gave %d", lo, hi, err);
-			check_op(&m, ctx, i, j, &nr_checks, "invalid block");
+			check_op(&m, ctx, &bs, i, j, &nr_checks,
+				 "invalid block");
 			break;
 		case 5: {
 			uint64_t addr = pick_addr(&r, &m);
@@ -506,7 +593,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			check_span(&m, ctx, lo, hi);
 			break;
 		case 7:
-			op_stack(&r, &m, ctx);
+			op_stack(&r, &m, ctx, &bs);
 			break;
 		case 8:
 			check_figures(&m, ctx, pick_addr(&r, &m));
@@ -522,20 +609,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		default:
 			/* Start over with a fresh context. */
-			check_model(&m, ctx, "the last operation on a context");
+			check_model(&m, ctx, &bs,
+				    "the last operation on a context");
 			fa_disarm(&fa);
 			blockrange_ctx_free(ctx);
+			blockrange_agg_free(bs.agg);
 			model_free(&m);
-			if (init_space(&m, u8(&r)))
+			model_free(&bs.m);
+			kind = u8(&r);
+			if (init_space(&m, kind) || init_space(&bs.m, kind))
 				return 0;
+			bs.agg = blockrange_agg_new(NULL);
+			bs.pure = true;
 			ctx = blockrange_ctx_new(&a);
-			if (!ctx)
+			if (!ctx || !bs.agg)
 				DIE("ctx_new failed");
 			break;
 		}
 	}
-	check_model(&m, ctx, "end");
+	check_model(&m, ctx, &bs, "end");
 	blockrange_ctx_free(ctx);
+	blockrange_agg_free(bs.agg);
 	model_free(&m);
+	model_free(&bs.m);
 	return 0;
 }

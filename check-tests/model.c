@@ -17,6 +17,7 @@ static void model_reset(struct model *m)
 	unsigned o;
 
 	m->blocks = 0;
+	m->weight = 0;
 	m->nr_ranges = 0;
 	m->pred_known = 0;
 	for (o = 0; o < MODEL_MAX_OWNERS; o++) {
@@ -150,21 +151,48 @@ void model_create(struct model *m, size_t i, size_t j)
 void model_count(struct model *m, size_t i, size_t j, unsigned owner,
 		 enum blockrange_pred pred)
 {
+	model_count_n(m, i, j, owner, pred, 1);
+}
+
+void model_count_n(struct model *m, size_t i, size_t j, unsigned owner,
+		   enum blockrange_pred pred, uint64_t weight)
+{
+	uint64_t start = m->cell[i].lo;
 	size_t k;
 
 	model_create(m, i, j);
-	m->cell[i].entry++;
+	m->cell[i].entry += weight;
 	for (k = i; k <= j; k++) {
-		m->cell[k].cov++;
-		m->cell[k].owner = owner;
-		if (owner && m->owner_max[owner] < m->cell[k].cov)
-			m->owner_max[owner] = m->cell[k].cov;
+		struct model_cell *c = &m->cell[k];
+
+		c->cov += weight;
+		if (owner && (!c->owner || start > c->owner_start ||
+			      (start == c->owner_start && owner < c->owner))) {
+			c->owner = owner;
+			c->owner_start = start;
+		}
 	}
-	m->cell[j].taken++;
+	m->cell[j].taken += weight;
 	if (pred == BLOCKRANGE_PRED_HIT)
-		m->cell[j].pred++;
+		m->cell[j].pred += weight;
 	if (pred != BLOCKRANGE_PRED_UNKNOWN)
 		m->pred_known++;
+	m->weight += weight;
+}
+
+void model_owner_max(struct model *m)
+{
+	size_t k;
+	unsigned o;
+
+	for (o = 0; o < MODEL_MAX_OWNERS; o++)
+		m->owner_max[o] = 0;
+	for (k = 0; k < m->n; k++) {
+		const struct model_cell *c = &m->cell[k];
+
+		if (c->owner && m->owner_max[c->owner] < c->cov)
+			m->owner_max[c->owner] = c->cov;
+	}
 }
 
 int model_apply_stack(struct model *m, const struct blockrange_branch *br,
@@ -318,6 +346,7 @@ static const char *check_globals(struct model *m,
 {
 	unsigned o;
 
+	model_owner_max(m);
 	if (m->nr_ranges != blockrange_ctx_nr_ranges(ctx))
 		return fail(m, "nr_ranges %zu, model %zu",
 			    blockrange_ctx_nr_ranges(ctx), m->nr_ranges);
@@ -358,6 +387,105 @@ const char *model_check(struct model *m, const struct blockrange_ctx *ctx)
 		return fail(m, "model: nr_ranges %zu, recount %zu",
 			    m->nr_ranges, count_starts(m, 0, m->n - 1));
 	return check_globals(m, ctx);
+}
+
+static bool rec_same(const struct blockrange_rec *a,
+		     const struct blockrange_rec *b)
+{
+	return a->start == b->start && a->end == b->end &&
+	       a->coverage == b->coverage && a->entry == b->entry &&
+	       a->taken == b->taken && a->pred == b->pred &&
+	       a->owner == b->owner && a->is_target == b->is_target &&
+	       a->is_branch == b->is_branch;
+}
+
+const char *model_check_rec(struct model *m, const struct blockrange_ctx *ctx,
+			    bool weight)
+{
+	struct blockrange_rec r, f, prev;
+	bool have, have_prev = false;
+	size_t k = 0, j, l, nr = 0;
+	unsigned o;
+
+	model_owner_max(m);
+	have = blockrange_rec_first(ctx, &r);
+	for (;;) {
+		while (k < m->n && !m->cell[k].in_u) {
+			if (blockrange_rec_find(ctx, m->cell[k].lo, &f) ||
+			    blockrange_rec_find(ctx, m->cell[k].hi, &f))
+				return fail(m, "rec: address %#" PRIx64
+					    " in no block is in a range",
+					    m->cell[k].lo);
+			k++;
+		}
+		if (k >= m->n)
+			break;
+		if (!have)
+			return fail(m, "rec: no range at %#" PRIx64,
+				    m->cell[k].lo);
+		for (j = k; j + 1 < m->n && m->cell[j + 1].in_u &&
+		     !cut_before(m, j + 1); j++)
+			;
+		if (r.start != m->cell[k].lo || r.end != m->cell[j].hi)
+			return fail(m, "rec: range [%#" PRIx64 ", %#" PRIx64
+				    "], model [%#" PRIx64 ", %#" PRIx64 "]",
+				    r.start, r.end, m->cell[k].lo,
+				    m->cell[j].hi);
+		for (l = k; l <= j; l++) {
+			const struct model_cell *d = &m->cell[l];
+
+			if (d->cov != r.coverage ||
+			    d->entry != (l == k ? r.entry : 0) ||
+			    d->taken != (l == j ? r.taken : 0) ||
+			    d->pred != (l == j ? r.pred : 0) ||
+			    m->owner_key[d->owner] != r.owner)
+				return fail(m, "rec: counters or owner at %#"
+					    PRIx64 " (cov %" PRIu64 "/%" PRIu64
+					    " owner %u)", d->lo, r.coverage,
+					    d->cov, d->owner);
+			if (!blockrange_rec_find(ctx, d->lo, &f) ||
+			    !rec_same(&f, &r) ||
+			    !blockrange_rec_find(ctx, d->hi, &f) ||
+			    !rec_same(&f, &r) ||
+			    !blockrange_rec_find_ge(ctx, d->lo, &f) ||
+			    !rec_same(&f, &r))
+				return fail(m, "rec: find at %#" PRIx64, d->lo);
+		}
+		if (r.is_target != m->cell[k].start_set ||
+		    r.is_branch != m->cell[j].end_set)
+			return fail(m, "rec: flags of [%#" PRIx64 ", %#" PRIx64
+				    "]", r.start, r.end);
+		f = r;
+		if (blockrange_rec_prev(ctx, &f) != have_prev ||
+		    (have_prev && !rec_same(&f, &prev)))
+			return fail(m, "rec: prev of %#" PRIx64, r.start);
+		prev = r;
+		have_prev = true;
+		nr++;
+		have = blockrange_rec_next(ctx, &r);
+		k = j + 1;
+	}
+	if (have)
+		return fail(m, "rec: extra range [%#" PRIx64 ", %#" PRIx64 "]",
+			    r.start, r.end);
+	if (have_prev && (!blockrange_rec_last(ctx, &f) || !rec_same(&f, &prev)))
+		return fail(m, "rec: last() is not the last range");
+	if (nr != blockrange_ctx_nr_ranges(ctx) || nr != m->nr_ranges)
+		return fail(m, "rec: %zu ranges, nr_ranges %zu, model %zu", nr,
+			    blockrange_ctx_nr_ranges(ctx), m->nr_ranges);
+	if ((m->pred_known != 0) != blockrange_has_pred(ctx))
+		return fail(m, "rec: has_pred %d", blockrange_has_pred(ctx));
+	if (weight && m->weight != blockrange_ctx_weight(ctx))
+		return fail(m, "rec: weight %" PRIu64 ", model %" PRIu64,
+			    blockrange_ctx_weight(ctx), m->weight);
+	for (o = 1; o < MODEL_MAX_OWNERS; o++)
+		if (blockrange_owner_max(ctx, m->owner_key[o]) !=
+		    m->owner_max[o])
+			return fail(m, "rec: owner %u max %" PRIu64 ", model %"
+				    PRIu64, o,
+				    blockrange_owner_max(ctx, m->owner_key[o]),
+				    m->owner_max[o]);
+	return NULL;
 }
 
 const char *model_check_full(struct model *m, const struct blockrange_ctx *ctx)

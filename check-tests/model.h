@@ -16,7 +16,11 @@
  *   pred      ... of which with the predicted flag
  *   start_set some created block starts at the cell's first address
  *   end_set   some created block ends at the cell's last address
- *   owner     owner of the last counted block containing it (0 = none)
+ *   owner     owner of the counted block with an owner containing it that
+ *             starts highest, the smallest key on a tie (0 = none); the
+ *             model's keys are in increasing address order, so the
+ *             smallest index
+ *   owner_start that block's start
  * model_check() compares a context with it, range by range and address
  * (cell) by address: exact tiling, no overlap, cut points, every counter
  * and flag, owners and their maximum coverage, find() and navigation;
@@ -36,6 +40,7 @@
 struct model_cell {
 	uint64_t lo, hi;
 	uint64_t cov, entry, taken, pred;
+	uint64_t owner_start;
 	unsigned owner;
 	bool in_u, start_set, end_set;
 };
@@ -44,11 +49,12 @@ struct model {
 	size_t n;
 	struct model_cell *cell;
 	uint64_t blocks;		/* successful creates */
+	uint64_t weight;		/* sum of the weights counted */
 	size_t nr_ranges;		/* ranges (kept by model_create()) */
 	uint64_t pred_known;		/* counted with HIT or MISS */
 	/* owner keys: owner_key[0] = NULL, 1..MODEL_MAX_OWNERS-1 */
 	const void *owner_key[MODEL_MAX_OWNERS];
-	uint64_t owner_max[MODEL_MAX_OWNERS];
+	uint64_t owner_max[MODEL_MAX_OWNERS];	/* see model_owner_max() */
 	char err[256];
 };
 
@@ -68,6 +74,11 @@ size_t model_cell_hi(const struct model *m, uint64_t addr);
 void model_create(struct model *m, size_t i, size_t j);
 void model_count(struct model *m, size_t i, size_t j, unsigned owner,
 		 enum blockrange_pred pred);
+void model_count_n(struct model *m, size_t i, size_t j, unsigned owner,
+		   enum blockrange_pred pred, uint64_t weight);
+
+/* Recompute owner_max[]: the highest coverage of a cell each owner owns. */
+void model_owner_max(struct model *m);
 
 /*
  * Apply a branch stack to the model, accumulating into @st.  Every block
@@ -100,6 +111,16 @@ const char *model_check_full(struct model *m, const struct blockrange_ctx *ctx);
 const char *model_check_region(struct model *m,
 			       const struct blockrange_ctx *ctx, size_t i,
 			       size_t j);
+
+/*
+ * model_check() through the query functions common to both engines
+ * (blockrange_rec_*()), so that it checks a frozen context too: every range
+ * and cell, rec_find() at both ends of every cell, rec_find_ge(), rec_prev(),
+ * has_pred, nr_ranges, the weight (if @weight) and every owner's maximum.
+ * It does not compare nr_blocks (a frozen context counts distinct blocks).
+ */
+const char *model_check_rec(struct model *m, const struct blockrange_ctx *ctx,
+			    bool weight);
 
 /*
  * NULL if @it is the run of ranges that tiles cells i..j exactly (first

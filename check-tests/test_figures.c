@@ -233,7 +233,8 @@ END_TEST
 /*
  * +entry% of a target range that is no branch walks to the next branch
  * range: [50,99] entry 1 / [100,150] coverage 2 = 50% (the seed's head-add
- * case).  Non-branch ranges have NA taken / pred.
+ * case).  Non-branch ranges have NA taken / pred.  [100,150] belongs to A
+ * (its block starts at 100, B's at 50): A's maximum is 2, B's 1.
  */
 START_TEST(test_fig_entry_walks_to_branch)
 {
@@ -248,10 +249,10 @@ START_TEST(test_fig_entry_walks_to_branch)
 	assert_fig(blockrange_pred_pct(ctx, head), NA, 0);
 	/* [100,150]: entry 1 / own coverage 2 */
 	assert_fig(blockrange_entry_pct(blockrange_find(ctx, 100)), OK, 50);
-	/* coverage of [151,200]: 1 / max of A (1) */
-	assert_fig(blockrange_coverage(ctx, blockrange_find(ctx, 151)), OK, 1);
-	/* coverage of [50,99]: 1 / max of B (2) */
-	assert_fig(blockrange_coverage(ctx, head), OK, 0.5);
+	/* coverage of [151,200]: 1 / max of A (2) */
+	assert_fig(blockrange_coverage(ctx, blockrange_find(ctx, 151)), OK, 0.5);
+	/* coverage of [50,99]: 1 / max of B (1) */
+	assert_fig(blockrange_coverage(ctx, head), OK, 1);
 }
 END_TEST
 

@@ -41,6 +41,12 @@ static void count(uint64_t s, uint64_t e, const void *owner,
 	ck_assert_int_eq(blockrange_count_block(ctx, s, e, owner, pred), 0);
 }
 
+static void assert_fig_ok(struct blockrange_fig f, double v)
+{
+	ck_assert_int_eq(f.status, BLOCKRANGE_FIG_OK);
+	ck_assert_double_eq_tol(f.value, v, 1e-9);
+}
+
 /* Iterate @it and check it yields exactly @n contiguous ranges s..e. */
 static void assert_iter(struct blockrange_iter *it, uint64_t s, uint64_t e,
 			size_t n)
@@ -115,13 +121,14 @@ END_TEST
  * target and becomes a branch with taken = pred = 0; the tail [151, 200]
  * keeps coverage, taken, pred and is_branch, is no target, has entry 0.
  * Then the count: entry on [50, 99], coverage on both, taken/pred on
- * [100, 150].
+ * [100, 150].  Owners: [100, 150] is covered by A's block (start 100) and
+ * B's (start 50): the higher start wins, A; so A's maximum is 2, B's 1.
  */
 START_TEST(test_split_head_add)
 {
 	static const struct exp_range e[] = {
 		R(50, 99, 1, 1, 0, 0, T, F, OWN_B),
-		R(100, 150, 2, 1, 1, 1, T, T, OWN_B),
+		R(100, 150, 2, 1, 1, 1, T, T, OWN_A),
 		R(151, 200, 1, 0, 1, 0, F, T, OWN_A),
 	};
 	struct blockrange_iter it;
@@ -129,8 +136,8 @@ START_TEST(test_split_head_add)
 	count(100, 200, OWN_A, UNK);
 	count(50, 150, OWN_B, HIT);
 	assert_ranges(ctx, e);
-	ck_assert_uint_eq(blockrange_owner_max(ctx, OWN_A), 1);
-	ck_assert_uint_eq(blockrange_owner_max(ctx, OWN_B), 2);
+	ck_assert_uint_eq(blockrange_owner_max(ctx, OWN_A), 2);
+	ck_assert_uint_eq(blockrange_owner_max(ctx, OWN_B), 1);
 	/* Creating the same block again returns the same two ranges. */
 	ck_assert_int_eq(blockrange_create(ctx, 50, 150, &it), 0);
 	assert_iter(&it, 50, 150, 2);
@@ -178,12 +185,13 @@ END_TEST
 /*
  * Split tail: [100, 150] inside [100, 200] at its start.  [100, 150] keeps
  * entry and coverage, becomes a branch with taken = pred = 0; the tail
- * [151, 200] takes coverage, taken and pred, entry 0, no target.
+ * [151, 200] takes coverage, taken and pred, entry 0, no target.  Both
+ * blocks start at 100: the owner of [100, 150] is the smaller key, A.
  */
 START_TEST(test_split_tail)
 {
 	static const struct exp_range e[] = {
-		R(100, 150, 2, 2, 1, 0, T, T, OWN_B),
+		R(100, 150, 2, 2, 1, 0, T, T, OWN_A),
 		R(151, 200, 1, 0, 1, 1, F, T, OWN_A),
 	};
 
@@ -216,13 +224,15 @@ END_TEST
 /*
  * Hole fill between ranges: [100, 250] over [100, 150] and [200, 250]: the
  * hole [151, 199] becomes a range that is neither target nor branch.
+ * Owners: [100, 150] has A and B starting at 100 (tie: the smaller key, A),
+ * [200, 250] A starting at 200 against B at 100 (A); A's maximum is 2.
  */
 START_TEST(test_split_hole_fill)
 {
 	static const struct exp_range e[] = {
-		R(100, 150, 2, 2, 1, 0, T, T, OWN_B),
+		R(100, 150, 2, 2, 1, 0, T, T, OWN_A),
 		R(151, 199, 1, 0, 0, 0, F, F, OWN_B),
-		R(200, 250, 2, 1, 2, 1, T, T, OWN_B),
+		R(200, 250, 2, 1, 2, 1, T, T, OWN_A),
 	};
 	struct blockrange_iter it;
 
@@ -230,8 +240,8 @@ START_TEST(test_split_hole_fill)
 	count(200, 250, OWN_A, UNK);
 	count(100, 250, OWN_B, HIT);
 	assert_ranges(ctx, e);
-	ck_assert_uint_eq(blockrange_owner_max(ctx, OWN_A), 1);
-	ck_assert_uint_eq(blockrange_owner_max(ctx, OWN_B), 2);
+	ck_assert_uint_eq(blockrange_owner_max(ctx, OWN_A), 2);
+	ck_assert_uint_eq(blockrange_owner_max(ctx, OWN_B), 1);
 	ck_assert_int_eq(blockrange_create(ctx, 100, 250, &it), 0);
 	assert_iter(&it, 100, 250, 3);
 }
@@ -240,6 +250,7 @@ END_TEST
 /*
  * Single-instruction block (a jump to a jump): start == end.  Then a block
  * around it: head hole [90, 99], the one-address range, tail [101, 110].
+ * [100, 100] stays A's: A's block starts there, B's at 90.
  */
 START_TEST(test_split_single_instruction)
 {
@@ -248,7 +259,7 @@ START_TEST(test_split_single_instruction)
 	};
 	static const struct exp_range e2[] = {
 		R(90, 99, 1, 1, 0, 0, T, F, OWN_B),
-		R(100, 100, 2, 1, 1, 1, T, T, OWN_B),
+		R(100, 100, 2, 1, 1, 1, T, T, OWN_A),
 		R(101, 110, 1, 0, 1, 0, F, T, OWN_B),
 	};
 
@@ -274,7 +285,10 @@ START_TEST(test_split_single_instruction_inside)
 }
 END_TEST
 
-/* Adjacent ranges are never merged, and a block over both needs no hole. */
+/*
+ * Adjacent ranges are never merged, and a block over both needs no hole.
+ * B's block starts at 100, no later than A's: A keeps both ranges.
+ */
 START_TEST(test_split_adjacent)
 {
 	static const struct exp_range e1[] = {
@@ -282,8 +296,8 @@ START_TEST(test_split_adjacent)
 		R(150, 200, 1, 1, 1, 0, T, T, OWN_A),
 	};
 	static const struct exp_range e2[] = {
-		R(100, 149, 2, 2, 1, 0, T, T, OWN_B),
-		R(150, 200, 2, 1, 2, 0, T, T, OWN_B),
+		R(100, 149, 2, 2, 1, 0, T, T, OWN_A),
+		R(150, 200, 2, 1, 2, 0, T, T, OWN_A),
 	};
 	struct blockrange_iter it;
 
@@ -300,18 +314,20 @@ END_TEST
 /*
  * One block covering many ranges: holes before, between and after four
  * ranges are filled; only the first piece gets entry, only the last taken.
+ * A's four ranges stay A's (their blocks start after B's), the holes are
+ * B's.
  */
 START_TEST(test_split_covering_many)
 {
 	static const struct exp_range e[] = {
 		R(5, 9, 1, 1, 0, 0, T, F, OWN_B),
-		R(10, 19, 2, 1, 1, 0, T, T, OWN_B),
+		R(10, 19, 2, 1, 1, 0, T, T, OWN_A),
 		R(20, 29, 1, 0, 0, 0, F, F, OWN_B),
-		R(30, 39, 2, 1, 1, 0, T, T, OWN_B),
+		R(30, 39, 2, 1, 1, 0, T, T, OWN_A),
 		R(40, 49, 1, 0, 0, 0, F, F, OWN_B),
-		R(50, 59, 2, 1, 1, 0, T, T, OWN_B),
+		R(50, 59, 2, 1, 1, 0, T, T, OWN_A),
 		R(60, 69, 1, 0, 0, 0, F, F, OWN_B),
-		R(70, 79, 2, 1, 1, 0, T, T, OWN_B),
+		R(70, 79, 2, 1, 1, 0, T, T, OWN_A),
 		R(80, 100, 1, 0, 1, 1, F, T, OWN_B),
 	};
 	struct blockrange_iter it;
@@ -322,8 +338,8 @@ START_TEST(test_split_covering_many)
 	count(70, 79, OWN_A, UNK);
 	count(5, 100, OWN_B, HIT);
 	assert_ranges(ctx, e);
-	ck_assert_uint_eq(blockrange_owner_max(ctx, OWN_A), 1);
-	ck_assert_uint_eq(blockrange_owner_max(ctx, OWN_B), 2);
+	ck_assert_uint_eq(blockrange_owner_max(ctx, OWN_A), 2);
+	ck_assert_uint_eq(blockrange_owner_max(ctx, OWN_B), 1);
 	ck_assert_int_eq(blockrange_create(ctx, 5, 100, &it), 0);
 	assert_iter(&it, 5, 100, 9);
 }
@@ -347,14 +363,17 @@ START_TEST(test_split_inside_one_range)
 }
 END_TEST
 
-/* Head split, hole fill and tail split in one call. */
+/*
+ * Head split, hole fill and tail split in one call.  [300, 350] stays A's
+ * (its A block starts at 300, B's at 150).
+ */
 START_TEST(test_split_head_hole_tail)
 {
 	static const struct exp_range e[] = {
 		R(100, 149, 1, 1, 0, 0, T, F, OWN_A),
 		R(150, 200, 2, 1, 1, 0, T, T, OWN_B),
 		R(201, 299, 1, 0, 0, 0, F, F, OWN_B),
-		R(300, 350, 2, 1, 1, 1, T, T, OWN_B),
+		R(300, 350, 2, 1, 1, 1, T, T, OWN_A),
 		R(351, 400, 1, 0, 1, 0, F, T, OWN_A),
 	};
 	struct blockrange_iter it;
@@ -370,7 +389,8 @@ END_TEST
 
 /*
  * The whole address space [1, UINT64_MAX], then its last and first
- * address: no end + 1 overflow anywhere.
+ * address: no end + 1 overflow anywhere.  [1, 1] has A's and C's blocks
+ * starting at 1: the smaller key, A.
  */
 START_TEST(test_split_full_space)
 {
@@ -382,7 +402,7 @@ START_TEST(test_split_full_space)
 		R(MAX, MAX, 2, 1, 2, 1, T, T, OWN_B),
 	};
 	static const struct exp_range e3[] = {
-		R(1, 1, 2, 2, 1, 0, T, T, OWN_C),
+		R(1, 1, 2, 2, 1, 0, T, T, OWN_A),
 		R(2, MAX - 1, 1, 0, 0, 0, F, F, OWN_A),
 		R(MAX, MAX, 2, 1, 2, 1, T, T, OWN_B),
 	};
@@ -414,12 +434,13 @@ START_TEST(test_split_top_of_space)
 }
 END_TEST
 
+/* The two one-address ranges stay A's: its blocks start after B's. */
 START_TEST(test_split_top_hole_fill)
 {
 	static const struct exp_range e[] = {
 		R(MAX - 3, MAX - 2, 1, 1, 0, 0, T, F, OWN_B),
-		R(MAX - 1, MAX - 1, 2, 1, 1, 0, T, T, OWN_B),
-		R(MAX, MAX, 2, 1, 2, 0, T, T, OWN_B),
+		R(MAX - 1, MAX - 1, 2, 1, 1, 0, T, T, OWN_A),
+		R(MAX, MAX, 2, 1, 2, 0, T, T, OWN_A),
 	};
 
 	count(MAX, MAX, OWN_A, UNK);
@@ -549,18 +570,82 @@ START_TEST(test_split_many_owners)
 END_TEST
 
 /*
- * Owner max is the highest coverage of a range while counting a block of
- * that owner: a later block of another owner raising the coverage of a
- * range does not raise the first owner's max.
+ * Owner max is the highest final coverage of a range the owner owns, and
+ * the owner of a range does not depend on the order of the blocks (the seed
+ * would answer B, A 2, B 3 here and A, A 3, B 1 for the reverse order): both
+ * blocks start at 100, A is the smaller key and owns the range, coverage 3;
+ * B owns no range.
  */
 START_TEST(test_split_owner_max_rule)
 {
-	count(100, 200, OWN_A, UNK);
-	count(100, 200, OWN_A, UNK);
+	struct blockrange_ctx *rev = blockrange_ctx_new(NULL);
+	const void *order[] = { OWN_A, OWN_A, OWN_B };
+	int i;
+
+	ck_assert_ptr_nonnull(rev);
+	for (i = 0; i < 3; i++) {
+		count(100, 200, order[i], UNK);
+		ck_assert_int_eq(blockrange_count_block(rev, 100, 200,
+							order[2 - i], UNK), 0);
+	}
+	ck_assert_uint_eq(blockrange_owner_max(ctx, OWN_A), 3);
+	ck_assert_uint_eq(blockrange_owner_max(ctx, OWN_B), 0);
+	ck_assert_ptr_eq(blockrange_owner(ctx, blockrange_first(ctx)), OWN_A);
+	ck_assert_uint_eq(blockrange_owner_max(rev, OWN_A), 3);
+	ck_assert_uint_eq(blockrange_owner_max(rev, OWN_B), 0);
+	ck_assert_ptr_eq(blockrange_owner(rev, blockrange_first(rev)), OWN_A);
+	blockrange_ctx_free(rev);
+}
+END_TEST
+
+/*
+ * A range taken over by another owner no longer counts for its old owner's
+ * maximum: A's block [100, 200] is counted 5 times, then B's [150, 200]
+ * (higher start) takes [150, 200] with coverage 6, so A's maximum is that
+ * of [100, 149], 5, and B's 6.  Then C's [120, 200] takes [120, 149]
+ * (start 120 > 100) but not [150, 200] (B's start 150 is higher).
+ */
+START_TEST(test_split_owner_taken_over)
+{
+	int i;
+
+	for (i = 0; i < 5; i++)
+		count(100, 200, OWN_A, UNK);
+	ck_assert_uint_eq(blockrange_owner_max(ctx, OWN_A), 5);
+	count(150, 200, OWN_B, UNK);
+	ck_assert_uint_eq(blockrange_owner_max(ctx, OWN_A), 5);
+	ck_assert_uint_eq(blockrange_owner_max(ctx, OWN_B), 6);
+	count(120, 200, OWN_C, UNK);
+	ck_assert_uint_eq(blockrange_owner_max(ctx, OWN_A), 5);
+	ck_assert_uint_eq(blockrange_owner_max(ctx, OWN_B), 7);
+	ck_assert_uint_eq(blockrange_owner_max(ctx, OWN_C), 6);
+	ck_assert_ptr_eq(blockrange_owner(ctx, blockrange_find(ctx, 100)), OWN_A);
+	ck_assert_ptr_eq(blockrange_owner(ctx, blockrange_find(ctx, 120)), OWN_C);
+	ck_assert_ptr_eq(blockrange_owner(ctx, blockrange_find(ctx, 150)), OWN_B);
+	/* A's maximum now comes from [100, 119] alone; A loses nothing more. */
+	ck_assert_uint_eq(blockrange_find(ctx, 100)->coverage, 5);
+}
+END_TEST
+
+/*
+ * The old owner's maximum came only from the range it loses: B's blocks
+ * make [150, 200] (coverage 5) and [100, 149] (1); A's block starts at 150
+ * too and is the smaller key, so it takes [150, 200] (coverage 6) and B's
+ * maximum drops to 1.
+ */
+START_TEST(test_split_owner_max_drops)
+{
+	int i;
+
 	count(100, 200, OWN_B, UNK);
-	ck_assert_uint_eq(blockrange_owner_max(ctx, OWN_A), 2);
-	ck_assert_uint_eq(blockrange_owner_max(ctx, OWN_B), 3);
-	ck_assert_ptr_eq(blockrange_owner(ctx, blockrange_first(ctx)), OWN_B);
+	for (i = 0; i < 4; i++)
+		count(150, 200, OWN_B, UNK);
+	ck_assert_uint_eq(blockrange_owner_max(ctx, OWN_B), 5);
+	count(150, 200, OWN_A, UNK);
+	ck_assert_ptr_eq(blockrange_owner(ctx, blockrange_find(ctx, 150)), OWN_A);
+	ck_assert_uint_eq(blockrange_owner_max(ctx, OWN_A), 6);
+	ck_assert_uint_eq(blockrange_owner_max(ctx, OWN_B), 1);
+	assert_fig_ok(blockrange_coverage(ctx, blockrange_find(ctx, 100)), 1.0);
 }
 END_TEST
 
@@ -594,6 +679,8 @@ Suite *split_suite(void)
 	tcase_add_test(tc, test_split_null_owner);
 	tcase_add_test(tc, test_split_many_owners);
 	tcase_add_test(tc, test_split_owner_max_rule);
+	tcase_add_test(tc, test_split_owner_taken_over);
+	tcase_add_test(tc, test_split_owner_max_drops);
 	suite_add_tcase(s, tc);
 	return s;
 }

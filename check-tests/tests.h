@@ -29,6 +29,7 @@ Suite *alloc_suite(void);
 Suite *sweep_suite(void);
 Suite *prop_suite(void);
 Suite *corpus_suite(void);
+Suite *batch_suite(void);
 
 /* Deterministic PRNG (splitmix64); tests use fixed seeds. */
 struct rng {
@@ -97,10 +98,13 @@ void snapshot_assert_same(const struct snapshot *s,
 			  const struct blockrange_ctx *ctx);
 void snapshot_free(struct snapshot *s);
 
-/* Owner keys for tests. */
-extern const char test_owner_a[], test_owner_b[], test_owner_c[];
-#define OWN_A ((const void *)test_owner_a)
-#define OWN_B ((const void *)test_owner_b)
-#define OWN_C ((const void *)test_owner_c)
+/*
+ * Owner keys for tests, in increasing order as unsigned integers (the tie
+ * rule of owners compares keys).
+ */
+extern const char test_owners[3];
+#define OWN_A ((const void *)&test_owners[0])
+#define OWN_B ((const void *)&test_owners[1])
+#define OWN_C ((const void *)&test_owners[2])
 
 #endif /* CHECK_TESTS_TESTS_H */

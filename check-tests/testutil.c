@@ -6,7 +6,8 @@
 
 #include "tests.h"
 
-const char test_owner_a[] = "a", test_owner_b[] = "b", test_owner_c[] = "c";
+/* One array, so that OWN_A < OWN_B < OWN_C as unsigned integers. */
+const char test_owners[3];
 
 /* Size header in front of every block, to check frees. */
 struct hdr {

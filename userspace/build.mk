@@ -37,6 +37,8 @@ US_TEST_SRCS := $(filter-out $(US_TESTS)/fuzz_replay_main.c \
 US_TEST_OBJS := $(patsubst $(US_TESTS)/%.c,$(US_OUT)/tests/%.o,$(US_TEST_SRCS))
 US_CHECK_BIN := $(US_OUT)/check_blockrange
 US_CORPUS := $(US_TESTS)/corpus
+# Recorded branch stacks (perf script) for the batch-vs-tree tests.
+US_LBR_FIXTURES ?= $(abspath $(TOP)/../shared/fixtures/lbr)
 
 # The harness and the library get libFuzzer's coverage instrumentation;
 # the oracle (model.c, treecheck.c) only the sanitizers: its comparisons
@@ -115,6 +117,7 @@ check-userspace: deps $(US_CHECK_BIN) $(US_OUT)/fuzz_replay
 		CK_TAP_LOG_FILE_NAME=$(US_OUT)/check.tap \
 		CK_XML_LOG_FILE_NAME=$(US_OUT)/check.xml \
 		BLOCKRANGE_CORPUS=$(US_CORPUS) \
+		BLOCKRANGE_LBR_FIXTURES=$(US_LBR_FIXTURES) \
 		$(US_CHECK_BIN)
 
 # The reports are shown whether or not the run failed.
@@ -134,6 +137,7 @@ check-userspace-sanitize: deps
 check-userspace-valgrind: deps $(US_CHECK_BIN)
 	cd $(US_OUT) && CK_FORK=no CK_TIMEOUT_MULTIPLIER=100 \
 		BLOCKRANGE_CORPUS=$(US_CORPUS) \
+		BLOCKRANGE_LBR_FIXTURES=$(US_LBR_FIXTURES) \
 		valgrind --leak-check=full --show-leak-kinds=all \
 		--errors-for-leak-kinds=all --error-exitcode=99 \
 		$(US_CHECK_BIN)

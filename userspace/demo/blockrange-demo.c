@@ -45,45 +45,74 @@ static void fig(const char *fmt, struct blockrange_fig f)
 		printf(" n/a");
 }
 
-int main(void)
+/* Print every range of @ctx (either engine) through the common queries. */
+static void show(const struct blockrange_ctx *ctx)
 {
-	struct blockrange_ctx *ctx = blockrange_ctx_new(NULL);
-	struct blockrange_stack_stats st = { 0 };
-	const struct blockrange *br;
+	struct blockrange_rec r;
+	bool more;
 
-	if (!ctx) {
-		fprintf(stderr, "blockrange-demo: out of memory\n");
-		return 1;
-	}
-	if (blockrange_apply_stack(ctx, stack1, sizeof(stack1) / sizeof(stack1[0]), &st) ||
-	    blockrange_apply_stack(ctx, stack2, sizeof(stack2) / sizeof(stack2[0]), &st) ||
-	    blockrange_apply_stack(ctx, stack3, sizeof(stack3) / sizeof(stack3[0]), &st)) {
-		fprintf(stderr, "blockrange-demo: out of memory\n");
-		blockrange_ctx_free(ctx);
-		return 1;
-	}
-	printf("%" PRIu64 " stacks, %" PRIu64 " blocks counted, %zu ranges, "
-	       "max coverage of %s: %" PRIu64 "\n\n", st.stacks, st.counted,
-	       blockrange_ctx_nr_ranges(ctx), sym,
-	       blockrange_owner_max(ctx, sym));
 	printf("%-21s %3s %3s %3s %3s %2s  %s\n", "range", "cov", "ent", "tkn",
 	       "prd", "TB", "figures");
-	for (br = blockrange_first(ctx); br; br = blockrange_next(br)) {
+	for (more = blockrange_rec_first(ctx, &r); more;
+	     more = blockrange_rec_next(ctx, &r)) {
 		printf("%" PRIx64 "-%" PRIx64 " %3" PRIu64 " %3" PRIu64
-		       " %3" PRIu64 " %3" PRIu64 " %c%c ", br->start, br->end,
-		       br->coverage, br->entry, br->taken, br->pred,
-		       br->is_target ? 'T' : '-', br->is_branch ? 'B' : '-');
-		fig(" cov %.2f", blockrange_coverage(ctx, br));
-		if (br->is_target)
-			fig("  +%.2f%%", blockrange_entry_pct(br));
-		if (br->is_branch) {
-			fig("  -%.2f%%", blockrange_taken_pct(br));
+		       " %3" PRIu64 " %3" PRIu64 " %c%c ", r.start, r.end,
+		       r.coverage, r.entry, r.taken, r.pred,
+		       r.is_target ? 'T' : '-', r.is_branch ? 'B' : '-');
+		fig(" cov %.2f", blockrange_rec_coverage(ctx, &r));
+		if (r.is_target)
+			fig("  +%.2f%%", blockrange_rec_entry_pct(ctx, &r));
+		if (r.is_branch) {
+			fig("  -%.2f%%", blockrange_rec_taken_pct(&r));
 			printf(" (p:");
-			fig("%.2f%%", blockrange_pred_pct(ctx, br));
+			fig("%.2f%%", blockrange_rec_pred_pct(ctx, &r));
 			printf(")");
 		}
 		printf("\n");
 	}
+}
+
+#define NR(a) (sizeof(a) / sizeof((a)[0]))
+
+int main(void)
+{
+	struct blockrange_ctx *ctx = blockrange_ctx_new(NULL), *frozen = NULL;
+	struct blockrange_agg *agg = blockrange_agg_new(NULL);
+	struct blockrange_stack_stats st = { 0 }, ast = { 0 };
+	int status = 1;
+
+	if (!ctx || !agg)
+		goto oom;
+	/* The tree, one stack at a time. */
+	if (blockrange_apply_stack(ctx, stack1, NR(stack1), &st) ||
+	    blockrange_apply_stack(ctx, stack2, NR(stack2), &st) ||
+	    blockrange_apply_stack(ctx, stack3, NR(stack3), &st))
+		goto oom;
+	printf("tree: %" PRIu64 " stacks, %" PRIu64 " blocks counted, %zu ranges, "
+	       "max coverage of %s: %" PRIu64 "\n\n", st.stacks, st.counted,
+	       blockrange_ctx_nr_ranges(ctx), sym,
+	       blockrange_owner_max(ctx, sym));
+	show(ctx);
+
+	/* The batch engine: the same stacks aggregated, in another order. */
+	if (blockrange_agg_add_stack(agg, stack3, NR(stack3), 1, &ast) ||
+	    blockrange_agg_add_stack(agg, stack1, NR(stack1), 1, &ast) ||
+	    blockrange_agg_add_stack(agg, stack2, NR(stack2), 1, &ast) ||
+	    blockrange_build(agg, NULL, &frozen))
+		goto oom;
+	printf("\nbatch: %zu distinct blocks of %" PRIu64 ", %zu ranges "
+	       "(%zu bytes), max coverage of %s: %" PRIu64 "\n\n",
+	       blockrange_agg_nr_blocks(agg), blockrange_agg_weight(agg),
+	       blockrange_ctx_nr_ranges(frozen), blockrange_ctx_mem(frozen), sym,
+	       blockrange_owner_max(frozen, sym));
+	show(frozen);
+	status = 0;
+	goto out;
+oom:
+	fprintf(stderr, "blockrange-demo: out of memory\n");
+out:
 	blockrange_ctx_free(ctx);
-	return 0;
+	blockrange_ctx_free(frozen);
+	blockrange_agg_free(agg);
+	return status;
 }

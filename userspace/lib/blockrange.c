@@ -9,71 +9,17 @@
  * failure therefore leaves the context untouched without any rollback code.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <blockrange/blockrange.h>
 
+#include "internal.h"
+
 /* Ranges are carved from chunks that grow geometrically up to this size. */
 #define CHUNK_MIN	32
 #define CHUNK_MAX	4096
-
-struct chunk {
-	struct chunk *next;
-	size_t cap;
-	size_t used;
-	struct blockrange ranges[];
-};
-
-/*
- * Recent blocks: a direct-mapped cache from (start, end) to the first and
- * last range of the block's tiling, valid while gen equals the context's
- * generation, which every range insertion bumps (ranges change bounds only
- * when one is split, which inserts one).  Recorded traces repeat a few
- * blocks many times: a hit counts the block without descending the tree.
- */
-#define BLOCK_CACHE_BITS	7
-#define BLOCK_CACHE_SIZE	(1u << BLOCK_CACHE_BITS)
-
-struct block_cache_ent {
-	uint64_t start;
-	uint32_t len;		/* end - start */
-	uint32_t gen;		/* 0: empty */
-	struct blockrange *first;
-	struct blockrange *last;
-};
-
-struct owner_rec {
-	const void *key;
-	uint64_t max_coverage;
-};
-
-struct blockrange_ctx {
-	struct rb_root root;
-	struct blockrange_allocator a;
-	struct chunk *chunks;		/* newest (the one handed out) first */
-	size_t next_cap;
-	size_t nr_ranges;
-	uint64_t nr_blocks;
-	uint64_t nr_pred_known;
-	size_t mem;
-
-	/*
-	 * Owners: records[0] is "no owner"; records[1..nr_owners] are keys in
-	 * first-seen order.  hash[] is an open-addressing (linear probing)
-	 * table of record indices, 0 = empty, at most half full.
-	 */
-	struct owner_rec *owners;
-	uint32_t nr_owners;
-	uint32_t owners_cap;		/* records, slot 0 included */
-	uint32_t *hash;
-	uint32_t hash_cap;		/* power of two, or 0 */
-
-	const void *last_owner;		/* the owner of the last counted block */
-	uint32_t last_owner_idx;	/* and its record index (0: none yet) */
-	uint32_t gen;			/* >= 1, bumped by each insertion */
-	struct block_cache_ent cache[BLOCK_CACHE_SIZE];
-};
 
 static void *std_alloc(size_t size, void *arg)
 {
@@ -88,7 +34,11 @@ static void std_free(void *ptr, size_t size, void *arg)
 	free(ptr);
 }
 
-static void *ctx_alloc(struct blockrange_ctx *ctx, size_t size)
+const struct blockrange_allocator br_std_allocator = {
+	std_alloc, std_free, NULL
+};
+
+void *br_ctx_alloc(struct blockrange_ctx *ctx, size_t size)
 {
 	void *p = ctx->a.alloc(size, ctx->a.arg);
 
@@ -97,7 +47,7 @@ static void *ctx_alloc(struct blockrange_ctx *ctx, size_t size)
 	return p;
 }
 
-static void ctx_free(struct blockrange_ctx *ctx, void *p, size_t size)
+void br_ctx_free(struct blockrange_ctx *ctx, void *p, size_t size)
 {
 	if (!p)
 		return;
@@ -105,9 +55,38 @@ static void ctx_free(struct blockrange_ctx *ctx, void *p, size_t size)
 	ctx->a.free(p, size, ctx->a.arg);
 }
 
+#define ctx_alloc br_ctx_alloc
+#define ctx_free br_ctx_free
+
+/* Frozen contexts never count a block: they end before the block cache. */
+#define FROZEN_CTX_SIZE offsetof(struct blockrange_ctx, cache)
+
+static size_t ctx_size(const struct blockrange_ctx *ctx)
+{
+	return ctx->frozen ? FROZEN_CTX_SIZE : sizeof(*ctx);
+}
+
+struct blockrange_ctx *br_ctx_new_frozen(const struct blockrange_allocator *allocator)
+{
+	struct blockrange_allocator a = br_std_allocator;
+	struct blockrange_ctx *ctx;
+
+	if (allocator)
+		a = *allocator;
+	ctx = a.alloc(FROZEN_CTX_SIZE, a.arg);
+	if (!ctx)
+		return NULL;
+	memset(ctx, 0, FROZEN_CTX_SIZE);
+	ctx->root = RB_ROOT;
+	ctx->a = a;
+	ctx->mem = FROZEN_CTX_SIZE;
+	ctx->frozen = true;
+	return ctx;
+}
+
 struct blockrange_ctx *blockrange_ctx_new(const struct blockrange_allocator *allocator)
 {
-	struct blockrange_allocator a = { std_alloc, std_free, NULL };
+	struct blockrange_allocator a = br_std_allocator;
 	struct blockrange_ctx *ctx;
 
 	if (allocator)
@@ -136,7 +115,9 @@ void blockrange_ctx_free(struct blockrange_ctx *ctx)
 	}
 	ctx_free(ctx, ctx->owners, ctx->owners_cap * sizeof(ctx->owners[0]));
 	ctx_free(ctx, ctx->hash, ctx->hash_cap * sizeof(ctx->hash[0]));
-	ctx->a.free(ctx, sizeof(*ctx), ctx->a.arg);
+	ctx_free(ctx, ctx->fr, ctx->nr_ranges * sizeof(ctx->fr[0]));
+	ctx_free(ctx, ctx->fw, ctx->nr_fw * sizeof(ctx->fw[0]));
+	ctx->a.free(ctx, ctx_size(ctx), ctx->a.arg);
 }
 
 size_t blockrange_ctx_nr_ranges(const struct blockrange_ctx *ctx)
@@ -152,6 +133,16 @@ uint64_t blockrange_ctx_nr_blocks(const struct blockrange_ctx *ctx)
 size_t blockrange_ctx_mem(const struct blockrange_ctx *ctx)
 {
 	return ctx->mem;
+}
+
+uint64_t blockrange_ctx_weight(const struct blockrange_ctx *ctx)
+{
+	return ctx->weight;
+}
+
+bool blockrange_ctx_frozen(const struct blockrange_ctx *ctx)
+{
+	return ctx->frozen;
 }
 
 bool blockrange_has_pred(const struct blockrange_ctx *ctx)
@@ -211,7 +202,7 @@ static uint32_t owner_hash(const void *key, uint32_t cap)
 }
 
 /* Index of @key's record, 0 if absent (or @key is NULL). */
-static uint32_t owner_lookup(const struct blockrange_ctx *ctx, const void *key)
+uint32_t br_owner_lookup(const struct blockrange_ctx *ctx, const void *key)
 {
 	uint32_t i, idx;
 
@@ -235,20 +226,24 @@ static void hash_put(uint32_t *hash, uint32_t cap, const void *key,
 	hash[i] = idx;
 }
 
-/* Make room for one more owner record. */
-static int reserve_owner(struct blockrange_ctx *ctx)
+/* Make room for @more new owner records. */
+int br_reserve_owners(struct blockrange_ctx *ctx, uint32_t more)
 {
-	uint32_t need = ctx->nr_owners + 2;	/* slot 0 + the new one */
-	uint32_t cap, hcap, i;
+	uint64_t need = (uint64_t)ctx->nr_owners + 1 + more;	/* slot 0 */
+	uint64_t cap, hcap;
 	struct owner_rec *owners;
-	uint32_t *hash;
+	uint32_t *hash, i;
 
-	if (need <= ctx->owners_cap && 2 * (uint64_t)(need - 1) <= ctx->hash_cap)
+	if (need <= ctx->owners_cap && 2 * (need - 1) <= ctx->hash_cap)
 		return 0;
-	if (ctx->nr_owners >= UINT32_MAX / 4)
+	if (need >= FR_OWNER_MASK / 2)
 		return -ENOMEM;
-	cap = ctx->owners_cap ? ctx->owners_cap * 2 : 8;
-	hcap = ctx->hash_cap ? ctx->hash_cap * 2 : 16;
+	cap = ctx->owners_cap ? ctx->owners_cap : 8;
+	while (cap < need)
+		cap *= 2;
+	hcap = ctx->hash_cap ? ctx->hash_cap : 16;
+	while (hcap < 2 * (need - 1))
+		hcap *= 2;
 	owners = ctx_alloc(ctx, cap * sizeof(*owners));
 	if (!owners)
 		return -ENOMEM;
@@ -263,18 +258,18 @@ static int reserve_owner(struct blockrange_ctx *ctx)
 		memcpy(owners, ctx->owners,
 		       (ctx->nr_owners + 1) * sizeof(*owners));
 	for (i = 1; i <= ctx->nr_owners; i++)
-		hash_put(hash, hcap, owners[i].key, i);
+		hash_put(hash, (uint32_t)hcap, owners[i].key, i);
 	ctx_free(ctx, ctx->owners, ctx->owners_cap * sizeof(*owners));
 	ctx_free(ctx, ctx->hash, ctx->hash_cap * sizeof(*hash));
 	ctx->owners = owners;
-	ctx->owners_cap = cap;
+	ctx->owners_cap = (uint32_t)cap;
 	ctx->hash = hash;
-	ctx->hash_cap = hcap;
+	ctx->hash_cap = (uint32_t)hcap;
 	return 0;
 }
 
-/* Add @key after a successful reserve_owner(); cannot fail. */
-static uint32_t insert_owner(struct blockrange_ctx *ctx, const void *key)
+/* Add @key after a successful br_reserve_owners(); cannot fail. */
+uint32_t br_insert_owner(struct blockrange_ctx *ctx, const void *key)
 {
 	uint32_t idx = ++ctx->nr_owners;
 
@@ -282,6 +277,35 @@ static uint32_t insert_owner(struct blockrange_ctx *ctx, const void *key)
 	ctx->owners[idx].max_coverage = 0;
 	hash_put(ctx->hash, ctx->hash_cap, key, idx);
 	return idx;
+}
+
+/*
+ * A range changed owner: its old owner's maximum may have come from it.
+ * Recompute every maximum from the ranges (O(n), only after such a change;
+ * a cache, hence the cast: queries take a const context).
+ */
+void br_refresh_owner_max(const struct blockrange_ctx *cctx)
+{
+	struct blockrange_ctx *ctx = (struct blockrange_ctx *)cctx;
+	const struct chunk *c;
+	uint32_t o;
+	size_t i;
+
+	if (!ctx->owner_max_stale)
+		return;
+	for (o = 1; o <= ctx->nr_owners; o++)
+		ctx->owners[o].max_coverage = 0;
+	for (c = ctx->chunks; c; c = c->next) {
+		for (i = 0; i < c->used; i++) {
+			const struct blockrange *br = &c->ranges[i];
+
+			if (br->owner &&
+			    ctx->owners[br->owner].max_coverage < br->coverage)
+				ctx->owners[br->owner].max_coverage =
+					br->coverage;
+		}
+	}
+	ctx->owner_max_stale = false;
 }
 
 const void *blockrange_owner(const struct blockrange_ctx *ctx,
@@ -293,9 +317,12 @@ const void *blockrange_owner(const struct blockrange_ctx *ctx,
 uint64_t blockrange_owner_max(const struct blockrange_ctx *ctx,
 			      const void *owner)
 {
-	uint32_t idx = owner_lookup(ctx, owner);
+	uint32_t idx = br_owner_lookup(ctx, owner);
 
-	return idx ? ctx->owners[idx].max_coverage : 0;
+	if (!idx)
+		return 0;
+	br_refresh_owner_max(ctx);
+	return ctx->owners[idx].max_coverage;
 }
 
 size_t blockrange_nr_owners(const struct blockrange_ctx *ctx)
@@ -512,22 +539,57 @@ static struct blockrange *new_range(struct blockrange_ctx *ctx, uint64_t start,
 	return br;
 }
 
-/* What blockrange_count_block() adds to the ranges of a block. */
+/* What blockrange_count_block_n() adds to the ranges of a block. */
 struct tally {
+	struct blockrange_ctx *ctx;
+	uint64_t weight;
+	uint64_t start;		/* the block's start */
 	uint32_t owner;		/* owner record index, 0 for none */
-	uint64_t *max;		/* the owner's max coverage, or NULL */
 	bool pred_hit;
+	uint64_t *max;		/* the owner's maximum coverage, or NULL */
 };
+
+/*
+ * Does a block of owner @o starting at @start take @br from its owner (see
+ * Owners in blockrange.h)?  Only called with @o != 0 and @o != br->owner.
+ */
+static inline bool owner_wins(const struct blockrange_ctx *ctx, uint32_t o,
+			      uint64_t start, const struct blockrange *br)
+{
+	if (!br->owner || start > br->owner_start)
+		return true;
+	return start == br->owner_start &&
+	       br_key_cmp(ctx->owners[o].key, ctx->owners[br->owner].key) < 0;
+}
 
 /* One more block over @br (called once @br is final for this block). */
 static inline void tally_range(const struct tally *t, struct blockrange *br)
 {
+	uint64_t *max;
+
 	if (!t)
 		return;
-	br->coverage++;
-	br->owner = t->owner;
-	if (t->max && *t->max < br->coverage)
-		*t->max = br->coverage;
+	br->coverage += t->weight;
+	if (br->owner == t->owner) {
+		/* The common case: the block's owner owns the range. */
+		if (br->owner_start < t->start)
+			br->owner_start = t->start;
+		if (t->max && *t->max < br->coverage)
+			*t->max = br->coverage;
+		return;
+	}
+	if (t->owner && owner_wins(t->ctx, t->owner, t->start, br)) {
+		/* The old owner's maximum may have come from this range. */
+		if (br->owner)
+			t->ctx->owner_max_stale = true;
+		br->owner = t->owner;
+		br->owner_start = t->start;
+	}
+	if (!br->owner)
+		return;
+	max = &t->ctx->owners[br->owner].max_coverage;
+	if (*max < br->coverage)
+		*max = br->coverage;
 }
 
 /* The tiling of the block is @first..@last: set the iterator, count. */
@@ -539,10 +601,10 @@ static inline void commit_done(const struct tally *t,
 	iter_set(it, first, last);
 	if (!t)
 		return;
-	first->entry++;
-	last->taken++;
+	first->entry += t->weight;
+	last->taken += t->weight;
 	if (t->pred_hit)
-		last->pred++;
+		last->pred += t->weight;
 }
 
 /*
@@ -569,6 +631,7 @@ static void commit(struct blockrange_ctx *ctx, uint64_t start, uint64_t end,
 		br->coverage = r->coverage;
 		br->entry = r->entry;
 		br->owner = r->owner;
+		br->owner_start = r->owner_start;
 		r->start = start;
 		r->is_target = true;
 		r->entry = 0;
@@ -611,6 +674,7 @@ static void commit(struct blockrange_ctx *ctx, uint64_t start, uint64_t end,
 			br->taken = r->taken;
 			br->pred = r->pred;
 			br->owner = r->owner;
+			br->owner_start = r->owner_start;
 			r->end = end;
 			r->is_branch = true;
 			r->taken = 0;
@@ -655,6 +719,8 @@ int blockrange_create(struct blockrange_ctx *ctx, uint64_t start, uint64_t end,
 	iter_set(it, NULL, NULL);
 	if (!start || start > end)
 		return -EINVAL;
+	if (ctx->frozen)
+		return -EPERM;
 	err = reserve_block(ctx, start, end);
 	if (err)
 		return err;
@@ -677,19 +743,32 @@ int blockrange_count_block(struct blockrange_ctx *ctx, uint64_t start,
 			   uint64_t end, const void *owner,
 			   enum blockrange_pred pred)
 {
-	struct tally t = { 0, NULL, pred == BLOCKRANGE_PRED_HIT };
+	return blockrange_count_block_n(ctx, start, end, owner, pred, 1);
+}
+
+int blockrange_count_block_n(struct blockrange_ctx *ctx, uint64_t start,
+			     uint64_t end, const void *owner,
+			     enum blockrange_pred pred, uint64_t weight)
+{
+	struct tally t = { ctx, weight, start, 0, pred == BLOCKRANGE_PRED_HIT,
+			   NULL };
 	struct block_cache_ent *ce;
 	struct blockrange_iter it;
 	bool hit;
 	int err;
 
-	if (!start || start > end)
+	if (!start || start > end || !weight ||
+	    (unsigned)pred > BLOCKRANGE_PRED_MISS)
 		return -EINVAL;
+	if (ctx->frozen)
+		return -EPERM;
+	if (weight > UINT64_MAX - ctx->weight)
+		return -EOVERFLOW;
 	if (owner) {
 		t.owner = owner == ctx->last_owner ? ctx->last_owner_idx :
-			  owner_lookup(ctx, owner);
+			  br_owner_lookup(ctx, owner);
 		if (!t.owner) {
-			err = reserve_owner(ctx);
+			err = br_reserve_owners(ctx, 1);
 			if (err)
 				return err;
 		}
@@ -705,7 +784,7 @@ int blockrange_count_block(struct blockrange_ctx *ctx, uint64_t start,
 
 	/* Nothing can fail from here on. */
 	if (owner && !t.owner)
-		t.owner = insert_owner(ctx, owner);
+		t.owner = br_insert_owner(ctx, owner);
 	if (t.owner) {
 		t.max = &ctx->owners[t.owner].max_coverage;
 		ctx->last_owner = owner;
@@ -737,6 +816,7 @@ int blockrange_count_block(struct blockrange_ctx *ctx, uint64_t start,
 		}
 	}
 	ctx->nr_blocks++;
+	ctx->weight += weight;
 	if (pred == BLOCKRANGE_PRED_HIT || pred == BLOCKRANGE_PRED_MISS)
 		ctx->nr_pred_known++;
 	return 0;
@@ -744,61 +824,140 @@ int blockrange_count_block(struct blockrange_ctx *ctx, uint64_t start,
 
 /* ---- branch stacks ----------------------------------------------------- */
 
+enum br_skip br_stack_block(const struct blockrange_branch *br, size_t i,
+			    uint64_t *start, uint64_t *end,
+			    enum blockrange_pred *pred)
+{
+	const struct blockrange_branch *older = &br[i + 1];
+	const struct blockrange_branch *newer = &br[i];
+
+	*start = older->to;
+	*end = newer->from;
+	*pred = newer->predicted ? BLOCKRANGE_PRED_HIT :
+		newer->mispredicted ? BLOCKRANGE_PRED_MISS :
+		BLOCKRANGE_PRED_UNKNOWN;
+	if (older->abort || newer->abort)
+		return BR_SKIP_ABORT;
+	if (older->in_tx || newer->in_tx)
+		return BR_SKIP_IN_TX;
+	if (!*start || !*end)
+		return BR_SKIP_ZERO;
+	if (*start > *end)
+		return BR_SKIP_REVERSED;
+	return BR_COUNT;
+}
+
+static uint64_t *stats_field(struct blockrange_stack_stats *st,
+			     enum br_skip why)
+{
+	switch (why) {
+	case BR_SKIP_ABORT:
+		return &st->skipped_abort;
+	case BR_SKIP_IN_TX:
+		return &st->skipped_in_tx;
+	case BR_SKIP_ZERO:
+		return &st->skipped_zero;
+	case BR_SKIP_REVERSED:
+		return &st->skipped_reversed;
+	default:
+		return &st->counted;
+	}
+}
+
+/* @a += @b * @m, or false (and @a unchanged) on overflow. */
+static bool add_mul(uint64_t *a, uint64_t b, uint64_t m)
+{
+	if (b && m > UINT64_MAX / b)
+		return false;
+	if (b * m > UINT64_MAX - *a)
+		return false;
+	*a += b * m;
+	return true;
+}
+
+int br_stack_stats(const struct blockrange_branch *br, size_t nr,
+		   uint64_t repeat, const struct blockrange_stack_stats *st,
+		   struct blockrange_stack_stats *out, uint64_t *counted)
+{
+	struct blockrange_stack_stats d = { 0 };
+	size_t i;
+
+	d.stacks = 1;
+	d.entries = nr;
+	for (i = nr > 1 ? nr - 1 : 0; i-- > 0;) {
+		uint64_t s, e;
+		enum blockrange_pred p;
+
+		(*stats_field(&d, br_stack_block(br, i, &s, &e, &p)))++;
+		d.blocks++;
+	}
+	*out = *st;
+	if (!add_mul(&out->stacks, d.stacks, repeat) ||
+	    !add_mul(&out->entries, d.entries, repeat) ||
+	    !add_mul(&out->blocks, d.blocks, repeat) ||
+	    !add_mul(&out->counted, d.counted, repeat) ||
+	    !add_mul(&out->skipped_abort, d.skipped_abort, repeat) ||
+	    !add_mul(&out->skipped_in_tx, d.skipped_in_tx, repeat) ||
+	    !add_mul(&out->skipped_zero, d.skipped_zero, repeat) ||
+	    !add_mul(&out->skipped_reversed, d.skipped_reversed, repeat))
+		return -EOVERFLOW;
+	*counted = 0;
+	if (!add_mul(counted, d.counted, repeat))
+		return -EOVERFLOW;
+	return 0;
+}
+
 int blockrange_apply_stack(struct blockrange_ctx *ctx,
 			   const struct blockrange_branch *br, size_t nr,
 			   struct blockrange_stack_stats *stats)
 {
-	struct blockrange_stack_stats dummy;
+	return blockrange_apply_stack_n(ctx, br, nr, 1, stats);
+}
+
+int blockrange_apply_stack_n(struct blockrange_ctx *ctx,
+			     const struct blockrange_branch *br, size_t nr,
+			     uint64_t repeat,
+			     struct blockrange_stack_stats *stats)
+{
+	struct blockrange_stack_stats dummy = { 0 }, after;
+	uint64_t counted;
 	size_t i;
+	int err;
 
 	if (!stats)
 		stats = &dummy;
-	if (nr && !br)
+	if ((nr && !br) || !repeat)
 		return -EINVAL;
-	stats->stacks++;
-	stats->entries += nr;
+	if (ctx->frozen)
+		return -EPERM;
+	err = br_stack_stats(br, nr, repeat, stats, &after, &counted);
+	if (err || counted > UINT64_MAX - ctx->weight)
+		return -EOVERFLOW;
+	stats->stacks += repeat;
+	stats->entries += nr * repeat;
 
 	/* br[i + 1] is the older entry: its @to starts the block. */
 	for (i = nr > 1 ? nr - 1 : 0; i-- > 0;) {
-		const struct blockrange_branch *older = &br[i + 1];
-		const struct blockrange_branch *newer = &br[i];
-		uint64_t start = older->to, end = newer->from;
-		enum blockrange_pred pred = BLOCKRANGE_PRED_UNKNOWN;
-		int err;
+		uint64_t start, end;
+		enum blockrange_pred pred;
+		enum br_skip why = br_stack_block(br, i, &start, &end, &pred);
 
-		if (older->abort || newer->abort) {
-			stats->skipped_abort++;
-		} else if (older->in_tx || newer->in_tx) {
-			stats->skipped_in_tx++;
-		} else if (!start || !end) {
-			stats->skipped_zero++;
-		} else if (start > end) {
-			stats->skipped_reversed++;
-		} else {
-			if (newer->predicted)
-				pred = BLOCKRANGE_PRED_HIT;
-			else if (newer->mispredicted)
-				pred = BLOCKRANGE_PRED_MISS;
-			err = blockrange_count_block(ctx, start, end,
-						     older->to_owner, pred);
+		if (why == BR_COUNT) {
+			err = blockrange_count_block_n(ctx, start, end,
+						       br[i + 1].to_owner,
+						       pred, repeat);
 			if (err)
 				return err;
-			stats->counted++;
 		}
-		stats->blocks++;
+		*stats_field(stats, why) += repeat;
+		stats->blocks += repeat;
 	}
 	return 0;
 }
 
 /* ---- figures ----------------------------------------------------------- */
 
-static struct blockrange_fig fig(enum blockrange_fig_status status,
-				 double value)
-{
-	struct blockrange_fig f = { status, status == BLOCKRANGE_FIG_OK ? value : 0 };
-
-	return f;
-}
+#define fig br_fig
 
 struct blockrange_fig blockrange_coverage(const struct blockrange_ctx *ctx,
 					  const struct blockrange *br)
@@ -811,10 +970,10 @@ struct blockrange_fig blockrange_coverage(const struct blockrange_ctx *ctx,
 	if (!br->owner)
 		return fig(BLOCKRANGE_FIG_UNKNOWN, 0);
 	/*
-	 * A range gets an owner only while a block of that owner is counted
-	 * over it, which raises the owner's max to at least the range's
-	 * coverage (>= 1): max is never 0 here.
+	 * The owner's maximum is at least the coverage of this range, which
+	 * it owns (>= 1): max is never 0 here.
 	 */
+	br_refresh_owner_max(ctx);
 	max = ctx->owners[br->owner].max_coverage;
 	return fig(BLOCKRANGE_FIG_OK, (double)br->coverage / (double)max);
 }

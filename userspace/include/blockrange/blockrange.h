@@ -35,11 +35,36 @@
  * the high side the old is_branch; new boundaries get the flags of the block
  * that made them.
  *
+ * Weights: a block may be counted with a weight w >= 1 (a sample seen w
+ * times, or w identical blocks of an aggregate): every counter above grows
+ * by w instead of 1.  The sum of all weights counted into a context or
+ * aggregate must fit in 64 bits; it bounds every counter, so no counter can
+ * overflow.  A call that would exceed it fails with -EOVERFLOW and changes
+ * nothing (counters never saturate).
+ *
  * Owners: every counted block names an owner, an opaque caller key (a symbol
- * pointer, an id cast to a pointer; NULL for none).  Every range of the
- * block takes the block's owner (the last block wins, as in the seed), and
- * the context keeps, per owner, the highest coverage any range reached while
- * counting a block of that owner (the seed's max_coverage per symbol).
+ * pointer, an id cast to a pointer; NULL for none).  A range's owner and the
+ * per-owner maximum coverage depend only on the multiset of blocks counted,
+ * never on their order (so aggregated and merged profiles get them too):
+ *  - the owner of a range is the owner of the covering block with the
+ *    highest start (the nearest branch target at or before the range),
+ *    ignoring blocks without owner; among such blocks with the same start,
+ *    the smallest key, compared as an unsigned integer (uintptr_t); NULL if
+ *    no covering block has an owner.  All addresses of a range are covered
+ *    by the same blocks, so the rule is the same for every address;
+ *  - blockrange_owner_max(O) is the highest coverage of a range whose owner
+ *    is O (0 if O owns no range).
+ * Intended difference from the seed, which gives every range the owner of
+ * the last block counted over it and keeps, per owner, the running maximum
+ * of the coverage reached while counting a block of that owner: both rules
+ * give the same owners and maxima whenever every range is covered by blocks
+ * of a single owner (always the case when the owner is a function of the
+ * block start, such as the symbol containing it, and blocks do not cross
+ * symbol boundaries).  Where they differ, the seed's answer depends on the
+ * order of the samples.  Ties between keys (blocks of different owners
+ * starting at the same address) are the only place where key values
+ * matter: pass small integer ids rather than heap pointers if results must
+ * be reproducible across processes.
  * Unlike the seed, a range split in two keeps its owner on both sides (the
  * seed drops the symbol from the split-off part, which makes its coverage
  * "unknown" although its counters were carried over).
@@ -53,15 +78,54 @@
  * is no rollback and no half-done operation.
  * All arithmetic is safe up to UINT64_MAX (no end + 1 overflow).
  *
- * Memory: ranges live in chunks allocated from the context's allocator and
- * are freed together by blockrange_ctx_free().  A range is 80 bytes on LP64
- * (24 tree node, 16 bounds, 32 counters, 4 owner index, 2 flags, padding),
- * with no per-range allocator overhead; blockrange_ctx_mem() reports the
- * bytes the context holds.  Range pointers stay valid until the context is
- * freed.
+ * Two engines compute these ranges, with the same results for the same
+ * blocks (whatever their order, however they were split and merged):
+ *  - the tree (incremental): blockrange_ctx_new(), then
+ *    blockrange_count_block() / blockrange_apply_stack() per block or
+ *    sample; the ranges exist and can be queried after every block.
+ *    A block costs O((k + 1) log n) for the k ranges it covers.
+ *  - the batch engine: blocks are first aggregated by identity (start, end,
+ *    prediction, owner) into a struct blockrange_agg, a compact hash table
+ *    of distinct blocks with a count each (adding a block costs one table
+ *    update, whatever its length; aggregates merge); blockrange_build()
+ *    then makes a *frozen* context from one sort-and-sweep over the
+ *    distinct blocks.  Memory grows with distinct blocks, not with samples.
+ * Which to use: the batch engine whenever the ranges are needed only once
+ * the input is read (annotating, listing or exporting a whole profile,
+ * merging profiles): a block costs one table update whatever its length,
+ * so it is faster than the tree wherever blocks repeat or cover several
+ * ranges and on par where every block is new and makes one range; its
+ * result is 32 bytes per range (the tree's 88) and aggregates merge.  The
+ * tree when ranges must be queried while blocks still arrive, or for
+ * blockrange_create() without counting.
+ * blockrange_count_agg() feeds an aggregate into a tree, so that both
+ * engines can be compared on the same aggregate.
  *
- * Threads: contexts are independent; one context must not be used by two
- * threads at once.  There is no global state.
+ * Queries: the blockrange_rec_*() functions, blockrange_addr_rec(),
+ * blockrange_owner_max(), blockrange_has_pred() and the blockrange_ctx_nr_*()
+ * counts work on both kinds of context and report a range as a value
+ * (struct blockrange_rec); use them in code that takes a result from either
+ * engine.  The functions returning struct blockrange pointers (find, span,
+ * first/next, the figures of a struct blockrange, blockrange_addr_info())
+ * see the tree only: on a frozen context they find no range.  Functions
+ * that change ranges fail with -EPERM on a frozen context.
+ *
+ * Memory: tree ranges live in chunks allocated from the context's allocator
+ * and are freed together by blockrange_ctx_free().  A tree range is 88
+ * bytes on LP64 (24 tree node, 16 bounds, 32 counters, 8 owner start,
+ * 4 owner index, 2 flags, padding), with no per-range allocator overhead;
+ * range pointers stay valid until the context is freed.  A frozen context
+ * holds its ranges in one array of 32 bytes per range (a range whose length
+ * or a counter needs more than 32 bits takes another 48 bytes in a side
+ * table).  blockrange_ctx_mem() / blockrange_agg_mem() report the bytes
+ * held.
+ *
+ * Threads: contexts and aggregates are independent; one context or
+ * aggregate must not be changed by one thread while another uses it, and
+ * a context must not be queried by two threads at once either
+ * (blockrange_owner_max() may refresh a cache); an aggregate that nobody
+ * changes may be read by several threads (blockrange_build(), the source of
+ * blockrange_agg_merge(), iteration).  There is no global state.
  */
 #ifndef BLOCKRANGE_BLOCKRANGE_H
 #define BLOCKRANGE_BLOCKRANGE_H
@@ -85,6 +149,7 @@ extern "C" {
  * @entry:     number of counted blocks that start at @start
  * @taken:     number of counted blocks that end at @end
  * @pred:      how many of @taken had the "predicted" flag
+ * @owner_start: start of the covering block that gave @owner (see Owners)
  * @owner:     index of the owner in the context (0: none); use
  *             blockrange_owner() to get the caller's key back
  * @is_target: some created block starts at @start
@@ -100,6 +165,7 @@ struct blockrange {
 	uint64_t entry;
 	uint64_t taken;
 	uint64_t pred;
+	uint64_t owner_start;
 	uint32_t owner;
 	bool is_target;
 	bool is_branch;
@@ -203,15 +269,32 @@ enum blockrange_pred {
  * @owner: owner of the block (e.g. the symbol containing @start), or NULL
  * @pred:  prediction of the branch at @end
  *
- * blockrange_create(), then: entry += 1 on the first range; on every range
- * coverage += 1, owner = @owner and the owner's maximum coverage raised to
- * the range's coverage; taken += 1 on the last range, and pred += 1 there if
- * @pred is BLOCKRANGE_PRED_HIT.  Returns 0, -EINVAL or -ENOMEM; on error
- * nothing changed.
+ * blockrange_count_block_n() with a weight of 1.
  */
 int blockrange_count_block(struct blockrange_ctx *ctx, uint64_t start,
 			   uint64_t end, const void *owner,
 			   enum blockrange_pred pred);
+
+/**
+ * blockrange_count_block_n() - count one block @weight times
+ *
+ * blockrange_create(), then: entry += @weight on the first range; on every
+ * range coverage += @weight and the owner rule (see Owners); taken +=
+ * @weight on the last range, and pred += @weight there if @pred is
+ * BLOCKRANGE_PRED_HIT.  Returns 0; -EINVAL (start == 0, start > end,
+ * @weight == 0, @pred not one of enum blockrange_pred), -ENOMEM, -EOVERFLOW
+ * (the context's total weight would exceed UINT64_MAX) or -EPERM (frozen
+ * context); on error nothing changed.
+ */
+int blockrange_count_block_n(struct blockrange_ctx *ctx, uint64_t start,
+			     uint64_t end, const void *owner,
+			     enum blockrange_pred pred, uint64_t weight);
+
+/* Sum of the weights counted (blocks counted, for weight 1). */
+uint64_t blockrange_ctx_weight(const struct blockrange_ctx *ctx);
+
+/* True for a context made by blockrange_build() (batch engine). */
+bool blockrange_ctx_frozen(const struct blockrange_ctx *ctx);
 
 /* The range containing @addr, or NULL.  O(log n). */
 struct blockrange *blockrange_find(const struct blockrange_ctx *ctx,
@@ -309,12 +392,24 @@ struct blockrange_stack_stats {
  * counted with blockrange_count_block(), owner br[i + 1].to_owner and the
  * prediction of br[i] (predicted wins over mispredicted).  Invalid blocks are
  * skipped and counted in @stats.  Returns 0, -EINVAL (@br NULL with
- * @nr > 0), or -ENOMEM: then the blocks before the failing one are counted,
- * the rest are not (@stats says how far it got) and the tree is valid.
+ * @nr > 0), -EPERM (frozen context), -EOVERFLOW (the stack's weight or
+ * @stats would overflow; nothing changed) or -ENOMEM: then the blocks
+ * before the failing one are counted, the rest are not (@stats says how far
+ * it got) and the tree is valid.
  */
 int blockrange_apply_stack(struct blockrange_ctx *ctx,
 			   const struct blockrange_branch *br, size_t nr,
 			   struct blockrange_stack_stats *stats);
+
+/*
+ * The same for a stack seen @repeat >= 1 times: every block is counted with
+ * weight @repeat and every figure of @stats grows by @repeat times what one
+ * stack adds.  -EINVAL if @repeat is 0.
+ */
+int blockrange_apply_stack_n(struct blockrange_ctx *ctx,
+			     const struct blockrange_branch *br, size_t nr,
+			     uint64_t repeat,
+			     struct blockrange_stack_stats *stats);
 
 /*
  * True once a block with prediction information (HIT or MISS) was counted.
@@ -384,6 +479,228 @@ struct blockrange_addr_info {
 
 void blockrange_addr_info(const struct blockrange_ctx *ctx, uint64_t addr,
 			  struct blockrange_addr_info *info);
+
+/* ---- Aggregates: distinct blocks with counts --------------------------- */
+
+/*
+ * An aggregate is a multiset of blocks: a compact hash table from a block's
+ * identity (start, end, prediction, owner) to a count (u64), in no
+ * particular order.  The same allocator rules and error rules as contexts
+ * apply: -ENOMEM and -EOVERFLOW leave it exactly as it was (only spare
+ * capacity may have grown); its total weight (the sum of the counts) fits
+ * in 64 bits, which bounds every counter of any result built from it.
+ * Memory: 32 bytes per table slot, the table kept between 3/8 and 3/4 full
+ * (43 to 86 bytes per distinct block), plus 16 bytes per owner.
+ */
+struct blockrange_agg;
+
+/*
+ * struct blockrange_block - one distinct block of an aggregate
+ * @count: its weight (>= 1)
+ */
+struct blockrange_block {
+	uint64_t start;
+	uint64_t end;
+	const void *owner;
+	enum blockrange_pred pred;
+	uint64_t count;
+};
+
+/* An empty aggregate (NULL allocator: malloc()/free()); NULL on failure. */
+struct blockrange_agg *blockrange_agg_new(const struct blockrange_allocator *allocator);
+
+/* Free an aggregate.  NULL is allowed. */
+void blockrange_agg_free(struct blockrange_agg *agg);
+
+/* Number of distinct blocks. */
+size_t blockrange_agg_nr_blocks(const struct blockrange_agg *agg);
+
+/* Sum of the counts (the number of blocks added, for weight 1). */
+uint64_t blockrange_agg_weight(const struct blockrange_agg *agg);
+
+/* Bytes currently allocated by the aggregate (itself included). */
+size_t blockrange_agg_mem(const struct blockrange_agg *agg);
+
+/**
+ * blockrange_agg_add() - add one block @weight times
+ *
+ * Returns 0, -EINVAL (start == 0, start > end, @weight == 0, @pred not one
+ * of enum blockrange_pred), -ENOMEM or -EOVERFLOW; on error nothing changed.
+ */
+int blockrange_agg_add(struct blockrange_agg *agg, uint64_t start,
+		       uint64_t end, const void *owner,
+		       enum blockrange_pred pred, uint64_t weight);
+
+/*
+ * Add @n blocks (@count is each one's weight); all or nothing: the same
+ * errors as blockrange_agg_add() (-EINVAL for the first invalid block), and
+ * then none was added.  Faster than one call per block: table slots are
+ * prefetched a few blocks ahead.  It reserves room for @n new blocks first,
+ * so keep @n moderate (a few hundred) when most blocks repeat.
+ */
+int blockrange_agg_add_blocks(struct blockrange_agg *agg,
+			      const struct blockrange_block *b, size_t n);
+
+/*
+ * blockrange_agg_add_stack() - add the blocks of one branch stack, seen
+ * @repeat >= 1 times
+ *
+ * The blocks, the skipping rules and @stats (accumulated into, may be NULL)
+ * are those of blockrange_apply_stack_n(), but all or nothing: -EINVAL
+ * (@br NULL with @nr > 0, @repeat == 0), -ENOMEM or -EOVERFLOW (the total
+ * weight or a figure of @stats would overflow) change neither the aggregate
+ * nor @stats.
+ */
+int blockrange_agg_add_stack(struct blockrange_agg *agg,
+			     const struct blockrange_branch *br, size_t nr,
+			     uint64_t repeat,
+			     struct blockrange_stack_stats *stats);
+
+/*
+ * blockrange_agg_merge() - add every block of @src to @dst with its count
+ *
+ * Merging is commutative and associative: any aggregates merged in any order
+ * and grouping hold the same multiset, and so build the same result.  @src
+ * is not changed (@src == @dst doubles every count).  Returns 0, -ENOMEM or
+ * -EOVERFLOW; on error @dst is unchanged.  Owners are matched by key.
+ */
+int blockrange_agg_merge(struct blockrange_agg *dst,
+			 const struct blockrange_agg *src);
+
+/*
+ * Iterate the distinct blocks: start with *@pos = 0; each call stores the
+ * next block in @b and returns true, false after the last.  The order is
+ * unspecified; the aggregate must not change during the iteration.
+ */
+bool blockrange_agg_next(const struct blockrange_agg *agg, size_t *pos,
+			 struct blockrange_block *b);
+
+/**
+ * blockrange_build() - the batch engine: ranges of an aggregate
+ * @agg:       the blocks, unchanged
+ * @allocator: for the new context, copied; NULL for malloc()/free()
+ * @ctxp:      on success, a new frozen context (free it with
+ *             blockrange_ctx_free()); unchanged on error
+ *
+ * The frozen context holds the same ranges, counters, flags, owners and
+ * owner maxima as a tree that counted every block of @agg with its count,
+ * in any order; blockrange_ctx_nr_blocks() is the number of distinct
+ * blocks (what blockrange_count_agg() makes it) and blockrange_ctx_weight()
+ * their total count.  One sweep over the distinct blocks in address order,
+ * O(d) for d distinct blocks: when the blocks span fewer addresses than d
+ * and the blocks starting at one address have one owner, per-address
+ * arrays (52 bytes per address of temporary memory) and no sort; otherwise
+ * an LSD radix sort of the start and end events (24 bytes per distinct
+ * block, 96 when the address span and the table size do not pack into 64
+ * bits).  Returns 0 or -ENOMEM.
+ */
+int blockrange_build(const struct blockrange_agg *agg,
+		     const struct blockrange_allocator *allocator,
+		     struct blockrange_ctx **ctxp);
+
+/*
+ * blockrange_count_agg() - count every block of @agg into the tree @ctx,
+ * each with its count as weight (blockrange_count_block_n())
+ *
+ * Returns 0, -EPERM (frozen), -EOVERFLOW (nothing changed) or -ENOMEM: then
+ * some of the blocks are counted and the others are not (the tree is
+ * valid); count into a new context to start again.
+ */
+int blockrange_count_agg(struct blockrange_ctx *ctx,
+			 const struct blockrange_agg *agg);
+
+/* ---- Queries common to both engines ------------------------------------- */
+
+/**
+ * struct blockrange_rec - a range, as the common query functions report it
+ * @start ... @pred, @is_target, @is_branch: as in struct blockrange
+ * @owner: the caller's key of the range's owner (NULL for none)
+ * @pos:   where the range is in its context (library-private cursor; valid
+ *         while the context lives and, for a tree, gets no new range)
+ */
+struct blockrange_rec {
+	uint64_t start;
+	uint64_t end;
+	uint64_t coverage;
+	uint64_t entry;
+	uint64_t taken;
+	uint64_t pred;
+	const void *owner;
+	bool is_target;
+	bool is_branch;
+	uintptr_t pos;
+};
+
+/*
+ * Lookups on either kind of context; each returns true and fills @rec, or
+ * returns false (and leaves @rec alone) when there is no such range.
+ *  blockrange_rec_find():    the range containing @addr; O(log n)
+ *  blockrange_rec_find_ge(): the first range ending at or after @addr
+ *  blockrange_rec_first() / _last(): the lowest / highest range
+ *  blockrange_rec_next() / _prev(): replace @rec with the following /
+ *      preceding range in address order
+ */
+bool blockrange_rec_find(const struct blockrange_ctx *ctx, uint64_t addr,
+			 struct blockrange_rec *rec);
+bool blockrange_rec_find_ge(const struct blockrange_ctx *ctx, uint64_t addr,
+			    struct blockrange_rec *rec);
+bool blockrange_rec_first(const struct blockrange_ctx *ctx,
+			  struct blockrange_rec *rec);
+bool blockrange_rec_last(const struct blockrange_ctx *ctx,
+			 struct blockrange_rec *rec);
+bool blockrange_rec_next(const struct blockrange_ctx *ctx,
+			 struct blockrange_rec *rec);
+bool blockrange_rec_prev(const struct blockrange_ctx *ctx,
+			 struct blockrange_rec *rec);
+
+/*
+ * struct blockrange_cursor - the ranges that intersect [lo, hi], as set by
+ * blockrange_rec_span() and read by blockrange_rec_iter() (library-private)
+ */
+struct blockrange_cursor {
+	uintptr_t next;
+	uintptr_t last;
+};
+
+/*
+ * blockrange_rec_span(): set @cur to the (possibly empty) run of ranges that
+ * intersect [lo, hi]; 0, or -EINVAL if lo > hi (then the run is empty).
+ * blockrange_rec_iter(): the next range of the run into @rec, false after
+ * the last:  while (blockrange_rec_iter(ctx, &cur, &rec)) ...
+ */
+int blockrange_rec_span(const struct blockrange_ctx *ctx, uint64_t lo,
+			uint64_t hi, struct blockrange_cursor *cur);
+bool blockrange_rec_iter(const struct blockrange_ctx *ctx,
+			 struct blockrange_cursor *cur,
+			 struct blockrange_rec *rec);
+
+/*
+ * The seed's figures of a range value, with the rules of
+ * blockrange_coverage() and friends (@rec NULL: an address in no range).
+ */
+struct blockrange_fig blockrange_rec_coverage(const struct blockrange_ctx *ctx,
+					      const struct blockrange_rec *rec);
+struct blockrange_fig blockrange_rec_entry_pct(const struct blockrange_ctx *ctx,
+					       const struct blockrange_rec *rec);
+struct blockrange_fig blockrange_rec_taken_pct(const struct blockrange_rec *rec);
+struct blockrange_fig blockrange_rec_pred_pct(const struct blockrange_ctx *ctx,
+					      const struct blockrange_rec *rec);
+
+/*
+ * struct blockrange_addr_rec - blockrange_addr_info() for either engine
+ * @found: @range holds the range containing the address (else it is zeroed)
+ */
+struct blockrange_addr_rec {
+	bool found;
+	struct blockrange_rec range;
+	struct blockrange_fig coverage;
+	struct blockrange_fig entry;
+	struct blockrange_fig taken;
+	struct blockrange_fig pred;
+};
+
+void blockrange_addr_rec(const struct blockrange_ctx *ctx, uint64_t addr,
+			 struct blockrange_addr_rec *info);
 
 #ifdef __cplusplus
 }
