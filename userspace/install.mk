@@ -118,17 +118,12 @@ check-install: deps $(BR_SO) $(CLI_BIN) $(US_LIB) $(US_DEMO_BIN)
 	bash $(TOP)/check-tests/install/check-symbols.sh $(BR_SO) $(BR_MAP) \
 		$(BR_MAN3) $(BR_HEADERS)
 
-# The report of the demo workload.  The lead's demo recording replaces the
-# input: make report-demo REPORT_DEMO_INPUT=perf.data REPORT_DEMO_ARGS=...
+# The report of the demo recording (the multi-DSO workload's perf.data);
+# another input: make report-demo REPORT_DEMO_INPUT=perf.data REPORT_DEMO_ARGS=...
 REPORT_OUT := $(BUILD)/report
-REPORT_DEMO_INPUT ?= $(REPORT_OUT)/demo.perfscript
+REPORT_DEMO_INPUT ?= $(CLI_DEMO_DSO)/perf.data
 REPORT_DEMO_ARGS ?=
 REPORT_HTML := $(REPORT_OUT)/report.html
-
-$(REPORT_OUT)/demo.perfscript: $(CLI_BIN) $(CLI_OUT)/wl/sortsearch-pie
-	@mkdir -p $(@D)
-	$(CLI_BIN) record -o $@ --depth 32 --period 7 -- \
-		$(CLI_OUT)/wl/sortsearch-pie 48 > /dev/null
 
 report-demo: $(CLI_BIN) $(REPORT_DEMO_INPUT)
 	@mkdir -p $(REPORT_OUT)

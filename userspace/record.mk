@@ -43,19 +43,25 @@ check-cli: $(REC_WL)
 # exe_loop (the executable), lib_loop (libhot.so), qsort's merge sort (libc).
 CLI_DEMO_DSO := $(CLI_OUT)/demo-dso
 CLI_DEMO_DSO_ARGS := 2000 2000 64
-# The annotate step of the demo; it reads the text until annotate reads
-# perf.data (then: -i $(CLI_DEMO_DSO)/perf.data).
-CLI_DEMO_DSO_ANNOTATE ?= $(CLI_BIN) annotate -i $(CLI_DEMO_DSO)/blockrange.perfscript \
-		--color=always > $(CLI_DEMO_DSO)/annotate.txt && \
-	awk '/Disassembly of/ { n++ } n <= 3' $(CLI_DEMO_DSO)/annotate.txt
+# The annotate step of the demo: every DSO from the perf.data, then the
+# first lines of the hottest symbol of each of the three DSOs.
+CLI_DEMO_DSO_ANNOTATE ?= $(CLI_BIN) annotate -i $(CLI_DEMO_DSO)/perf.data \
+		--color=always --no-pager > $(CLI_DEMO_DSO)/annotate.txt && \
+	for d in multidso-pie libhot.so libc.so.6; do \
+		awk -v d="$$d" '/Disassembly of/ { on = index($$0, " of " d " for ") > 0; \
+			if (on) n++ } on && n == 1 && k++ < 14' \
+			$(CLI_DEMO_DSO)/annotate.txt; k=0; done
 
 .PHONY: cli-demo-dso
 
-cli-demo-dso: $(CLI_BIN) $(REC_WL)
+$(CLI_DEMO_DSO)/perf.data: $(CLI_BIN) $(REC_WL)
 	@mkdir -p $(CLI_DEMO_DSO)
-	$(CLI_BIN) record -o $(CLI_DEMO_DSO)/perf.data --depth 32 --period 7 \
+	rm -f $@ $@.old
+	$(CLI_BIN) record -o $@ --depth 32 --period 7 \
 		--script-copy $(CLI_DEMO_DSO)/blockrange.perfscript \
 		-- $(REC_WL_OUT)/multidso-pie $(CLI_DEMO_DSO_ARGS)
+
+cli-demo-dso: $(CLI_DEMO_DSO)/perf.data
 	perf script -i $(CLI_DEMO_DSO)/perf.data -F ip,brstack --show-mmap-events \
 		> $(CLI_DEMO_DSO)/perf.script
 	cmp $(CLI_DEMO_DSO)/perf.script $(CLI_DEMO_DSO)/blockrange.perfscript
