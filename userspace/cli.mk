@@ -35,7 +35,7 @@ CLI_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g \
 CLI_GV_PLUGINS = $$(pkg-config --variable=libdir libgvc)/graphviz
 CLI_LIBS := $$(pkg-config --libs capstone libelf libdw libdebuginfod libgvc libzstd) \
 	-L$(CLI_GV_PLUGINS) -Wl,-rpath,$(CLI_GV_PLUGINS) \
-	-lgvplugin_dot_layout -lgvplugin_core
+	-lgvplugin_dot_layout -lgvplugin_core -ldl
 
 CLI_LIB_SRCS := $(filter-out $(CLI_SRC)/main.c,$(wildcard $(CLI_SRC)/*.c))
 CLI_LIB_OBJS := $(patsubst $(CLI_SRC)/%.c,$(CLI_OUT)/obj/%.o,$(CLI_LIB_SRCS))
@@ -95,6 +95,13 @@ $(CLI_OUT)/wl/%-pie: $(CLI_TESTS)/workloads/%.c
 	@mkdir -p $(@D)
 	$(CLI_WL_CC) -O0 -g -fpie -pie -o $@ $<
 
+# Test tools (not part of the CLI).
+$(CLI_OUT)/tools/%: $(CLI_TESTS)/tools/%.c $(CLI_LIBA) $(US_LIB) \
+		$(TOP)/userspace/cli.mk | deps
+	@mkdir -p $(@D)
+	$(CLI_CC) $(CLI_CFLAGS) -I$(CLI_SRC) -o $@ $< $(CLI_LIBA) $(US_LIB) \
+		$(CLI_LIBS)
+
 # Its symbols exported in .dynsym too, for the .dynsym-only lookup test.
 $(CLI_OUT)/wl/sortsearch-rdynamic: $(CLI_TESTS)/workloads/sortsearch.c
 	@mkdir -p $(@D)
@@ -143,6 +150,42 @@ check-cli: deps $(CLI_BIN) $(CLI_CHECK_BIN) $(CLI_WL) $(CLI_OUT)/wl/golden \
 		BLOCKRANGE_PERFDATA=$(SHARED)/fixtures/perfdata \
 		LLVM_PROFGEN=$(LLVM_PROFGEN) \
 		$(CLI_CHECK_BIN)
+	$(MAKE) --no-print-directory check-cli-dsos
+
+# Multi-DSO checks on recordings of the multi-DSO workload (non-PIE and
+# PIE): perf 6.1's `perf annotate --stdio` is the oracle of every branch
+# comment of every symbol of the executable, libhot.so, libc and ld.so
+# (annotate_oracle.py: perf annotates a copy in which the DSO runs at its ELF
+# addresses, see tools/pdreloc.c), and full traces give every executed
+# instruction of every DSO its single-step count (exact_dso.py).
+CLI_DSOS_OUT := $(CLI_OUT)/dsos
+CLI_DSOS := multidso-nopie libhot.so libc.so.6 ld-linux-x86-64.so.2
+
+.PHONY: check-cli-dsos
+
+check-cli-dsos: $(CLI_BIN) $(CLI_OUT)/tools/pdreloc \
+		$(CLI_OUT)/wl/multidso-nopie $(CLI_OUT)/wl/multidso-pie
+	rm -rf $(CLI_DSOS_OUT)
+	mkdir -p $(CLI_DSOS_OUT)
+	for v in nopie pie; do \
+		$(CLI_BIN) record -o $(CLI_DSOS_OUT)/$$v.data --depth 32 \
+			--period 7 -- $(REC_WL_OUT)/multidso-$$v 300 300 32 \
+			> /dev/null 2> $(CLI_DSOS_OUT)/$$v.record && \
+		python3 $(CLI_TESTS)/annotate_oracle.py $(CLI_BIN) \
+			$(CLI_OUT)/tools/pdreloc $(CLI_DSOS_OUT) \
+			$(CLI_DSOS_OUT)/$$v.data multidso-$$v \
+			$(filter-out multidso-nopie,$(CLI_DSOS)) && \
+		$(CLI_BIN) record -o $(CLI_DSOS_OUT)/$$v-full.data --depth 0 \
+			--period 1 --counts $(CLI_DSOS_OUT)/$$v-full.counts \
+			-- $(REC_WL_OUT)/multidso-$$v 40 40 16 \
+			> /dev/null 2> $(CLI_DSOS_OUT)/$$v-full.record && \
+		$(CLI_BIN) annotate -i $(CLI_DSOS_OUT)/$$v-full.data \
+			--format=json > $(CLI_DSOS_OUT)/$$v-full.json \
+			2> $(CLI_DSOS_OUT)/$$v-full.err && \
+		python3 $(CLI_TESTS)/exact_dso.py $(CLI_DSOS_OUT)/$$v-full.json \
+			$(CLI_DSOS_OUT)/$$v-full.counts multidso-$$v libhot.so \
+			libc.so.6 || exit 1; \
+	done
 
 cli-demo: $(CLI_BIN) $(CLI_OUT)/wl/branches-pie
 	$(CLI_BIN) record --format=perfscript -o $(CLI_OUT)/demo.perfscript \

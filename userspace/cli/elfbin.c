@@ -7,6 +7,8 @@
 
 #include "elfbin.h"
 
+#include "altdis.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -147,7 +149,30 @@ static int push_code(struct eb_binary *b, size_t *cap, const cs_insn *in)
 	return 0;
 }
 
-/* Disassemble [lo, hi) of section @s into the code set. */
+static int push_raw(struct eb_binary *b, size_t *cap, uint64_t addr,
+		    unsigned size)
+{
+	if (b->nr_code == *cap) {
+		size_t n = *cap ? *cap * 2 : 1024;
+		struct eb_insn *c = realloc(b->code, n * sizeof(*c));
+
+		if (!c)
+			return -1;
+		b->code = c;
+		*cap = n;
+	}
+	b->code[b->nr_code].addr = addr;
+	b->code[b->nr_code].size = (uint8_t)size;
+	b->code[b->nr_code].kind = EB_OTHER;
+	b->nr_code++;
+	return 0;
+}
+
+/*
+ * Disassemble [lo, hi) of section @s into the code set; what capstone
+ * cannot decode, LLVM's disassembler may (altdis.h), else the byte is not
+ * code.
+ */
 static int decode_region(struct eb_binary *b, const struct eb_section *s,
 			 uint64_t lo, uint64_t hi, size_t *cap)
 {
@@ -169,7 +194,15 @@ static int decode_region(struct eb_binary *b, const struct eb_section *s,
 			}
 			addr = a;
 		} else {
-			addr++;	/* undecodable byte: not code */
+			unsigned n = altdis_decode(b->alt, code,
+						   (size_t)(hi - addr), addr,
+						   NULL, 0, NULL, 0);
+
+			if (n && push_raw(b, cap, addr, n)) {
+				cs_free(in, 1);
+				return -1;
+			}
+			addr += n ? n : 1;
 		}
 	}
 	cs_free(in, 1);
@@ -693,6 +726,9 @@ int eb_open_ex(const char *path, const struct eb_open_opts *o,
 		goto fail;
 	}
 	b->cs_handle = (size_t)h;
+	b->alt = altdis_new();
+	if (!b->alt)
+		goto oom;
 	cs_option(h, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
 	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
 	{
@@ -768,6 +804,7 @@ void eb_close(struct eb_binary *b)
 	free(b->image);
 	free(b->path);
 	free(b->sym_path_buf);
+	altdis_free(b->alt);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -918,6 +955,16 @@ int eb_decode(const struct eb_binary *b, uint64_t addr, struct eb_insn *insn,
 			}
 		}
 		ret = 0;
+	} else {
+		unsigned n = altdis_decode(b->alt, code, size, addr, mnem,
+					   mnemsz, ops, opssz);
+
+		if (n) {
+			insn->addr = addr;
+			insn->size = (uint8_t)n;
+			insn->kind = EB_OTHER;
+			ret = 0;
+		}
 	}
 	cs_free(in, 1);
 	return ret;

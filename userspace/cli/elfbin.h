@@ -76,6 +76,8 @@ enum eb_symsrc {
 	EB_SYMS_DYNSYM,		/* .dynsym only */
 };
 
+struct altdis;
+
 struct eb_binary {
 	char *path;
 	const char *base_name;	/* basename of path */
@@ -110,6 +112,7 @@ struct eb_binary {
 	unsigned char *image;	/* the whole file */
 	size_t image_size;
 	size_t cs_handle;	/* capstone csh */
+	struct altdis *alt;	/* LLVM, for what capstone cannot decode */
 	char *sym_path_buf;
 };
 
