@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "cli_tests.h"
+#include "perfdata_write.h"
 
 #define WL "sortsearch-pie"
 
@@ -418,6 +419,110 @@ START_TEST(missing_binary)
 }
 END_TEST
 
+
+/*
+ * perf.data of a copy of the workload at OUT/rec/NAME (with build-ids);
+ * the copy is then removed or replaced by the caller.
+ */
+static void record_copy(const struct lk *l, const char *src, char *data,
+			size_t datasz, char *bin, size_t binsz)
+{
+	char cmd[2048];
+	char *sh[] = { "sh", "-c", cmd, NULL };
+	char *rec[] = { (char *)env_path("BLOCKRANGE"), "record", "-o", data,
+			"--depth", "32", "--period", "7", "--", bin, "48",
+			NULL };
+
+	snprintf(bin, binsz, "%s/rec/" WL, l->dir);
+	snprintf(data, datasz, "%s/rec.data", l->dir);
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/rec' && cp '%s' '%s'",
+		 l->dir, src, bin);
+	ck_assert_int_eq(run_cmd(sh, NULL, NULL), 0);
+	ck_assert_int_eq(run_cmd(rec, NULL, NULL), 0);
+}
+
+static int annotate_data(const struct lk *l, const char *data,
+			 const char *cache, const char *tag, char *out,
+			 char *err)
+{
+	char *argv[] = { (char *)env_path("BLOCKRANGE"), "annotate", "-i",
+			 (char *)data, "--color=never", "--no-debuginfod",
+			 "--dso", WL, "--debug-file-directory", (char *)l->dir,
+			 "--buildid-dir", (char *)cache, NULL };
+
+	sprintf(out, "%s/%s.out", l->dir, tag);
+	sprintf(err, "%s/%s.err", l->dir, tag);
+	return run_cmd(argv, out, err);
+}
+
+/*
+ * perf.data records the build-id: with the binary gone from its recorded
+ * path, perf's build-id cache (the stripped binary as .../elf and its debug
+ * file as .../debug) gives the same annotation.
+ */
+START_TEST(perf_buildid_cache)
+{
+	struct lk l;
+	char data[700], bin[700], ro[700], re[700], co[700], ce[700];
+	char cache[700], want[1200];
+	char *e;
+
+	lk_setup(&l, "cache", WL);
+	record_copy(&l, l.wl, data, sizeof(data), bin, sizeof(bin));
+	ck_assert_int_eq(annotate_data(&l, data, l.dir, "present", ro, re), 0);
+	ck_assert_int_eq(unlink(bin), 0);
+	snprintf(cache, sizeof(cache), "%s/cache", l.dir);
+	ck_assert_int_eq(annotate_data(&l, data, cache, "cached", co, ce), 0);
+	same_files(ro, co);
+	/* and without the cache: not found, with the path and build-id */
+	ck_assert_int_eq(annotate_data(&l, data, l.dir, "gone", co, ce), 2);
+	e = slurp(ce, NULL);
+	snprintf(want, sizeof(want),
+		 "binary not found (%s build-id %s)", bin, l.id);
+	ck_assert_msg(strstr(e, want), "%s\nlacks\n%s", e, want);
+	free(e);
+}
+END_TEST
+
+/* Another build at the recorded path: a warning, its blocks skipped. */
+START_TEST(build_id_mismatch)
+{
+	struct lk l;
+	char data[700], bin[700], o[700], e[700], other[700], want[1600];
+	char cmd[2048];
+	char *sh[] = { "sh", "-c", cmd, NULL };
+	char *text;
+	uint8_t id[20];
+	char hex[41];
+	int n, i;
+
+	lk_setup(&l, "mismatch", WL);
+	record_copy(&l, l.wl, data, sizeof(data), bin, sizeof(bin));
+	snprintf(other, sizeof(other), "%s/sortsearch-rdynamic",
+		 env_path("BLOCKRANGE_WORKLOADS"));
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", other, bin);
+	ck_assert_int_eq(run_cmd(sh, NULL, NULL), 0);
+	n = pdw_file_build_id(bin, id);
+	ck_assert_int_gt(n, 0);
+	for (i = 0; i < n; i++)
+		sprintf(hex + 2 * i, "%02x", id[i]);
+	ck_assert_int_eq(annotate_data(&l, data, l.dir, "mismatch", o, e), 2);
+	text = slurp(e, NULL);
+	snprintf(want, sizeof(want),
+		 "blockrange: warning: %s has build-id %s, the profile recorded %s; its samples are skipped\n",
+		 bin, hex, l.id);
+	ck_assert_msg(!strncmp(text, want, strlen(want)), "%s\nnot\n%s", text,
+		      want);
+	ck_assert_msg(strstr(text, " 0 counted, 0 DSOs annotated;"), "%s", text);
+	ck_assert_msg(strstr(text, "blocks are in binaries whose build-id differs from the recorded one"),
+		      "%s", text);
+	free(text);
+	text = slurp(o, NULL);
+	ck_assert_str_eq(text, "");
+	free(text);
+}
+END_TEST
+
 Suite *lookup_suite(void)
 {
 	Suite *s = suite_create("lookup");
@@ -432,6 +537,8 @@ Suite *lookup_suite(void)
 	tcase_add_test(t, dynsym_only);
 	tcase_add_test(t, source_lines_from_the_debug_file);
 	tcase_add_test(t, missing_binary);
+	tcase_add_test(t, perf_buildid_cache);
+	tcase_add_test(t, build_id_mismatch);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -399,10 +399,13 @@ void session_nothing(struct session *s, const char *what)
 	const struct session_stats *st = &s->st;
 	int k, worst = -1;
 
+	/* The DSOs left out on purpose explain nothing, unless alone. */
 	for (k = 0; k < SKIP_NR; k++)
-		if (st->skipped[k] && (worst < 0 ||
-				       st->skipped[k] > st->skipped[worst]))
+		if (st->skipped[k] && k != SKIP_OTHER_DSO &&
+		    (worst < 0 || st->skipped[k] > st->skipped[worst]))
 			worst = k;
+	if (worst < 0 && st->skipped[SKIP_OTHER_DSO])
+		worst = SKIP_OTHER_DSO;
 	fprintf(stderr, "blockrange: %s: nothing to %s: ", s->name, what);
 	if (!st->samples) {
 		fputs("expected samples, got none\n", stderr);
