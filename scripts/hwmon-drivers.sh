@@ -30,7 +30,7 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-build=${BUILD:-$top/build}
+. "$top/scripts/kernel-env.sh"
 jobs=${JOBS:-$(nproc)}
 export LC_ALL=C
 
