@@ -446,6 +446,30 @@ static bool hwmon_is_wide(enum hwmon_sensor_types type)
 }
 
 /*
+ * Length of the file name of (type, attr, channel), without formatting it.
+ * The caller has checked that hwmon_suffix() is not NULL.
+ */
+static unsigned int hwmon_name_len(enum hwmon_sensor_types type, u32 attr,
+				   int channel)
+{
+	const struct hwmon_type_desc *t = &hwmon_types[type];
+	unsigned int len = strlen(t->suffix[attr]);
+	unsigned int index;
+
+	if (!t->prefix)
+		return len;
+	if (len)
+		len++;			/* '_' */
+	len += strlen(t->prefix);
+	index = channel + t->base;
+	do {
+		len++;
+		index /= 10;
+	} while (index);
+	return len;
+}
+
+/*
  * Format the file name of (type, attr, channel) into buf (may be NULL when
  * size is 0) and return its length, like snprintf(). The caller has checked
  * that hwmon_suffix() is not NULL.
@@ -621,8 +645,10 @@ static ssize_t hwmon_pec_show(struct device *dev, struct device_attribute *da,
 
 /*
  * Accepts what kstrtobool() accepts. The chip is told first (write() of
- * hwmon_chip_pec, if the chip has a write callback); the client's flag
- * changes only if the chip accepted, so the two never disagree.
+ * hwmon_chip_pec, if the chip has a write callback); -EOPNOTSUPP means the
+ * chip needs no step of its own (as for chips where I2C_CLIENT_PEC alone
+ * turns PEC on). The client's flag changes only if the chip accepted, so
+ * the two never disagree.
  */
 static ssize_t hwmon_pec_store(struct device *dev, struct device_attribute *da,
 			       const char *buf, size_t count)
@@ -643,6 +669,8 @@ static ssize_t hwmon_pec_store(struct device *dev, struct device_attribute *da,
 	else if (ops->write)
 		ret = ops->write(&hwdev->dev, hwmon_chip, hwmon_chip_pec, 0,
 				 on);
+	if (ret == -EOPNOTSUPP)
+		ret = 0;
 	if (!ret) {
 		if (on)
 			client->flags |= I2C_CLIENT_PEC;
@@ -996,8 +1024,7 @@ static int hwmon_measure(struct device *dev, void *drvdata,
 					return -EINVAL;
 
 				lay->nattrs++;
-				lay->strings += hwmon_format_name(NULL, 0, type,
-								  attr, ch) + 1;
+				lay->strings += hwmon_name_len(type, attr, ch) + 1;
 			}
 		}
 	}
@@ -1048,7 +1075,7 @@ static void hwmon_fill_attrs(struct hwmon_core_dev *hwdev,
 				ha->type = type;
 				ha->attr = attr;
 				ha->channel = ch;
-				len = hwmon_format_name(NULL, 0, type, attr, ch);
+				len = hwmon_name_len(type, attr, ch);
 				hwmon_format_name(*strings, len + 1, type, attr,
 						  ch);
 				sysfs_attr_init(&da->attr);
