@@ -23,6 +23,7 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 
+#include "hwmon_driver_util.h"
 #include "hwmon_fake_chip.h"
 #include "hwmon_fake_smbus.h"
 #include "hwmon_sysfs_util.h"
@@ -295,6 +296,19 @@ static void pec_write_refused_by_the_chip_fails_and_keeps_the_flag(struct kunit 
 	KUNIT_EXPECT_EQ(test, pec_writes(env), 2);
 }
 
+static void pec_write_the_chip_does_not_know_still_sets_the_flag(struct kunit *test)
+{
+	struct pec_env *env = pec_ready(test);
+
+	/* what a driver's write() returns for attributes it does not handle */
+	env->chip->write_error[hwmon_chip][hwmon_chip_pec] = -EOPNOTSUPP;
+	KUNIT_EXPECT_EQ(test, pec_write(test, env, "1"), 1);
+	KUNIT_EXPECT_TRUE(test, client_pec(env));
+	KUNIT_EXPECT_EQ(test, pec_write(test, env, "0"), 1);
+	KUNIT_EXPECT_FALSE(test, client_pec(env));
+	KUNIT_EXPECT_EQ(test, pec_writes(env), 2);
+}
+
 static void pec_without_a_write_callback_still_sets_the_flag(struct kunit *test)
 {
 	struct pec_env *env = pec_env(test, true, true);
@@ -322,6 +336,31 @@ static void pec_is_visible_is_not_asked(struct kunit *test)
 			0);
 }
 
+/*
+ * The in-tree lm90 driver sets HWMON_C_PEC for an adm1032 (partial PEC) on
+ * an adapter that can do PEC. (Writes are not tried: lm90 refreshes its
+ * registers first, which the LM90 emulation cannot answer as an adm1032.)
+ */
+static void pec_file_of_the_in_tree_lm90_as_adm1032(struct kunit *test)
+{
+	struct pec_env *env = kunit_kzalloc(test, sizeof(*env), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, env);
+	env->bus = hwmon_fake_smbus_new(test);
+	hwmon_fake_smbus_set_func(env->bus, I2C_FUNC_SMBUS_PEC);
+	hwmon_fake_smbus_add_chip(env->bus, HWMON_FAKE_LM90, 0x4c);
+	env->client = hwmon_fake_smbus_client(env->bus, "adm1032", 0x4c);
+	pec_need_file(test, env);
+	expect_pec_reads(test, env, "0\n");
+	env->client->flags |= I2C_CLIENT_PEC;
+	expect_pec_reads(test, env, "1\n");
+	/* the lm90 device itself has no pec file */
+	KUNIT_EXPECT_FALSE(test,
+			   hwmon_sysfs_has(test,
+					   hwmon_drv_find_child(test, &env->client->dev),
+					   "pec"));
+}
+
 static void pec_file_goes_with_the_hwmon_device(struct kunit *test)
 {
 	struct pec_env *env = pec_ready(test);
@@ -337,7 +376,7 @@ static void pec_file_goes_with_the_hwmon_device(struct kunit *test)
 	expect_pec_reads(test, env, "1\n");
 }
 
-#define PEC_CASE(name)	KUNIT_CASE(name)
+#define PEC_CASE(case_fn)	KUNIT_CASE(case_fn)
 
 #else /* !HWMON_C_PEC */
 
@@ -347,7 +386,7 @@ static void pec_skip(struct kunit *test)
 }
 
 /* every case runs and skips with the reason */
-#define PEC_CASE(name)	{ .run_case = pec_skip, .name = #name }
+#define PEC_CASE(case_fn)	{ .run_case = pec_skip, .name = #case_fn }
 
 #endif /* HWMON_C_PEC */
 
@@ -361,9 +400,11 @@ static struct kunit_case hwmon_pec_cases[] = {
 	PEC_CASE(pec_accepts_the_boolean_spellings),
 	PEC_CASE(pec_rejects_what_is_no_boolean),
 	PEC_CASE(pec_write_refused_by_the_chip_fails_and_keeps_the_flag),
+	PEC_CASE(pec_write_the_chip_does_not_know_still_sets_the_flag),
 	PEC_CASE(pec_without_a_write_callback_still_sets_the_flag),
 	PEC_CASE(pec_is_visible_is_not_asked),
 	PEC_CASE(pec_file_goes_with_the_hwmon_device),
+	PEC_CASE(pec_file_of_the_in_tree_lm90_as_adm1032),
 	{}
 };
 
