@@ -50,8 +50,15 @@
 /* Most temperature channels of the registration figure. */
 #define BENCH_MAX_CHANNELS	256
 
+/*
+ * Every device the memory figure registers stays until the end of the case:
+ * devices unregistered between runs would leave slab objects that the next
+ * run reuses without new pages.
+ */
+#define BENCH_MEM_DEVS		(BENCH_NDEV * (2 * BENCH_MEM_RUNS + 1))
+
 struct bench_devs {
-	struct device *dev[BENCH_NDEV];
+	struct device *dev[BENCH_MEM_DEVS];
 	int n;
 };
 
@@ -90,8 +97,8 @@ static void bench_devs_unregister(void *data)
 }
 
 /*
- * Registers BENCH_NDEV devices of @chip under @parent and unregisters them
- * again. Return: slab bytes the registered devices held, per device.
+ * Registers BENCH_NDEV devices of @chip under @parent (unregistered when the
+ * case ends). Return: bytes the registered devices took, per device.
  */
 static s64 bench_mem_per_device(struct kunit *test, struct bench_devs *devs,
 				struct device *parent,
@@ -100,18 +107,18 @@ static s64 bench_mem_per_device(struct kunit *test, struct bench_devs *devs,
 	const struct hwmon_chip_info *info = hwmon_fake_chip_info(chip);
 	struct device *hwdev;
 	s64 before, after;
+	int i;
 
+	KUNIT_ASSERT_LE(test, devs->n + BENCH_NDEV, BENCH_MEM_DEVS);
 	rcu_barrier();
 	before = bench_slab_bytes();
-	while (devs->n < BENCH_NDEV) {
+	for (i = 0; i < BENCH_NDEV; i++) {
 		hwdev = hwmon_device_register_with_info(parent, "bench", chip,
 							info, NULL);
 		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, hwdev);
 		devs->dev[devs->n++] = hwdev;
 	}
 	after = bench_slab_bytes();
-	bench_devs_unregister(devs);
-	rcu_barrier();
 	return div_s64(after - before, BENCH_NDEV);
 }
 
@@ -182,7 +189,7 @@ static void bench_hwmon_sysfs_floor(struct kunit *test)
 	struct device_attribute *das;
 	struct attribute_group grp = { .name = NULL };
 	s64 per_file[BENCH_FLOOR_RUNS], before, after;
-	struct device *parent;
+	struct device *parents[BENCH_FLOOR_RUNS];
 	int i;
 
 	das = kcalloc(BENCH_FLOOR_FILES, sizeof(*das), GFP_KERNEL);
@@ -201,16 +208,23 @@ static void bench_hwmon_sysfs_floor(struct kunit *test)
 		ptrs[i] = &das[i].attr;
 	}
 	grp.attrs = ptrs;
-	parent = hwmon_test_parent(test, NULL);
+	/*
+	 * One parent per run, all kept until the end: a group removed and
+	 * created again would reuse the slab objects it just freed.
+	 */
+	for (i = 0; i < BENCH_FLOOR_RUNS; i++)
+		parents[i] = hwmon_test_parent(test, NULL);
 
 	for (i = 0; i < BENCH_FLOOR_RUNS; i++) {
 		rcu_barrier();
 		before = bench_slab_bytes();
-		KUNIT_ASSERT_EQ(test, sysfs_create_group(&parent->kobj, &grp), 0);
+		KUNIT_ASSERT_EQ(test, sysfs_create_group(&parents[i]->kobj, &grp),
+				0);
 		after = bench_slab_bytes();
-		sysfs_remove_group(&parent->kobj, &grp);
 		per_file[i] = div_s64(after - before, BENCH_FLOOR_FILES);
 	}
+	for (i = 0; i < BENCH_FLOOR_RUNS; i++)
+		sysfs_remove_group(&parents[i]->kobj, &grp);
 	bench_report(test, "bytes_per_file_floor", per_file, BENCH_FLOOR_RUNS);
 }
 

@@ -33,7 +33,7 @@
 		.string = true,						\
 	}
 
-#define FAKE_STOCK_DIFFERS(_type, _attr, _bit, _name, _mode)			\
+#define FAKE_STOCK_DIFFERS(_type, _attr, _bit, _name, _mode)		\
 	{								\
 		.type = hwmon_##_type, .attr = hwmon_##_type##_##_attr,	\
 		.bit = _bit, .macro = #_bit, .name = _name, .mode = _mode, \
@@ -152,9 +152,9 @@ const struct hwmon_fake_attr hwmon_fake_attrs[] = {
 	FAKE_ATTR(power, average_interval, HWMON_P_AVERAGE_INTERVAL,
 		  "power%d_average_interval", RW),
 	FAKE_STOCK_DIFFERS(power, average_interval_max, HWMON_P_AVERAGE_INTERVAL_MAX,
-		     "power%d_average_interval_max", RO),
+			   "power%d_average_interval_max", RO),
 	FAKE_STOCK_DIFFERS(power, average_interval_min, HWMON_P_AVERAGE_INTERVAL_MIN,
-		     "power%d_average_interval_min", RO),
+			   "power%d_average_interval_min", RO),
 	FAKE_ATTR(power, average_highest, HWMON_P_AVERAGE_HIGHEST, "power%d_average_highest", RO),
 	FAKE_ATTR(power, average_lowest, HWMON_P_AVERAGE_LOWEST, "power%d_average_lowest", RO),
 	FAKE_ATTR(power, average_max, HWMON_P_AVERAGE_MAX, "power%d_average_max", RW),
