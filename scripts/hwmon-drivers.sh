@@ -222,10 +222,12 @@ list() {	# list CORE: the hwmon modules of the current configuration
 	[ -f "$out/modules.order" ] || die "$1: $out/modules.order missing (build first)"
 	# modules.order holds the modules of the current configuration only;
 	# a .ko left over from an earlier configuration is not counted.
-	grep '^drivers/hwmon/' "$out/modules.order" | sort | while read -r ko; do
-		[ -f "$out/$ko" ] || die "$1: $ko in modules.order but not built"
-		echo "$ko"
-	done
+	# (6.1 lists the .ko files, 6.12 the .o files they are linked from)
+	grep '^drivers/hwmon/' "$out/modules.order" | sed 's/\.o$/.ko/' | sort |
+		while read -r ko; do
+			[ -f "$out/$ko" ] || die "$1: $ko in modules.order but not built"
+			echo "$ko"
+		done
 }
 
 unresolved() {	# unresolved CORE: "module symbol" for each undefined symbol of a
