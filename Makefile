@@ -114,7 +114,7 @@ fuzz: fuzz-blockrange fuzz-perfscript
 # make with KERNEL=6.12; the rest of check is the 6.1 tree's).
 # .ci/run narrows it to CI_612 (time budget, see README.md).
 CHECK_612 ?= check-kernel check-drivers e2e coverage-kernel
-CI_612 := check-kernel hwmon-drivers e2e
+CI_612 := check-kernel e2e
 check-6.12:
 	$(MAKE) --no-print-directory KERNEL=6.12 $(CHECK_612)
 
