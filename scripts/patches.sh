@@ -91,6 +91,7 @@ describe() {
 	Kconfig) echo "Kconfig symbols of the suites and test drivers."; return ;;
 	Makefile) echo "kbuild rules."; return ;;
 	.kunitconfig) echo "configuration for kunit.py run --kunitconfig=drivers/hwmon/tests."; return ;;
+	debug.kunitconfig) echo "additions for a debug kernel (KASAN, UBSAN, lockdep, debug objects, kmemleak)."; return ;;
 	esac
 	# the first sentence of the first paragraph of the first /* ... */
 	# comment after the SPDX line
