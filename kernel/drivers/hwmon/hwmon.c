@@ -507,7 +507,8 @@ static ssize_t hwmon_attr_show(struct device *dev,
 				(long *)&val);
 	} else {
 		ret = ops->read(dev, ha->type, ha->attr, ha->channel, &lval);
-		val = lval;
+		if (ret >= 0)
+			val = lval;
 	}
 	mutex_unlock(&hwdev->lock);
 	if (ret < 0)
