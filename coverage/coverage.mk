@@ -1,20 +1,26 @@
 # Coverage reports (gcovr), included by the top-level Makefile.
 #
-#   make coverage   build/coverage/kernel/    our hwmon.c under the KUnit suites (UML)
+#   make coverage   KB/coverage/kernel/       our hwmon.c under the KUnit suites (UML)
 #                   build/coverage/userspace/ libblockrange + CLI under the Check suites
 #                   and a one-screen summary; fails below coverage/thresholds.json
+#   make coverage-kernel KERNEL=6.12   the kernel part on the 6.12 tree
 #
-# The kernel part runs kunit.py --arch=um with GCOV on a third tree,
-# build/coverage/src = our tree + kernel/patches/coverage/ (two build fixes
-# that UML + gcc 12 + GCOV need; see the patches' descriptions). UML writes
-# the .gcda files itself when the kernel exits.
+# The kernel part runs kunit.py --arch=um with GCOV on a third tree of the
+# tree KERNEL selects (KB = build/ or build/6.12/), KB/coverage/src = our
+# tree + kernel/patches/$(KERNEL)/coverage/ (the build fixes that UML + gcc
+# 12 + GCOV need; see the patches' descriptions). UML writes the .gcda files
+# itself when the kernel exits.
 # The userspace part rebuilds the library, CLI and tests with --coverage in
 # build/coverage/us-obj/, so the normal build stays uninstrumented.
 
 COV := $(BUILD)/coverage
+KCOV := $(KB)/coverage
 COV_GCOVR_OUT = --html-details $(COV)/$(1)/index.html \
 	--cobertura $(COV)/$(1)/coverage.xml --cobertura-pretty \
 	--txt $(COV)/$(1)/summary.txt --json-summary $(COV)/$(1)/summary.json
+COV_GCOVR_OUT_K = --html-details $(KCOV)/$(1)/index.html \
+	--cobertura $(KCOV)/$(1)/coverage.xml --cobertura-pretty \
+	--txt $(KCOV)/$(1)/summary.txt --json-summary $(KCOV)/$(1)/summary.json
 
 .PHONY: coverage coverage-kernel coverage-userspace
 
@@ -22,28 +28,30 @@ coverage: coverage-kernel coverage-userspace
 	@echo
 	@echo "== coverage summary (reports under build/coverage/) =="
 	@python3 $(TOP)/coverage/summary.py $(TOP)/coverage/thresholds.json \
-		kernel=$(COV)/kernel/summary.json \
+		kernel=$(KCOV)/kernel/summary.json \
 		userspace=$(COV)/userspace/summary.json
 
 # The instrumented kernel bypasses ccache: a cached .gcno would record the
 # working directory of whichever checkout compiled it first. kbuild's own
 # incremental build still applies within build/coverage/kunit.
 coverage-kernel: tree-coverage
-	@mkdir -p $(COV)/kunit
-	find $(COV)/kunit -name '*.gcda' -delete
-	cd $(COV)/src && CCACHE_DISABLE=1 python3 tools/testing/kunit/kunit.py run --arch=um \
+	@mkdir -p $(KCOV)/kunit
+	find $(KCOV)/kunit -name '*.gcda' -delete
+	cd $(KCOV)/src && CCACHE_DISABLE=1 python3 tools/testing/kunit/kunit.py run --arch=um \
 		--kunitconfig=$(TOP)/.kunitconfig \
 		--kunitconfig=tools/testing/kunit/configs/coverage_uml.config \
 		--kunitconfig=$(TOP)/coverage/kunit_uml.config \
-		--build_dir=$(COV)/kunit --jobs=$(JOBS)
-	rm -rf $(COV)/kernel && mkdir -p $(COV)/kernel
-	gcovr --config $(TOP)/coverage/gcovr-kernel.cfg --root $(COV)/src \
-		--filter '$(COV)/src/drivers/hwmon/hwmon\.c$$' \
-		--object-directory $(COV)/kunit \
-		$(call COV_GCOVR_OUT,kernel) $(COV)/kunit/drivers/hwmon
+		--build_dir=$(KCOV)/kunit --jobs=$(JOBS)
+	rm -rf $(KCOV)/kernel && mkdir -p $(KCOV)/kernel
+	gcovr --config $(TOP)/coverage/gcovr-kernel.cfg --root $(KCOV)/src \
+		--filter '$(KCOV)/src/drivers/hwmon/hwmon\.c$$' \
+		--object-directory $(KCOV)/kunit \
+		$(call COV_GCOVR_OUT_K,kernel) $(KCOV)/kunit/drivers/hwmon
+	@python3 $(TOP)/coverage/summary.py $(TOP)/coverage/thresholds.json \
+		kernel=$(KCOV)/kernel/summary.json
 
 tree-coverage: deps
-	@$(TOP)/scripts/tree.sh coverage
+	@$(KENV) $(TOP)/scripts/tree.sh coverage
 
 coverage-userspace: deps
 	rm -rf $(COV)/us-obj $(COV)/userspace

@@ -10,7 +10,7 @@ core=${1:?usage: boot.sh ours|stock}
 case "$core" in ours|stock) ;; *) echo "boot.sh: unknown core '$core' (expected ours or stock)" >&2; exit 2 ;; esac
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-build=${BUILD:-$top/build}
+. "$top/scripts/kernel-env.sh"
 kernel=$build/$core/e2e/arch/x86/boot/bzImage
 initrd=$build/e2e/initramfs.cpio
 run=$build/e2e/$core

@@ -11,7 +11,7 @@ core=${1:?usage: kernel.sh ours|stock}
 case "$core" in ours|stock) ;; *) echo "kernel.sh: unknown core '$core' (expected ours or stock)" >&2; exit 2 ;; esac
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-build=${BUILD:-$top/build}
+. "$top/scripts/kernel-env.sh"
 src=$build/$core/src
 out=$build/$core/e2e
 frag=$top/e2e/kernel.config

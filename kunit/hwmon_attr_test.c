@@ -22,9 +22,11 @@
 #define BUF_SIZE	128
 
 /*
- * Every attribute bit except the two the stock core names differently from
- * the ABI: KUnit 6.1 reports a skipped parameter as "ok", so those two are
- * covered by a case of their own, power_average_interval_limits_*().
+ * Every attribute bit except those a stock core handles differently from
+ * the ABI (stock_differs): KUnit reports a skipped parameter as "ok", so
+ * they are covered by cases of their own,
+ * power_average_interval_limits_use_the_abi_names() and
+ * energy64_label_is_read_with_read_string().
  */
 static const void *hwmon_attr_gen(const void *prev, char *desc)
 {
@@ -34,7 +36,7 @@ static const void *hwmon_attr_gen(const void *prev, char *desc)
 		next = next ? next + 1 : hwmon_fake_attrs;
 		if (next >= hwmon_fake_attrs + hwmon_fake_attr_count)
 			return NULL;
-	} while (next->abi_fix);
+	} while (next->stock_differs);
 	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", next->macro);
 	return next;
 }
@@ -264,7 +266,7 @@ static void all_types_chip_creates_every_expected_file(struct kunit *test)
 		for (c = 0; chip->config[desc->type][c]; c++) {
 			hwmon_fake_attr_file_name(desc, c, name, sizeof(name));
 			/* the stock core's names of the two are checked elsewhere */
-			if (desc->abi_fix && stock)
+			if (desc->stock_differs && stock)
 				continue;
 			expect_file_mode(test, hwdev, name, desc->mode);
 		}
@@ -281,7 +283,7 @@ static void power_average_interval_limits_use_the_abi_names(struct kunit *test)
 
 	if (hwmon_test_core_is_stock(test))
 		kunit_skip(test,
-			   "stock 6.1 core creates power1_interval_max/_min instead of the ABI names (intended difference)");
+			   "the stock cores create power1_interval_max/_min instead of the ABI names (intended difference)");
 	chip = hwmon_fake_chip_new(test);
 	hwmon_fake_chip_set_channels(chip, hwmon_power, 2,
 				     HWMON_P_AVERAGE_INTERVAL_MAX |
@@ -318,6 +320,92 @@ static void power_average_interval_limits_use_the_abi_names(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, chip->total_reads + chip->total_writes, 2u);
 }
 
+/*
+ * The attribute bits 6.12 added. The parameterized cases above cover each
+ * of them on 6.12; these cases make a tree without them say so (skip).
+ */
+static void beep_attributes_have_their_abi_names(struct kunit *test)
+{
+#ifdef HWMON_C_BEEP_ENABLE
+	struct hwmon_fake_chip *chip = hwmon_fake_chip_new(test);
+	struct device *hwdev;
+
+	hwmon_fake_chip_set_channels(chip, hwmon_chip, 1, HWMON_C_BEEP_ENABLE);
+	hwmon_fake_chip_set_channels(chip, hwmon_temp, 2, HWMON_T_BEEP);
+	hwmon_fake_chip_set_channels(chip, hwmon_in, 1, HWMON_I_BEEP);
+	hwmon_fake_chip_set_channels(chip, hwmon_curr, 1, HWMON_C_BEEP);
+	hwmon_fake_chip_set_channels(chip, hwmon_fan, 1, HWMON_F_BEEP);
+	hwdev = hwmon_test_register_chip(test, chip, "beep");
+
+	expect_file_mode(test, hwdev, "beep_enable", 0644);
+	expect_file_mode(test, hwdev, "temp1_beep", 0644);
+	expect_file_mode(test, hwdev, "temp2_beep", 0644);
+	expect_file_mode(test, hwdev, "in0_beep", 0644);
+	expect_file_mode(test, hwdev, "curr1_beep", 0644);
+	expect_file_mode(test, hwdev, "fan1_beep", 0644);
+	KUNIT_EXPECT_EQ(test, hwmon_sysfs_count_files(test, hwdev), 6);
+	KUNIT_EXPECT_EQ(test, hwmon_sysfs_write(test, hwdev, "temp2_beep", "1"), 1);
+	KUNIT_EXPECT_EQ(test, chip->writes[hwmon_temp][hwmon_temp_beep][1], 1u);
+	KUNIT_EXPECT_EQ(test, chip->value[hwmon_temp][hwmon_temp_beep][1], 1);
+	KUNIT_EXPECT_EQ(test, hwmon_sysfs_write(test, hwdev, "beep_enable", "0"), 1);
+	KUNIT_EXPECT_EQ(test, chip->writes[hwmon_chip][hwmon_chip_beep_enable][0], 1u);
+	KUNIT_EXPECT_EQ(test, chip->total_writes, 2u);
+#else
+	kunit_skip(test, "the tree's <linux/hwmon.h> has no beep attributes (6.1)");
+#endif
+}
+
+static void in_fault_and_humidity_limit_alarms_have_their_abi_names(struct kunit *test)
+{
+#if defined(HWMON_I_FAULT) && defined(HWMON_H_MIN_ALARM)
+	struct hwmon_fake_chip *chip = hwmon_fake_chip_new(test);
+	struct device *hwdev;
+	char buf[BUF_SIZE];
+
+	hwmon_fake_chip_set_channels(chip, hwmon_in, 2, HWMON_I_FAULT);
+	hwmon_fake_chip_set_channels(chip, hwmon_humidity, 1,
+				     HWMON_H_MIN_ALARM | HWMON_H_MAX_ALARM);
+	chip->value[hwmon_in][hwmon_in_fault][1] = 1;
+	hwdev = hwmon_test_register_chip(test, chip, "alarms");
+
+	expect_file_mode(test, hwdev, "in0_fault", 0444);
+	expect_file_mode(test, hwdev, "in1_fault", 0444);
+	expect_file_mode(test, hwdev, "humidity1_min_alarm", 0444);
+	expect_file_mode(test, hwdev, "humidity1_max_alarm", 0444);
+	KUNIT_EXPECT_EQ(test, hwmon_sysfs_count_files(test, hwdev), 4);
+	KUNIT_EXPECT_EQ(test, hwmon_sysfs_read(test, hwdev, "in1_fault", buf,
+					       sizeof(buf)), 2);
+	KUNIT_EXPECT_STREQ(test, buf, "1\n");
+	KUNIT_EXPECT_EQ(test, chip->reads[hwmon_in][hwmon_in_fault][1], 1u);
+#else
+	kunit_skip(test,
+		   "the tree's <linux/hwmon.h> has no HWMON_I_FAULT / HWMON_H_MIN_ALARM / HWMON_H_MAX_ALARM (6.1)");
+#endif
+}
+
+static void energy64_files_are_named_like_energy_files(struct kunit *test)
+{
+#ifdef HWMON_TEST_HAVE_ENERGY64
+	struct hwmon_fake_chip *chip = hwmon_fake_chip_new(test);
+	struct device *hwdev;
+
+	hwmon_fake_chip_set_channels(chip, hwmon_energy64, 2,
+				     HWMON_E_ENABLE | HWMON_E_INPUT |
+				     HWMON_E_LABEL);
+	hwdev = hwmon_test_register_chip(test, chip, "energy64");
+
+	expect_file_mode(test, hwdev, "energy1_enable", 0644);
+	expect_file_mode(test, hwdev, "energy1_input", 0444);
+	expect_file_mode(test, hwdev, "energy1_label", 0444);
+	expect_file_mode(test, hwdev, "energy2_input", 0444);
+	KUNIT_EXPECT_EQ(test, hwmon_sysfs_count_files(test, hwdev), 6);
+	KUNIT_EXPECT_EQ(test, chip->visible_calls[hwmon_energy64][hwmon_energy_input][1],
+			1u);
+#else
+	kunit_skip(test, "the tree's <linux/hwmon.h> has no hwmon_energy64 (6.1)");
+#endif
+}
+
 static struct kunit_case hwmon_names_cases[] = {
 	KUNIT_CASE_PARAM(each_attribute_bit_creates_its_abi_file_with_the_visible_mode,
 			 hwmon_attr_gen),
@@ -332,6 +420,9 @@ static struct kunit_case hwmon_names_cases[] = {
 	KUNIT_CASE(channels_of_one_type_can_have_different_attributes),
 	KUNIT_CASE(all_types_chip_creates_every_expected_file),
 	KUNIT_CASE(power_average_interval_limits_use_the_abi_names),
+	KUNIT_CASE(beep_attributes_have_their_abi_names),
+	KUNIT_CASE(in_fault_and_humidity_limit_alarms_have_their_abi_names),
+	KUNIT_CASE(energy64_files_are_named_like_energy_files),
 	{}
 };
 
@@ -784,6 +875,75 @@ static void each_attribute_file_reaches_its_callbacks_with_its_channel(struct ku
 	KUNIT_EXPECT_EQ(test, chip->bad_calls, 0u);
 }
 
+static void energy64_values_are_printed_with_64_bits(struct kunit *test)
+{
+#ifdef HWMON_TEST_HAVE_ENERGY64
+	struct hwmon_fake_chip *chip = hwmon_fake_chip_new(test);
+	struct device *hwdev;
+	char buf[BUF_SIZE];
+
+	hwmon_fake_chip_set_channels(chip, hwmon_energy64, 3, HWMON_E_INPUT);
+	chip->value[hwmon_energy64][hwmon_energy_input][0] = 0x123456789abLL;
+	chip->value[hwmon_energy64][hwmon_energy_input][1] = S64_MAX;
+	chip->value[hwmon_energy64][hwmon_energy_input][2] = -5000000000LL;
+	hwdev = hwmon_test_register_chip(test, chip, "energy64");
+
+	KUNIT_EXPECT_GT(test, hwmon_sysfs_read(test, hwdev, "energy1_input",
+					       buf, sizeof(buf)), 0);
+	KUNIT_EXPECT_STREQ(test, buf, "1250999896491\n");
+	KUNIT_EXPECT_GT(test, hwmon_sysfs_read(test, hwdev, "energy2_input",
+					       buf, sizeof(buf)), 0);
+	KUNIT_EXPECT_STREQ(test, buf, "9223372036854775807\n");
+	KUNIT_EXPECT_GT(test, hwmon_sysfs_read(test, hwdev, "energy3_input",
+					       buf, sizeof(buf)), 0);
+	KUNIT_EXPECT_STREQ(test, buf, "-5000000000\n");
+	KUNIT_EXPECT_EQ(test, chip->reads[hwmon_energy64][hwmon_energy_input][2],
+			1u);
+	KUNIT_EXPECT_EQ(test, chip->total_reads, 3u);
+#else
+	kunit_skip(test, "the tree's <linux/hwmon.h> has no hwmon_energy64 (6.1)");
+#endif
+}
+
+static void energy64_label_is_read_with_read_string(struct kunit *test)
+{
+#ifdef HWMON_TEST_HAVE_ENERGY64
+	struct hwmon_fake_chip *chip;
+	struct device *hwdev;
+	char buf[BUF_SIZE];
+
+	if (hwmon_test_core_is_stock(test))
+		kunit_skip(test,
+			   "the stock 6.12 core reads energyN_label of energy64 channels with read() and prints a number (intended difference)");
+	chip = hwmon_fake_chip_new(test);
+	hwmon_fake_chip_set_channels(chip, hwmon_energy64, 2,
+				     HWMON_E_INPUT | HWMON_E_LABEL);
+	chip->label[hwmon_energy64][1] = "Package";
+	hwdev = hwmon_test_register_chip(test, chip, "energy64");
+
+	KUNIT_EXPECT_EQ(test, hwmon_sysfs_read(test, hwdev, "energy2_label", buf,
+					       sizeof(buf)), 8);
+	KUNIT_EXPECT_STREQ(test, buf, "Package\n");
+	KUNIT_EXPECT_EQ(test,
+			chip->read_strings[hwmon_energy64][hwmon_energy_label][1],
+			1u);
+	KUNIT_EXPECT_EQ(test, chip->total_reads, 0u);
+	/* without read_string() the label cannot be registered */
+	chip = hwmon_fake_chip_new(test);
+	hwmon_fake_chip_set_channels(chip, hwmon_energy64, 1, HWMON_E_LABEL);
+	chip->missing_ops |= HWMON_FAKE_NO_READ_STRING;
+	KUNIT_EXPECT_EQ(test,
+			PTR_ERR(hwmon_test_register_info(test,
+							 hwmon_test_parent(test, NULL),
+							 "energy64", chip,
+							 hwmon_fake_chip_info(chip),
+							 NULL)),
+			-EINVAL);
+#else
+	kunit_skip(test, "the tree's <linux/hwmon.h> has no hwmon_energy64 (6.1)");
+#endif
+}
+
 static struct kunit_case hwmon_read_cases[] = {
 	KUNIT_CASE(read_prints_the_value_as_a_decimal_line),
 	KUNIT_CASE(read_prints_a_negative_value),
@@ -806,6 +966,8 @@ static struct kunit_case hwmon_read_cases[] = {
 	KUNIT_CASE(read_string_error_reaches_the_reader),
 	KUNIT_CASE_PARAM(each_attribute_file_reaches_its_callbacks_with_its_channel,
 			 hwmon_attr_file_gen),
+	KUNIT_CASE(energy64_values_are_printed_with_64_bits),
+	KUNIT_CASE(energy64_label_is_read_with_read_string),
 	{}
 };
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * A KUnit-hosted benchmark of the hwmon core (issue 8, part 4). It reports
+ * A KUnit-hosted benchmark of the hwmon core. It reports
  * figures, it does not judge them: the only assertions are that the
  * registrations and reads it measures succeed.
  *
@@ -10,9 +10,12 @@
  *
  * which scripts/bench-hwmon.mk picks out of the test log of each core.
  *
- * Memory is counted by the allocator: the slab page counters of the node
- * statistics (kmalloc_large() pages are accounted there too) around the
- * registration of BENCH_NDEV devices, divided by BENCH_NDEV. Times come from
+ * Memory is counted by the allocators: the slab page counters of the node
+ * statistics (kmalloc_large() pages are accounted there too) plus the pages
+ * vmalloc() holds, around the registration of BENCH_NDEV devices, divided
+ * by BENCH_NDEV. bytes_per_file_floor is what sysfs alone costs per file
+ * (kernfs node and name copy), whatever the core: a group of that many
+ * attributes, made beforehand, added to a plain device. Times come from
  * ktime_get_ns() on whatever CPU the test runs.
  */
 
@@ -26,7 +29,10 @@
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/rcupdate.h>
+#include <linux/slab.h>
 #include <linux/sort.h>
+#include <linux/sysfs.h>
+#include <linux/vmalloc.h>
 #include <linux/vmstat.h>
 
 #include "hwmon_fake_chip.h"
@@ -44,8 +50,15 @@
 /* Most temperature channels of the registration figure. */
 #define BENCH_MAX_CHANNELS	256
 
+/*
+ * Every device the memory figure registers stays until the end of the case:
+ * devices unregistered between runs would leave slab objects that the next
+ * run reuses without new pages.
+ */
+#define BENCH_MEM_DEVS		(BENCH_NDEV * (2 * BENCH_MEM_RUNS + 1))
+
 struct bench_devs {
-	struct device *dev[BENCH_NDEV];
+	struct device *dev[BENCH_MEM_DEVS];
 	int n;
 };
 
@@ -64,12 +77,14 @@ static void bench_report(struct kunit *test, const char *key, s64 *v, int n)
 		   key, v[n / 2], v[0], v[n - 1], n);
 }
 
+/* Bytes held by the slab allocators (with large kmallocs) and vmalloc. */
 static s64 bench_slab_bytes(void)
 {
 	unsigned long pages;
 
 	pages = global_node_page_state_pages(NR_SLAB_UNRECLAIMABLE_B) +
-		global_node_page_state_pages(NR_SLAB_RECLAIMABLE_B);
+		global_node_page_state_pages(NR_SLAB_RECLAIMABLE_B) +
+		vmalloc_nr_pages();
 	return (s64)pages * PAGE_SIZE;
 }
 
@@ -82,8 +97,8 @@ static void bench_devs_unregister(void *data)
 }
 
 /*
- * Registers BENCH_NDEV devices of @chip under @parent and unregisters them
- * again. Return: slab bytes the registered devices held, per device.
+ * Registers BENCH_NDEV devices of @chip under @parent (unregistered when the
+ * case ends). Return: bytes the registered devices took, per device.
  */
 static s64 bench_mem_per_device(struct kunit *test, struct bench_devs *devs,
 				struct device *parent,
@@ -92,18 +107,18 @@ static s64 bench_mem_per_device(struct kunit *test, struct bench_devs *devs,
 	const struct hwmon_chip_info *info = hwmon_fake_chip_info(chip);
 	struct device *hwdev;
 	s64 before, after;
+	int i;
 
+	KUNIT_ASSERT_LE(test, devs->n + BENCH_NDEV, BENCH_MEM_DEVS);
 	rcu_barrier();
 	before = bench_slab_bytes();
-	while (devs->n < BENCH_NDEV) {
+	for (i = 0; i < BENCH_NDEV; i++) {
 		hwdev = hwmon_device_register_with_info(parent, "bench", chip,
 							info, NULL);
 		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, hwdev);
 		devs->dev[devs->n++] = hwdev;
 	}
 	after = bench_slab_bytes();
-	bench_devs_unregister(devs);
-	rcu_barrier();
 	return div_s64(after - before, BENCH_NDEV);
 }
 
@@ -148,6 +163,71 @@ static void bench_hwmon_memory(struct kunit *test)
 	bench_report(test, "bytes_per_attr", per_attr, BENCH_MEM_RUNS);
 }
 
+/* Files of the sysfs floor figure, and its repetitions. */
+#define BENCH_FLOOR_FILES	512
+#define BENCH_FLOOR_RUNS	5
+
+static ssize_t bench_floor_show(struct device *dev,
+				struct device_attribute *da, char *buf)
+{
+	return sysfs_emit(buf, "0\n");
+}
+
+static void bench_floor_free(void *data)
+{
+	struct device_attribute *das = data;
+	int i;
+
+	for (i = 0; i < BENCH_FLOOR_FILES; i++)
+		kfree(das[i].attr.name);
+	kfree(das);
+}
+
+static void bench_hwmon_sysfs_floor(struct kunit *test)
+{
+	struct attribute **ptrs;
+	struct device_attribute *das;
+	struct attribute_group grp = { .name = NULL };
+	s64 per_file[BENCH_FLOOR_RUNS], before, after;
+	struct device *parents[BENCH_FLOOR_RUNS];
+	int i;
+
+	das = kcalloc(BENCH_FLOOR_FILES, sizeof(*das), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, das);
+	KUNIT_ASSERT_EQ(test, hwmon_test_defer(test, bench_floor_free, das), 0);
+	ptrs = kunit_kcalloc(test, BENCH_FLOOR_FILES + 1, sizeof(*ptrs),
+			     GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ptrs);
+	for (i = 0; i < BENCH_FLOOR_FILES; i++) {
+		/* generated names, as a core generates them */
+		das[i].attr.name = kasprintf(GFP_KERNEL, "temp%d_input", i + 1);
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, das[i].attr.name);
+		sysfs_attr_init(&das[i].attr);
+		das[i].attr.mode = 0444;
+		das[i].show = bench_floor_show;
+		ptrs[i] = &das[i].attr;
+	}
+	grp.attrs = ptrs;
+	/*
+	 * One parent per run, all kept until the end: a group removed and
+	 * created again would reuse the slab objects it just freed.
+	 */
+	for (i = 0; i < BENCH_FLOOR_RUNS; i++)
+		parents[i] = hwmon_test_parent(test, NULL);
+
+	for (i = 0; i < BENCH_FLOOR_RUNS; i++) {
+		rcu_barrier();
+		before = bench_slab_bytes();
+		KUNIT_ASSERT_EQ(test, sysfs_create_group(&parents[i]->kobj, &grp),
+				0);
+		after = bench_slab_bytes();
+		per_file[i] = div_s64(after - before, BENCH_FLOOR_FILES);
+	}
+	for (i = 0; i < BENCH_FLOOR_RUNS; i++)
+		sysfs_remove_group(&parents[i]->kobj, &grp);
+	bench_report(test, "bytes_per_file_floor", per_file, BENCH_FLOOR_RUNS);
+}
+
 static umode_t bench_is_visible(const void *drvdata,
 				enum hwmon_sensor_types type, u32 attr,
 				int channel)
@@ -174,7 +254,7 @@ static void bench_hwmon_register(struct kunit *test)
 	struct hwmon_channel_info temp;
 	struct hwmon_chip_info chip;
 	s64 ns[BENCH_REG_RUNS];
-	struct device *parent;
+	struct device *parent, *own;
 	struct device *hwdev;
 	char key[32];
 	u32 *config;
@@ -206,6 +286,25 @@ static void bench_hwmon_register(struct kunit *test)
 			ns[i] = ktime_get_ns() - t0;
 		}
 		snprintf(key, sizeof(key), "reg_unreg_ns_%d", counts[k]);
+		bench_report(test, key, ns, BENCH_REG_RUNS);
+
+		/*
+		 * The same with a parent of its own that is removed in the
+		 * timed cycle: a core that allocates with devm on the parent
+		 * frees then, not at unregistration.
+		 */
+		for (i = 0; i < BENCH_REG_RUNS; i++) {
+			t0 = ktime_get_ns();
+			own = hwmon_test_parent(test, NULL);
+			hwdev = hwmon_device_register_with_info(own, "bench",
+								NULL, &chip,
+								NULL);
+			KUNIT_ASSERT_NOT_ERR_OR_NULL(test, hwdev);
+			hwmon_device_unregister(hwdev);
+			hwmon_test_remove_parent(test, own);
+			ns[i] = ktime_get_ns() - t0;
+		}
+		snprintf(key, sizeof(key), "reg_parent_ns_%d", counts[k]);
 		bench_report(test, key, ns, BENCH_REG_RUNS);
 	}
 }
@@ -248,6 +347,7 @@ static void bench_hwmon_read(struct kunit *test)
 
 static struct kunit_case bench_hwmon_cases[] = {
 	KUNIT_CASE(bench_hwmon_memory),
+	KUNIT_CASE(bench_hwmon_sysfs_floor),
 	KUNIT_CASE(bench_hwmon_register),
 	KUNIT_CASE(bench_hwmon_read),
 	{}

@@ -210,6 +210,13 @@ static void notify_rejects_an_unknown_type(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hwmon_uevent_count(test, sock, hwdev, keys), 0);
 }
 
+/* The last temperature attribute of the tree's header. */
+#ifdef HWMON_T_BEEP
+#define HWMON_TEST_TEMP_LAST	hwmon_temp_beep
+#else
+#define HWMON_TEST_TEMP_LAST	hwmon_temp_rated_max
+#endif
+
 static void notify_rejects_an_unknown_attribute(struct kunit *test)
 {
 	struct socket *sock = hwmon_uevent_listen(test);
@@ -218,7 +225,7 @@ static void notify_rejects_an_unknown_attribute(struct kunit *test)
 
 	hwmon_uevent_flush(test, sock);
 	KUNIT_EXPECT_EQ(test, hwmon_notify_event(hwdev, hwmon_temp,
-						 hwmon_temp_rated_max + 1, 0),
+						 HWMON_TEST_TEMP_LAST + 1, 0),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, hwmon_uevent_count(test, sock, hwdev, keys), 0);
 }

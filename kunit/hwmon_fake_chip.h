@@ -31,8 +31,11 @@ struct kunit;
  *	creates no file (HWMON_C_REGISTER_TZ).
  * @mode: mode the fake chip's is_visible() returns for it by default
  * @string: true if the attribute is read with read_string() (labels)
- * @abi_fix: true if the stock 6.1 core names the file differently from the
- *	ABI (an intended difference of our core)
+ * @stock_differs: true if a stock core handles the attribute differently
+ *	from the ABI, an intended difference of our core: the stock cores
+ *	(6.1 and 6.12) name the power average interval limits
+ *	powerN_interval_max/_min, stock 6.12 reads the energy64 label with
+ *	read() and prints a number
  */
 struct hwmon_fake_attr {
 	enum hwmon_sensor_types type;
@@ -42,10 +45,10 @@ struct hwmon_fake_attr {
 	const char *name;
 	umode_t mode;
 	bool string;
-	bool abi_fix;
+	bool stock_differs;
 };
 
-/* Every attribute bit of the 6.1 header, in header order. */
+/* Every attribute bit of the tree's header (6.1 or 6.12), in header order. */
 extern const struct hwmon_fake_attr hwmon_fake_attrs[];
 extern const size_t hwmon_fake_attr_count;
 
@@ -89,7 +92,7 @@ struct hwmon_fake_chip {
 	unsigned int missing_ops;
 	struct hwmon_chip_info chip;
 	umode_t mode[hwmon_max][HWMON_FAKE_MAX_ATTRS][HWMON_FAKE_MAX_CHANNELS];
-	long value[hwmon_max][HWMON_FAKE_MAX_ATTRS][HWMON_FAKE_MAX_CHANNELS];
+	s64 value[hwmon_max][HWMON_FAKE_MAX_ATTRS][HWMON_FAKE_MAX_CHANNELS];
 	const char *label[hwmon_max][HWMON_FAKE_MAX_CHANNELS];
 	int read_error[hwmon_max][HWMON_FAKE_MAX_ATTRS];
 	int write_error[hwmon_max][HWMON_FAKE_MAX_ATTRS];

@@ -22,7 +22,13 @@
  *    intrusion0_alarm only 0 (clears it), other writes take any value in
  *    [-FAKE_LIMIT, FAKE_LIMIT]; anything else fails with -EINVAL;
  *  - writing a *_reset_history file copies each input value into its
- *    lowest/highest values.
+ *    lowest/highest values;
+ *  - on a tree whose header has them (6.12): beep_enable and the beep files
+ *    of temp1, in0, curr1 and fan1, in0_fault, humidity1_min_alarm and
+ *    humidity1_max_alarm, HWMON_C_PEC (no file: the parent is no I2C
+ *    client), and the energy channel is an energy64 one whose value needs
+ *    more than 32 bits (both types name their files energyN_*, so a chip
+ *    has one or the other).
  */
 
 #include <linux/device.h>
@@ -153,6 +159,37 @@ static const long fake_energy_init[FAKE_ATTRS] = {
 	[hwmon_energy_input] = 123456789,
 };
 
+#ifdef HWMON_TEST_HAVE_ENERGY64
+#define FAKE_ENERGY	hwmon_energy64
+static const long fake_energy64_init[FAKE_ATTRS] = {
+	[hwmon_energy_enable] = 1,
+	[hwmon_energy_input] = 98765432109876L,
+};
+#else
+#define FAKE_ENERGY	hwmon_energy
+#endif
+
+/* The attribute bits of the 6.12 header (none on 6.1). */
+#ifdef HWMON_C_BEEP_ENABLE
+#define FAKE_612_CHIP	(HWMON_C_BEEP_ENABLE | HWMON_C_PEC)
+#define FAKE_612_TEMP	HWMON_T_BEEP
+#define FAKE_612_IN	(HWMON_I_BEEP | HWMON_I_FAULT)
+#define FAKE_612_CURR	HWMON_C_BEEP
+#define FAKE_612_HUMIDITY (HWMON_H_MIN_ALARM | HWMON_H_MAX_ALARM)
+#define FAKE_612_FAN	HWMON_F_BEEP
+#define FAKE_612_RW_CHIP HWMON_C_BEEP_ENABLE
+#define FAKE_612_IN_RO	HWMON_I_FAULT
+#else
+#define FAKE_612_CHIP	0
+#define FAKE_612_TEMP	0
+#define FAKE_612_IN	0
+#define FAKE_612_CURR	0
+#define FAKE_612_HUMIDITY 0
+#define FAKE_612_FAN	0
+#define FAKE_612_RW_CHIP 0
+#define FAKE_612_IN_RO	0
+#endif
+
 static const long fake_humidity_init[FAKE_ATTRS] = {
 	[hwmon_humidity_enable] = 1,
 	[hwmon_humidity_input] = 45500,
@@ -189,6 +226,9 @@ static const long * const fake_init[hwmon_max] = {
 	[hwmon_curr] = fake_curr_init,
 	[hwmon_power] = fake_power_init,
 	[hwmon_energy] = fake_energy_init,
+#ifdef HWMON_TEST_HAVE_ENERGY64
+	[hwmon_energy64] = fake_energy64_init,
+#endif
 	[hwmon_humidity] = fake_humidity_init,
 	[hwmon_fan] = fake_fan_init,
 	[hwmon_pwm] = fake_pwm_init,
@@ -212,7 +252,7 @@ static const char * const fake_labels[hwmon_max][FAKE_CHANNELS] = {
 	[hwmon_in] = { "VCC 3.3V", "VCORE" },
 	[hwmon_curr] = { "Input current" },
 	[hwmon_power] = { "Board power" },
-	[hwmon_energy] = { "Board energy" },
+	[FAKE_ENERGY] = { "Board energy" },
 	[hwmon_humidity] = { "Ambient RH" },
 	[hwmon_fan] = { "Chassis fan" },
 };
@@ -221,25 +261,25 @@ static const char * const fake_labels[hwmon_max][FAKE_CHANNELS] = {
 static const u32 fake_rw[hwmon_max] = {
 	[hwmon_chip] = HWMON_C_UPDATE_INTERVAL | HWMON_C_SAMPLES |
 		HWMON_C_CURR_SAMPLES | HWMON_C_IN_SAMPLES |
-		HWMON_C_POWER_SAMPLES | HWMON_C_TEMP_SAMPLES,
+		HWMON_C_POWER_SAMPLES | HWMON_C_TEMP_SAMPLES | FAKE_612_RW_CHIP,
 	[hwmon_temp] = HWMON_T_ENABLE | HWMON_T_TYPE | HWMON_T_LCRIT |
 		HWMON_T_LCRIT_HYST | HWMON_T_MIN | HWMON_T_MIN_HYST |
 		HWMON_T_MAX | HWMON_T_MAX_HYST | HWMON_T_CRIT |
 		HWMON_T_CRIT_HYST | HWMON_T_EMERGENCY |
-		HWMON_T_EMERGENCY_HYST | HWMON_T_OFFSET,
+		HWMON_T_EMERGENCY_HYST | HWMON_T_OFFSET | FAKE_612_TEMP,
 	[hwmon_in] = HWMON_I_ENABLE | HWMON_I_MIN | HWMON_I_MAX |
-		HWMON_I_LCRIT | HWMON_I_CRIT,
+		HWMON_I_LCRIT | HWMON_I_CRIT | (FAKE_612_IN & ~FAKE_612_IN_RO),
 	[hwmon_curr] = HWMON_C_ENABLE | HWMON_C_MIN | HWMON_C_MAX |
-		HWMON_C_LCRIT | HWMON_C_CRIT,
+		HWMON_C_LCRIT | HWMON_C_CRIT | FAKE_612_CURR,
 	[hwmon_power] = HWMON_P_ENABLE | HWMON_P_AVERAGE_INTERVAL |
 		HWMON_P_AVERAGE_MAX | HWMON_P_AVERAGE_MIN | HWMON_P_CAP |
 		HWMON_P_CAP_HYST | HWMON_P_MIN | HWMON_P_MAX | HWMON_P_CRIT |
 		HWMON_P_LCRIT,
-	[hwmon_energy] = HWMON_E_ENABLE,
+	[FAKE_ENERGY] = HWMON_E_ENABLE,
 	[hwmon_humidity] = HWMON_H_ENABLE | HWMON_H_MIN | HWMON_H_MIN_HYST |
 		HWMON_H_MAX | HWMON_H_MAX_HYST,
 	[hwmon_fan] = HWMON_F_ENABLE | HWMON_F_MIN | HWMON_F_MAX |
-		HWMON_F_DIV | HWMON_F_PULSES | HWMON_F_TARGET,
+		HWMON_F_DIV | HWMON_F_PULSES | HWMON_F_TARGET | FAKE_612_FAN,
 	[hwmon_pwm] = HWMON_PWM_INPUT | HWMON_PWM_ENABLE | HWMON_PWM_MODE |
 		HWMON_PWM_FREQ | HWMON_PWM_AUTO_CHANNELS_TEMP,
 	[hwmon_intrusion] = HWMON_INTRUSION_ALARM | HWMON_INTRUSION_BEEP,
@@ -285,7 +325,13 @@ static int fake_read(struct device *dev, enum hwmon_sensor_types type,
 		return -ENODATA;
 
 	mutex_lock(&st->lock);
-	*val = st->val[type][attr][channel];
+#ifdef HWMON_TEST_HAVE_ENERGY64
+	/* energy64: the core passes an s64 as a long pointer */
+	if (type == hwmon_energy64)
+		*(s64 *)val = st->val[type][attr][channel];
+	else
+#endif
+		*val = st->val[type][attr][channel];
 	mutex_unlock(&st->lock);
 	return 0;
 }
@@ -424,7 +470,7 @@ static const struct hwmon_channel_info *fake_info[] = {
 			   HWMON_C_UPDATE_INTERVAL | HWMON_C_ALARMS |
 			   HWMON_C_SAMPLES | HWMON_C_CURR_SAMPLES |
 			   HWMON_C_IN_SAMPLES | HWMON_C_POWER_SAMPLES |
-			   HWMON_C_TEMP_SAMPLES),
+			   HWMON_C_TEMP_SAMPLES | FAKE_612_CHIP),
 	HWMON_CHANNEL_INFO(temp,
 			   HWMON_T_ENABLE | HWMON_T_INPUT | HWMON_T_TYPE |
 			   HWMON_T_MIN | HWMON_T_MIN_HYST | HWMON_T_MAX |
@@ -437,7 +483,7 @@ static const struct hwmon_channel_info *fake_info[] = {
 			   HWMON_T_FAULT | HWMON_T_OFFSET | HWMON_T_LABEL |
 			   HWMON_T_LOWEST | HWMON_T_HIGHEST |
 			   HWMON_T_RESET_HISTORY | HWMON_T_RATED_MIN |
-			   HWMON_T_RATED_MAX,
+			   HWMON_T_RATED_MAX | FAKE_612_TEMP,
 			   HWMON_T_INPUT | HWMON_T_LABEL | HWMON_T_MAX |
 			   HWMON_T_LCRIT | HWMON_T_LCRIT_HYST |
 			   HWMON_T_FAULT),
@@ -449,7 +495,7 @@ static const struct hwmon_channel_info *fake_info[] = {
 			   HWMON_I_ALARM | HWMON_I_MIN_ALARM |
 			   HWMON_I_MAX_ALARM | HWMON_I_LCRIT_ALARM |
 			   HWMON_I_CRIT_ALARM | HWMON_I_RATED_MIN |
-			   HWMON_I_RATED_MAX,
+			   HWMON_I_RATED_MAX | FAKE_612_IN,
 			   HWMON_I_INPUT | HWMON_I_MIN | HWMON_I_MAX |
 			   HWMON_I_LABEL),
 	HWMON_CHANNEL_INFO(curr,
@@ -460,7 +506,7 @@ static const struct hwmon_channel_info *fake_info[] = {
 			   HWMON_C_ALARM | HWMON_C_MIN_ALARM |
 			   HWMON_C_MAX_ALARM | HWMON_C_LCRIT_ALARM |
 			   HWMON_C_CRIT_ALARM | HWMON_C_RATED_MIN |
-			   HWMON_C_RATED_MAX),
+			   HWMON_C_RATED_MAX | FAKE_612_CURR),
 	HWMON_CHANNEL_INFO(power,
 			   HWMON_P_ENABLE | HWMON_P_AVERAGE |
 			   HWMON_P_AVERAGE_INTERVAL |
@@ -477,19 +523,25 @@ static const struct hwmon_channel_info *fake_info[] = {
 			   HWMON_P_MIN_ALARM | HWMON_P_MAX_ALARM |
 			   HWMON_P_LCRIT_ALARM | HWMON_P_CRIT_ALARM |
 			   HWMON_P_RATED_MIN | HWMON_P_RATED_MAX),
+#ifdef HWMON_TEST_HAVE_ENERGY64
+	HWMON_CHANNEL_INFO(energy64,
+			   HWMON_E_ENABLE | HWMON_E_INPUT | HWMON_E_LABEL),
+#else
 	HWMON_CHANNEL_INFO(energy,
 			   HWMON_E_ENABLE | HWMON_E_INPUT | HWMON_E_LABEL),
+#endif
 	HWMON_CHANNEL_INFO(humidity,
 			   HWMON_H_ENABLE | HWMON_H_INPUT | HWMON_H_LABEL |
 			   HWMON_H_MIN | HWMON_H_MIN_HYST | HWMON_H_MAX |
 			   HWMON_H_MAX_HYST | HWMON_H_ALARM | HWMON_H_FAULT |
-			   HWMON_H_RATED_MIN | HWMON_H_RATED_MAX),
+			   HWMON_H_RATED_MIN | HWMON_H_RATED_MAX |
+			   FAKE_612_HUMIDITY),
 	HWMON_CHANNEL_INFO(fan,
 			   HWMON_F_ENABLE | HWMON_F_INPUT | HWMON_F_LABEL |
 			   HWMON_F_MIN | HWMON_F_MAX | HWMON_F_DIV |
 			   HWMON_F_PULSES | HWMON_F_TARGET | HWMON_F_ALARM |
 			   HWMON_F_MIN_ALARM | HWMON_F_MAX_ALARM |
-			   HWMON_F_FAULT),
+			   HWMON_F_FAULT | FAKE_612_FAN),
 	HWMON_CHANNEL_INFO(pwm,
 			   HWMON_PWM_INPUT | HWMON_PWM_ENABLE | HWMON_PWM_MODE |
 			   HWMON_PWM_FREQ | HWMON_PWM_AUTO_CHANNELS_TEMP),

@@ -82,6 +82,7 @@ struct hwmon_fake_smbus {
 	struct mutex lock;	/* chips vs. transfers and test accesses */
 	struct fake_chip chips[FAKE_SMBUS_MAX_CHIPS];
 	int nchips;
+	u32 extra_func;
 };
 
 /* Temperatures in 1/16 degree steps, as most of these chips count. */
@@ -562,8 +563,10 @@ static int fake_smbus_xfer(struct i2c_adapter *adap, u16 addr,
 
 static u32 fake_smbus_func(struct i2c_adapter *adap)
 {
+	struct hwmon_fake_smbus *bus = i2c_get_adapdata(adap);
+
 	return I2C_FUNC_SMBUS_BYTE | I2C_FUNC_SMBUS_BYTE_DATA |
-	       I2C_FUNC_SMBUS_WORD_DATA;
+	       I2C_FUNC_SMBUS_WORD_DATA | bus->extra_func;
 }
 
 static const struct i2c_algorithm fake_smbus_algo = {
@@ -793,6 +796,47 @@ struct i2c_client *hwmon_fake_smbus_client(struct hwmon_fake_smbus *bus,
 					 client), 0);
 	KUNIT_ASSERT_NOT_NULL_MSG(bus->test, client->dev.driver,
 				  "no driver bound to %s at 0x%02x", type, addr);
+	return client;
+}
+
+/**
+ * hwmon_fake_smbus_set_func() - add functionality bits to the adapter
+ * @bus: the adapter
+ * @func: I2C_FUNC_* bits the adapter reports on top of SMBus byte, byte
+ *	data and word data (e.g. I2C_FUNC_SMBUS_PEC); 0 for none
+ *
+ * The transfers themselves do not change: the emulated chips ignore the
+ * PEC byte.
+ */
+void hwmon_fake_smbus_set_func(struct hwmon_fake_smbus *bus, u32 func)
+{
+	bus->extra_func = func;
+}
+
+/**
+ * hwmon_fake_smbus_bare_client() - a device on the fake bus without a driver
+ * @bus: the adapter
+ * @addr: address
+ *
+ * The client has a device type no driver matches, so nothing binds to it;
+ * a test registers hwmon devices below it itself. It is unregistered when
+ * the test ends.
+ *
+ * Return: the client.
+ */
+struct i2c_client *hwmon_fake_smbus_bare_client(struct hwmon_fake_smbus *bus,
+						u16 addr)
+{
+	struct i2c_board_info info = { .addr = addr };
+	struct i2c_client *client;
+
+	strscpy(info.type, "hwmon-kunit-bare", sizeof(info.type));
+	client = i2c_new_client_device(&bus->adap, &info);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(bus->test, client);
+	KUNIT_ASSERT_EQ(bus->test,
+			hwmon_test_defer(bus->test, fake_client_unregister,
+					 client), 0);
+	KUNIT_ASSERT_NULL(bus->test, client->dev.driver);
 	return client;
 }
 

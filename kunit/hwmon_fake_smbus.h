@@ -106,8 +106,12 @@ void hwmon_fake_smbus_fail_reg(struct hwmon_fake_smbus *bus, u16 addr,
 unsigned int hwmon_fake_smbus_writes(struct hwmon_fake_smbus *bus, u16 addr,
 				     u8 reg);
 
+void hwmon_fake_smbus_set_func(struct hwmon_fake_smbus *bus, u32 func);
+
 struct i2c_client *hwmon_fake_smbus_client(struct hwmon_fake_smbus *bus,
 					   const char *type, u16 addr);
+struct i2c_client *hwmon_fake_smbus_bare_client(struct hwmon_fake_smbus *bus,
+						u16 addr);
 void hwmon_fake_smbus_remove_client(struct hwmon_fake_smbus *bus,
 				    struct i2c_client *client);
 

@@ -217,26 +217,57 @@ static void supplies_get_distinct_hwmon_devices(struct kunit *test)
 
 /*
  * test_battery reports a temperature, so the power supply class also
- * registers a thermal zone of type "test_battery", which the thermal core
- * bridges to a second hwmon device of the same name.
+ * registers a thermal zone of type "test_battery". In 6.1 the thermal core
+ * bridges it to a second hwmon device of the same name; in 6.12 the class
+ * registers it with no_hwmon, since power_supply_hwmon already reports the
+ * temperature.
  */
+static struct device *battery_zone_device(struct kunit *test)
+{
+	struct power_supply *psy = get_supply(test, "test_battery");
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, psy->tzd);
+#ifdef HWMON_TEST_TZ_PRIV
+	return thermal_zone_device(psy->tzd);
+#else
+	return &psy->tzd->device;
+#endif
+}
+
 static void battery_thermal_zone_is_bridged_to_hwmon_too(struct kunit *test)
 {
+#ifndef HWMON_TEST_PSY_TZ_NO_HWMON
 	static const struct hwmon_drv_file files[] = {
 		{ "name", 0444 },
 		{ "temp1_input", 0444 },
 		{}
 	};
-	struct power_supply *psy = get_supply(test, "test_battery");
 	struct device *hwdev;
 
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, psy->tzd);
-	hwdev = hwmon_drv_find_child(test, &psy->tzd->device);
+	hwdev = hwmon_drv_find_child(test, battery_zone_device(test));
 	KUNIT_EXPECT_STRNEQ(test, dev_name(hwdev),
 			    dev_name(supply_hwmon(test, "test_battery")));
 	hwmon_drv_expect_str(test, hwdev, "name", "test_battery\n");
 	hwmon_drv_expect_str(test, hwdev, "temp1_input", "2600\n");
 	hwmon_drv_expect_files(test, hwdev, files);
+#else
+	kunit_skip(test,
+		   "the tree's power supply class registers its zones with no_hwmon (6.12)");
+#endif
+}
+
+static void battery_thermal_zone_is_not_bridged_a_second_time(struct kunit *test)
+{
+#ifdef HWMON_TEST_PSY_TZ_NO_HWMON
+	KUNIT_EXPECT_EQ(test, hwmon_drv_count_children(battery_zone_device(test)),
+			0);
+	/* the temperature is in the supply's own hwmon device */
+	hwmon_drv_expect_str(test, supply_hwmon(test, "test_battery"),
+			     "temp1_input", "2600\n");
+#else
+	kunit_skip(test,
+		   "the tree's thermal core bridges power supply zones to hwmon (6.1)");
+#endif
 }
 
 static struct kunit_case hwmon_power_supply_cases[] = {
@@ -254,6 +285,7 @@ static struct kunit_case hwmon_power_supply_cases[] = {
 	KUNIT_CASE(ac_and_usb_get_hwmon_devices_without_sensor_files),
 	KUNIT_CASE(supplies_get_distinct_hwmon_devices),
 	KUNIT_CASE(battery_thermal_zone_is_bridged_to_hwmon_too),
+	KUNIT_CASE(battery_thermal_zone_is_not_bridged_a_second_time),
 	{}
 };
 

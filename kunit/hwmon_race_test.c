@@ -13,7 +13,7 @@
  * must fail: -ENOENT to open, -ENODEV to use a file that was open.
  *
  * The cases on serialization need hwmon_lock()/hwmon_unlock(), which the
- * stock 6.1 core lacks: they are skipped there.
+ * stock cores lack: they are skipped there.
  */
 
 #include <kunit/test.h>
@@ -36,7 +36,7 @@
 #ifdef HWMON_TEST_HAVE_LOCK
 #define HWMON_RACE_HAVE_LOCK	true
 #else
-/* The stock 6.1 core: the cases that need the lock are skipped. */
+/* The stock cores: the cases that need the lock are skipped. */
 #define HWMON_RACE_HAVE_LOCK	false
 static void hwmon_lock(struct device *dev)
 {
@@ -523,7 +523,7 @@ static void callbacks_of_one_device_never_run_concurrently(struct kunit *test)
 	int i, n = ARRAY_SIZE(attrs) + 1;
 
 	if (!HWMON_RACE_HAVE_LOCK)
-		kunit_skip(test, "this core has no hwmon_lock() (stock 6.1)");
+		kunit_skip(test, "this core has no hwmon_lock() (stock core)");
 
 	state = kunit_kzalloc(test, sizeof(*state), GFP_KERNEL);
 	data = kunit_kzalloc(test, sizeof(*data), GFP_KERNEL);
@@ -576,7 +576,7 @@ static void hwmon_lock_holds_off_the_callbacks(struct kunit *test)
 	bool ok;
 
 	if (!HWMON_RACE_HAVE_LOCK)
-		kunit_skip(test, "this core has no hwmon_lock() (stock 6.1)");
+		kunit_skip(test, "this core has no hwmon_lock() (stock core)");
 
 	state = kunit_kzalloc(test, sizeof(*state), GFP_KERNEL);
 	data = kunit_kzalloc(test, sizeof(*data), GFP_KERNEL);
@@ -618,7 +618,7 @@ static void hwmon_lock_works_on_a_device_without_chip(struct kunit *test)
 	struct device *hwdev;
 
 	if (!HWMON_RACE_HAVE_LOCK)
-		kunit_skip(test, "this core has no hwmon_lock() (stock 6.1)");
+		kunit_skip(test, "this core has no hwmon_lock() (stock core)");
 
 	hwdev = hwmon_test_register_groups(test, hwmon_test_parent(test, NULL),
 					   "race", NULL, NULL);

@@ -291,13 +291,13 @@ void hwmon_test_unregister(struct kunit *test, struct device *hwdev)
 }
 
 /**
- * hwmon_test_core_is_stock() - does the core behave like the stock 6.1 core?
+ * hwmon_test_core_is_stock() - does the core behave like a stock core?
  * @test: the test
  *
  * Registers a power channel with HWMON_P_AVERAGE_INTERVAL_MAX and looks at
- * the file it gets: the stock 6.1 core names it power1_interval_max, ours
- * uses the ABI name power1_average_interval_max. The device is gone again
- * when this returns. Fails the test if neither file exists.
+ * the file it gets: the stock cores (6.1 and 6.12) name it
+ * power1_interval_max, ours uses the ABI name power1_average_interval_max.
+ * The device is gone again when this returns. Fails the test if neither file exists.
  *
  * Return: true for the stock core.
  */

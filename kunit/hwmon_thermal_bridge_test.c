@@ -18,6 +18,15 @@
 #include "hwmon_driver_util.h"
 #include "hwmon_sysfs_util.h"
 
+/* The zone's data and device: accessors in 6.12, fields in 6.1. */
+#ifdef HWMON_TEST_TZ_PRIV
+#define soft_zone_of(tz)	((struct soft_zone *)thermal_zone_device_priv(tz))
+#define zone_device(tz)		thermal_zone_device(tz)
+#else
+#define soft_zone_of(tz)	((struct soft_zone *)(tz)->devdata)
+#define zone_device(tz)		(&(tz)->device)
+#endif
+
 /**
  * struct soft_zone - a software thermal zone
  * @tz: the registered zone
@@ -42,7 +51,7 @@ struct soft_zone {
 
 static int soft_zone_get_temp(struct thermal_zone_device *tz, int *temp)
 {
-	struct soft_zone *zone = tz->devdata;
+	struct soft_zone *zone = soft_zone_of(tz);
 
 	zone->get_temp_calls++;
 	if (zone->temp_err)
@@ -53,7 +62,7 @@ static int soft_zone_get_temp(struct thermal_zone_device *tz, int *temp)
 
 static int soft_zone_get_crit_temp(struct thermal_zone_device *tz, int *temp)
 {
-	struct soft_zone *zone = tz->devdata;
+	struct soft_zone *zone = soft_zone_of(tz);
 
 	if (zone->crit_err)
 		return zone->crit_err;
@@ -92,8 +101,13 @@ static struct soft_zone *soft_zone_with_crit(struct kunit *test, int crit)
 static void soft_zone_register(struct kunit *test, struct soft_zone *zone,
 			       const char *type)
 {
+#ifdef HWMON_TEST_TZ_TRIPLESS
+	zone->tz = thermal_tripless_zone_device_register(type, zone, &zone->ops,
+							 &zone->tzp);
+#else
 	zone->tz = thermal_zone_device_register(type, 0, 0, zone, &zone->ops,
 						&zone->tzp, 0, 0);
+#endif
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, zone->tz);
 	KUNIT_ASSERT_EQ(test, hwmon_test_defer(test, soft_zone_unregister, zone),
 			0);
@@ -101,7 +115,7 @@ static void soft_zone_register(struct kunit *test, struct soft_zone *zone,
 
 static struct device *zone_hwmon(struct kunit *test, struct soft_zone *zone)
 {
-	return hwmon_drv_find_child(test, &zone->tz->device);
+	return hwmon_drv_find_child(test, zone_device(zone->tz));
 }
 
 static void zone_gets_a_hwmon_device_named_after_its_type(struct kunit *test)
@@ -111,7 +125,7 @@ static void zone_gets_a_hwmon_device_named_after_its_type(struct kunit *test)
 
 	soft_zone_register(test, zone, "kunitzone");
 	hwdev = zone_hwmon(test, zone);
-	KUNIT_EXPECT_PTR_EQ(test, hwdev->parent, &zone->tz->device);
+	KUNIT_EXPECT_PTR_EQ(test, hwdev->parent, zone_device(zone->tz));
 	hwmon_drv_expect_str(test, hwdev, "name", "kunitzone\n");
 }
 
@@ -241,7 +255,7 @@ static void zones_of_one_type_share_a_hwmon_device(struct kunit *test)
 	soft_zone_register(test, first, "kunitshared");
 	soft_zone_register(test, second, "kunitshared");
 	hwdev = zone_hwmon(test, first);
-	KUNIT_EXPECT_EQ(test, hwmon_drv_count_children(&second->tz->device), 0);
+	KUNIT_EXPECT_EQ(test, hwmon_drv_count_children(zone_device(second->tz)), 0);
 
 	first->temp = 30000;
 	second->temp = 31000;
@@ -262,7 +276,7 @@ static void types_differing_only_in_dash_and_underscore_share_a_device(struct ku
 	soft_zone_register(test, second, "kunit-mix");
 	hwdev = zone_hwmon(test, first);
 	second->temp = 12000;
-	KUNIT_EXPECT_EQ(test, hwmon_drv_count_children(&second->tz->device), 0);
+	KUNIT_EXPECT_EQ(test, hwmon_drv_count_children(zone_device(second->tz)), 0);
 	hwmon_drv_expect_str(test, hwdev, "temp2_input", "12000\n");
 }
 
@@ -288,7 +302,7 @@ static void no_hwmon_zone_gets_no_hwmon_device(struct kunit *test)
 
 	zone->tzp.no_hwmon = true;
 	soft_zone_register(test, zone, "kunitzone");
-	KUNIT_EXPECT_EQ(test, hwmon_drv_count_children(&zone->tz->device), 0);
+	KUNIT_EXPECT_EQ(test, hwmon_drv_count_children(zone_device(zone->tz)), 0);
 }
 
 static void unregistering_the_zone_removes_its_hwmon_device(struct kunit *test)

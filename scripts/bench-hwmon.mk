@@ -1,31 +1,28 @@
-# The KUnit-hosted hwmon core benchmark (issue 8, part 4).  Included by the
-# top-level Makefile (TOP, BUILD, KUNIT_PY, KUNIT_ARGS, tree-ours/stock).
+# The KUnit-hosted hwmon core benchmark. Included by the top-level Makefile
+# (TOP, BUILD, JOBS, the ccache environment).
 #
-#   make bench-hwmon   boots the existing KUnit kernel of each core (ours,
-#                      then stock) with only the bench_hwmon suite
-#                      (kunit/hwmon_bench.c), keeps each raw log as
-#                      build/bench/hwmon-<core>.log and writes
-#                      build/bench/hwmon.json: rows {metric, ours, stock,
-#                      ratio = ours/stock, target, met} plus the raw
-#                      median/min/max of every figure.
-#
-# Same .kunitconfig, same build dirs and the same flock as `make kunit`: no
-# config change, so the builds stay incremental.
+#   make bench-hwmon   for each tree of BENCH_HWMON_KERNELS (6.1 6.12):
+#                      builds both KUnit kernels (same build directories,
+#                      configuration and flock as `make kunit`, so the
+#                      builds stay incremental), boots each core
+#                      BENCH_HWMON_BOOTS times (5) with only the bench_hwmon
+#                      suite (kunit/hwmon_bench.c), alternating the cores in
+#                      ABBA order, keeps every raw log as
+#                      build/bench/hwmon-<kernel>-<core>-<n>.log and writes
+#                      build/bench/hwmon.json: per tree and figure, the
+#                      median over the boots of each core, the median of the
+#                      per-round ratios ours/stock, the ratio of the minima,
+#                      the target and whether it is met.
 
 BENCH_HWMON_OUT := $(BUILD)/bench
-BENCH_HWMON_CORES := ours stock
+BENCH_HWMON_KERNELS ?= 6.1 6.12
+BENCH_HWMON_BOOTS ?= 5
 
 .PHONY: bench-hwmon
 
-bench-hwmon: tree-ours tree-stock
-	@mkdir -p $(BENCH_HWMON_OUT)
-	$(foreach c,$(BENCH_HWMON_CORES),\
-	mkdir -p $(BUILD)/$(c)/kunit && \
-	flock $(BUILD)/$(c)/kunit.lock sh -c '$(call KUNIT_PY,$(c)) run \
-		$(call KUNIT_ARGS,$(c)) bench_hwmon && \
-		cp $(BUILD)/$(c)/kunit/test.log $(BENCH_HWMON_OUT)/hwmon-$(c).log';)
-	python3 $(TOP)/scripts/bench-hwmon.py \
-		--ours $(BENCH_HWMON_OUT)/hwmon-ours.log \
-		--stock $(BENCH_HWMON_OUT)/hwmon-stock.log \
-		--out $(BENCH_HWMON_OUT)/hwmon.json \
-		$(if $(filter bench,$(MAKECMDGOALS)),,--print)
+bench-hwmon: deps
+	@BENCH_OUT=$(BENCH_HWMON_OUT) BENCH_HWMON_BOOTS=$(BENCH_HWMON_BOOTS) \
+		JOBS=$(JOBS) $(TOP)/scripts/bench-hwmon.sh $(BENCH_HWMON_KERNELS)
+	python3 $(TOP)/scripts/bench-hwmon.py --dir $(BENCH_HWMON_OUT) \
+		--boots $(BENCH_HWMON_BOOTS) --out $(BENCH_HWMON_OUT)/hwmon.json \
+		$(if $(filter bench,$(MAKECMDGOALS)),,--print) $(BENCH_HWMON_KERNELS)

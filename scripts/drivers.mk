@@ -1,6 +1,8 @@
-# Issue 5, parts 2 and 4: every hwmon driver built against both cores, and
-# our kernel changes as a git format-patch series. Included by the top
-# Makefile (TOP, BUILD, JOBS and the ccache environment come from there).
+# Every hwmon driver built against both cores, and our kernel changes as a
+# git format-patch series, for the tree KERNEL selects (6.1 or 6.12; paths
+# below are under its build root KB: build/ or build/6.12/). Included by the
+# top Makefile (TOP, KB, KENV, JOBS and the ccache environment come from
+# there).
 #
 #   make hwmon-drivers   build every hwmon driver as a module on the stock
 #                        core and on ours (build/{stock,ours}/drivers); fail
@@ -14,13 +16,13 @@
 
 # One recipe, stock first: the stock build fills ccache for ours.
 hwmon-drivers: tree-stock tree-ours
-	@BUILD=$(BUILD) JOBS=$(JOBS) $(TOP)/scripts/hwmon-drivers.sh all
+	@$(KENV) JOBS=$(JOBS) $(TOP)/scripts/hwmon-drivers.sh all
 
 patches: tree-stock
-	@BUILD=$(BUILD) $(TOP)/scripts/patches.sh
+	@$(KENV) $(TOP)/scripts/patches.sh
 
 # tree-ours: the applied series is compared with build/ours/src.
 patches-check: patches tree-ours
-	@BUILD=$(BUILD) JOBS=$(JOBS) $(TOP)/scripts/patches-check.sh
+	@$(KENV) JOBS=$(JOBS) $(TOP)/scripts/patches-check.sh
 
 check-drivers: hwmon-drivers patches-check

@@ -19,7 +19,9 @@
 #     successful kmemleak scan without a leak, and no report of any debugging
 #     option (the patterns below).
 #
-# Logs: build/CORE/kunit-debug/GUEST/console.txt (whole), kmemleak.txt,
+# KERNEL=6.1|6.12 selects the tree (scripts/kernel-env.sh; BUILD below is
+# its build root).
+# Logs: BUILD/CORE/kunit-debug/GUEST/console.txt (whole), kmemleak.txt,
 # parse.txt, reports.txt (GUEST: fault, rest).
 set -euo pipefail
 
@@ -35,7 +37,7 @@ for core in "$@"; do
 done
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-build=${BUILD:-$top/build}
+. "$top/scripts/kernel-env.sh"
 jobs=${JOBS:-$(nproc)}
 timeout=${KUNIT_DEBUG_TIMEOUT:-2400}
 busybox=/bin/busybox

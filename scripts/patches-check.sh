@@ -1,6 +1,8 @@
 #!/bin/bash
-# patches-check.sh: apply build/patches/ with "git am" to a fresh pristine
-# linux-source-6.1 tree and build and run the KUnit suites on it.
+# patches-check.sh: apply BUILD/patches/ with "git am" to a fresh pristine
+# linux-source-$KERNEL tree and build and run the KUnit suites on it
+# (KERNEL=6.1|6.12, BUILD = its build root: scripts/kernel-env.sh; the
+# paths below are relative to it).
 #
 #  - build/patches-check/src is recreated on every run as a hard-link copy
 #    of build/pristine/linux-source-6.1. The files the series modifies are
@@ -24,9 +26,8 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-build=${BUILD:-$top/build}
+. "$top/scripts/kernel-env.sh"
 jobs=${JOBS:-$(nproc)}
-pristine=$build/pristine/linux-source-6.1
 series=$build/patches
 dir=$build/patches-check
 src=$dir/src
@@ -60,18 +61,18 @@ export GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
 git init -q
 modified=$(sed -n 's|^--- a/\([^[:space:]]*\).*|\1|p' "$series"/*.patch | sort -u)
 for f in $modified; do
-	[ -f "$pristine/$f" ] || die "the series modifies $f, which linux-source-6.1 does not have"
+	[ -f "$pristine/$f" ] || die "the series modifies $f, which linux-source-$kernel does not have"
 	cp --remove-destination "$pristine/$f" "$src/$f"
 	chmod u+w "$src/$f"
 	git add -f -- "$f"
 done
-git commit -q --allow-empty -m "linux-source-6.1"
+git commit -q --allow-empty -m "linux-source-$kernel"
 base=$(git rev-parse HEAD)
 
 echo "patches-check: git am $series/*.patch"
 if ! (cd "$src" && git am -q --whitespace=error-all "$series"/*.patch); then
 	git am --show-current-patch=diff 2>/dev/null | head -20 >&2 || true
-	die "the series does not apply to linux-source-6.1 (state in $dir)"
+	die "the series does not apply to linux-source-$kernel (state in $dir)"
 fi
 n=$(git rev-list --count "$base..HEAD")
 [ "$n" -eq "$(ls "$series"/*.patch | wc -l)" ] || die "git am applied $n commits, expected one per patch"

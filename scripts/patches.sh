@@ -1,12 +1,13 @@
 #!/bin/bash
 # patches.sh: write our kernel changes as a git format-patch series against
-# the pristine Debian linux-source-6.1 tree into build/patches/.
+# the pristine Debian linux-source-$KERNEL tree into BUILD/patches/
+# (KERNEL=6.1|6.12, BUILD = its build root: scripts/kernel-env.sh).
 #
 # Series (in this order, so that every step builds):
 #   1. kunit/*                  -> drivers/hwmon/tests/ (+ .kunitconfig there)
-#   2. kernel/patches/common/*  the kbuild hook of drivers/hwmon/tests/
+#   2. kernel/patches/$KERNEL/common/*  the kbuild hook of drivers/hwmon/tests/
 #   3. kernel/drivers/**        -> drivers/** (our hwmon core)
-#   4. kernel/patches/ours/*    if any
+#   4. kernel/patches/$KERNEL/ours/*    if any
 # After 1-2 the tree is build/stock/src, after all of them build/ours/src.
 #
 # The commits are made in a scratch repository, build/patches-work/repo,
@@ -18,8 +19,7 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-build=${BUILD:-$top/build}
-pristine=$build/pristine/linux-source-6.1
+. "$top/scripts/kernel-env.sh"
 out=$build/patches
 work=$build/patches-work
 repo=$work/repo
@@ -80,7 +80,7 @@ commit_patch() {
 		sed -n '1,/^$/d; /^---$/q; /^diff --git /q; p' "$p" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'
 	} > "$msg"
 	git -C "$repo" apply --index --whitespace=error-all "$p" ||
-		die "$p does not apply to linux-source-6.1"
+		die "$p does not apply to linux-source-$kernel"
 	commit "$msg"
 }
 
@@ -91,6 +91,7 @@ describe() {
 	Kconfig) echo "Kconfig symbols of the suites and test drivers."; return ;;
 	Makefile) echo "kbuild rules."; return ;;
 	.kunitconfig) echo "configuration for kunit.py run --kunitconfig=drivers/hwmon/tests."; return ;;
+	debug.kunitconfig) echo "additions for a debug kernel (KASAN, UBSAN, lockdep, debug objects, kmemleak)."; return ;;
 	esac
 	# the first sentence of the first paragraph of the first /* ... */
 	# comment after the SPDX line
@@ -110,7 +111,7 @@ g config commit.gpgsign false
 
 # --- base: the pristine files the series touches -----------------------------
 declare -A base=()
-for p in "$top"/kernel/patches/common/*.patch "$top"/kernel/patches/ours/*.patch; do
+for p in "$patchdir"/common/*.patch "$patchdir"/ours/*.patch; do
 	[ -e "$p" ] || continue
 	for f in $(patch_paths "$p"); do base[$f]=1; done
 done
@@ -119,13 +120,13 @@ while IFS= read -r -d '' f; do
 	[ -e "$pristine/$rel" ] && base[$rel]=1
 done < <(find "$top/kernel/drivers" -type f ! -name '*.orig' ! -name '*~' -print0)
 for rel in "${!base[@]}"; do
-	[ -f "$pristine/$rel" ] || die "$rel is modified by the series but not in linux-source-6.1"
+	[ -f "$pristine/$rel" ] || die "$rel is modified by the series but not in linux-source-$kernel"
 	mkdir -p "$repo/$(dirname "$rel")"
 	cp "$pristine/$rel" "$repo/$rel"	# a copy: never a hard link into pristine
 	chmod u+w "$repo/$rel"
 done
 g add -A
-g commit -q -m "linux-source-6.1 (pristine files touched by the series)"
+g commit -q -m "linux-source-$kernel (pristine files touched by the series)"
 base_commit=$(g rev-parse HEAD)
 
 # --- 1. the KUnit suites -------------------------------------------------------
@@ -154,9 +155,9 @@ a private sysfs mount, observe uevents on a kernel netlink socket, and
 check that failed registrations unwind completely.
 EOF
 	echo
-	wrap <<'EOF'
+	wrap <<EOF
 The suites look at the core only from the outside, so they run unchanged
-on any implementation of the 6.1 API. They are the conformance test
+on any implementation of the $kernel API. They are the conformance test
 between the current core and the replacement later in this series; the
 two cases that cover its intended differences detect the core they run
 on by behaviour and skip with the reason on the current one.
@@ -178,12 +179,12 @@ commit "$work/msg"
 
 # --- 2. the kbuild hook ----------------------------------------------------------
 n=0
-for p in "$top"/kernel/patches/common/*.patch; do
+for p in "$patchdir"/common/*.patch; do
 	[ -e "$p" ] || continue
 	commit_patch "$p"
 	n=$((n + 1))
 done
-[ "$n" -gt 0 ] || die "no hook patch in $top/kernel/patches/common/"
+[ "$n" -gt 0 ] || die "no hook patch in $patchdir/common/"
 
 # --- 3. our core -------------------------------------------------------------------
 core=kernel/drivers/hwmon/hwmon.c
@@ -201,8 +202,8 @@ exports=$(sed -n 's/^EXPORT_SYMBOL\(_NS\)\{0,1\}\(_GPL\)\{0,1\}(\([a-z0-9_]*\)[,
 {
 	echo "hwmon: replace the registration core with a clean-room implementation"
 	echo
-	wrap <<'EOF'
-Replace drivers/hwmon/hwmon.c with a new implementation of the 6.1 hwmon
+	wrap <<EOF
+Replace drivers/hwmon/hwmon.c with a new implementation of the $kernel hwmon
 core API. It was written from include/linux/hwmon.h,
 Documentation/hwmon/hwmon-kernel-api.rst, Documentation/hwmon/sysfs-interface.rst
 and Documentation/ABI/testing/sysfs-class-hwmon, without reference to the
@@ -215,16 +216,19 @@ EOF
 	echo "Design:"
 	echo "$design"
 	echo
-	wrap <<'EOF'
-Two behaviours differ from the previous core on purpose:
-EOF
-	echo
-	bullet <<'EOF'
+	if [ "$kernel" = 6.1 ]; then
+		echo "Two behaviours differ from the previous core on purpose:"
+		echo
+		bullet <<'EOF'
 devm_hwmon_device_unregister() unregisters the device at once and
 releases the devres action on the parent. The previous core looked the
 devres up with the wrong pointer, warned and left the device registered
 until the parent went away.
 EOF
+	else
+		echo "One behaviour differs from the previous core on purpose:"
+		echo
+	fi
 	bullet <<'EOF'
 HWMON_P_AVERAGE_INTERVAL_MAX and HWMON_P_AVERAGE_INTERVAL_MIN create
 powerN_average_interval_max and powerN_average_interval_min, the names
@@ -238,7 +242,7 @@ EOF
 commit "$work/msg"
 
 # --- 4. further patches of our tree ---------------------------------------------
-for p in "$top"/kernel/patches/ours/*.patch; do
+for p in "$patchdir"/ours/*.patch; do
 	[ -e "$p" ] || continue
 	commit_patch "$p"
 done

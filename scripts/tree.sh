@@ -1,15 +1,17 @@
 #!/bin/bash
-# tree.sh CORE: prepare build/CORE/src, a Linux 6.1 source tree for CORE
+# tree.sh CORE: prepare BUILD/CORE/src, a Linux source tree for CORE
 # (stock, ours, or coverage = ours for UML gcov), from Debian's
-# linux-source-6.1 tarball.
+# linux-source-$KERNEL tarball (KERNEL=6.1 or 6.12, see kernel-env.sh;
+# BUILD is build/ for 6.1 and build/6.12/ for 6.12).
 #
-#  - The tarball is unpacked once into build/pristine/ and never modified.
-#  - build/CORE/src is a hard-link copy of it (cheap), onto which we overlay:
+#  - The tarball is unpacked once into BUILD/pristine/ and never modified.
+#  - BUILD/CORE/src is a hard-link copy of it (cheap), onto which we overlay
+#    (P = kernel/patches/$KERNEL):
 #      both cores: kunit/*                  -> drivers/hwmon/tests/
-#                  kernel/patches/common/*.patch
+#                  P/common/*.patch
 #      ours:       kernel/drivers/**        -> drivers/**
-#                  kernel/patches/ours/*.patch
-#      coverage:   as ours, plus kernel/patches/coverage/*.patch
+#                  P/ours/*.patch
+#      coverage:   as ours, plus P/coverage/*.patch
 #  - An overlaid file is replaced (never written through the hard link) only
 #    when its content changed, so kbuild rebuilds just what was edited.
 #  - Files overlaid by an earlier run but no longer wanted are restored from
@@ -20,9 +22,7 @@ core=${1:?usage: tree.sh stock|ours|coverage}
 case "$core" in stock|ours|coverage) ;; *) echo "tree.sh: unknown core '$core' (expected stock, ours or coverage)" >&2; exit 2 ;; esac
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-build=${BUILD:-$top/build}
-tarball=${KSRC_TAR:-/usr/src/linux-source-6.1.tar.xz}
-pristine=$build/pristine/linux-source-6.1
+. "$top/scripts/kernel-env.sh"
 src=$build/$core/src
 
 if [ ! -f "$build/pristine/.unpacked" ]; then
@@ -68,7 +68,7 @@ add_patches() {	# add_patches DIR: apply DIR/*.patch to scratch copies
 			want["$f"]=$scratch/t/$f
 		done
 		if ! patch -s -p1 -d "$scratch/t" --no-backup-if-mismatch < "$p"; then
-			echo "tree.sh: $p does not apply to linux-source-6.1" >&2
+			echo "tree.sh: $p does not apply to linux-source-$kernel" >&2
 			exit 1
 		fi
 	done
@@ -76,13 +76,13 @@ add_patches() {	# add_patches DIR: apply DIR/*.patch to scratch copies
 
 mkdir -p "$scratch/t"
 add_dir "$top/kunit" drivers/hwmon/tests
-add_patches "$top/kernel/patches/common"
+add_patches "$patchdir/common"
 if [ "$core" != stock ]; then
 	add_dir "$top/kernel/drivers" drivers
-	add_patches "$top/kernel/patches/ours"
+	add_patches "$patchdir/ours"
 fi
 if [ "$core" = coverage ]; then
-	add_patches "$top/kernel/patches/coverage"
+	add_patches "$patchdir/coverage"
 fi
 
 manifest=$build/$core/overlay.list

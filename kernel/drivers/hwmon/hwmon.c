@@ -2,9 +2,12 @@
 /*
  * hwmon.c - hardware monitoring class and registration core
  *
- * A clean-room implementation of the Linux 6.1 hwmon core API declared in
+ * A clean-room implementation of the hwmon core API declared in
  * include/linux/hwmon.h and described in
- * Documentation/hwmon/hwmon-kernel-api.rst.
+ * Documentation/hwmon/hwmon-kernel-api.rst, for the Linux 6.1 and 6.12
+ * trees. It provides what the tree's header declares: attribute bits are
+ * macros and are tested with #ifdef; the few differences the preprocessor
+ * cannot see are described where they are handled.
  *
  * Design:
  *  - Every registered device is one allocation: struct hwmon_core_dev followed
@@ -15,6 +18,9 @@
  *    ("temp", "in", ...) and a per-attribute suffix ("input", "max", ...).
  *  - Thermal zones (HWMON_C_REGISTER_TZ, device tree only) are owned by the
  *    hwmon device and unregistered before it goes away.
+ *  - The pec file of HWMON_C_PEC (I2C clients whose adapter can do PEC) is
+ *    created on the parent device; its attribute is part of the hwmon
+ *    device's allocation and its writes take the device's lock.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -24,6 +30,7 @@
 #include <linux/err.h>
 #include <linux/export.h>
 #include <linux/hwmon.h>
+#include <linux/i2c.h>
 #include <linux/idr.h>
 #include <linux/kernel.h>
 #include <linux/kstrtox.h>
@@ -42,6 +49,40 @@
 #include <trace/events/hwmon.h>
 
 #define HWMON_DEV_PREFIX "hwmon"
+
+/*
+ * hwmon_energy64 (6.12) is an enum constant right after hwmon_energy, with
+ * no macro to test: where the header has it, it leaves a gap of one before
+ * hwmon_humidity, and HWMON_ENERGY64 is it; elsewhere HWMON_ENERGY64 is
+ * hwmon_energy itself. Its files are named like energy's; its values are
+ * 64 bits wide (the driver writes an s64 through the long pointer).
+ */
+#define HWMON_ENERGY64		(hwmon_humidity - 1)
+#define HWMON_HAVE_ENERGY64	(hwmon_energy != HWMON_ENERGY64)
+
+/*
+ * This core is built for two trees, 6.1 and 6.12. The two differences the
+ * preprocessor cannot see, a declaration the 6.12 header dropped and an
+ * API of the thermal core, are told apart by HWMON_C_PEC, which of the two
+ * only the 6.12 header defines:
+ *  - devm_hwmon_device_unregister() exists in 6.1 only;
+ *  - a thermal zone's private data is tzd->devdata in 6.1 and behind
+ *    thermal_zone_device_priv() in 6.12.
+ */
+#ifdef HWMON_C_PEC
+#define HWMON_HAVE_DEVM_UNREGISTER	0
+#define HWMON_HAVE_TZ_PRIV		1
+#else
+#define HWMON_HAVE_DEVM_UNREGISTER	1
+#define HWMON_HAVE_TZ_PRIV		0
+#endif
+
+/* The pec file needs HWMON_C_PEC and an I2C core this code can call. */
+#if defined(HWMON_C_PEC) && IS_REACHABLE(CONFIG_I2C)
+#define HWMON_HAVE_PEC 1
+#else
+#define HWMON_HAVE_PEC 0
+#endif
 
 /**
  * struct hwmon_attr - one generated sensor attribute
@@ -67,6 +108,9 @@ struct hwmon_attr {
  * @group: the group of generated attributes
  * @lock: serializes the chip's callbacks (see hwmon_lock())
  * @removed: set under @lock by unregistration; callbacks are no longer called
+ * @pec_attr: the pec file on the parent I2C client (HWMON_C_PEC), created
+ *	when @pec_client is set
+ * @pec_client: the parent I2C client whose PEC flag the pec file controls
  * @id: the N of hwmonN
  * @attrs: generated attributes; followed in the same allocation by the NULL
  *	terminated attribute pointer array, the NULL terminated group list and
@@ -81,6 +125,10 @@ struct hwmon_core_dev {
 	struct attribute_group group;
 	struct mutex lock;	/* see hwmon_lock() */
 	bool removed;
+#if HWMON_HAVE_PEC
+	struct device_attribute pec_attr;
+	struct i2c_client *pec_client;
+#endif
 	int id;
 	struct hwmon_attr attrs[];
 };
@@ -103,6 +151,12 @@ static const char * const hwmon_chip_suffix[] = {
 	[hwmon_chip_in_samples] = "in_samples",
 	[hwmon_chip_power_samples] = "power_samples",
 	[hwmon_chip_temp_samples] = "temp_samples",
+#ifdef HWMON_C_BEEP_ENABLE
+	[hwmon_chip_beep_enable] = "beep_enable",
+#endif
+#ifdef HWMON_C_PEC
+	[hwmon_chip_pec] = NULL,	/* a file of the parent, see hwmon_pec_add() */
+#endif
 };
 
 static const char * const hwmon_temp_suffix[] = {
@@ -133,9 +187,11 @@ static const char * const hwmon_temp_suffix[] = {
 	[hwmon_temp_reset_history] = "reset_history",
 	[hwmon_temp_rated_min] = "rated_min",
 	[hwmon_temp_rated_max] = "rated_max",
+#ifdef HWMON_T_BEEP
+	[hwmon_temp_beep] = "beep",
+#endif
 };
 
-/* Voltage and current share their attribute list (enum values differ). */
 static const char * const hwmon_in_suffix[] = {
 	[hwmon_in_enable] = "enable",
 	[hwmon_in_input] = "input",
@@ -155,6 +211,12 @@ static const char * const hwmon_in_suffix[] = {
 	[hwmon_in_crit_alarm] = "crit_alarm",
 	[hwmon_in_rated_min] = "rated_min",
 	[hwmon_in_rated_max] = "rated_max",
+#ifdef HWMON_I_BEEP
+	[hwmon_in_beep] = "beep",
+#endif
+#ifdef HWMON_I_FAULT
+	[hwmon_in_fault] = "fault",
+#endif
 };
 
 static const char * const hwmon_curr_suffix[] = {
@@ -176,6 +238,9 @@ static const char * const hwmon_curr_suffix[] = {
 	[hwmon_curr_crit_alarm] = "crit_alarm",
 	[hwmon_curr_rated_min] = "rated_min",
 	[hwmon_curr_rated_max] = "rated_max",
+#ifdef HWMON_C_BEEP
+	[hwmon_curr_beep] = "beep",
+#endif
 };
 
 static const char * const hwmon_power_suffix[] = {
@@ -230,6 +295,12 @@ static const char * const hwmon_humidity_suffix[] = {
 	[hwmon_humidity_fault] = "fault",
 	[hwmon_humidity_rated_min] = "rated_min",
 	[hwmon_humidity_rated_max] = "rated_max",
+#ifdef HWMON_H_MIN_ALARM
+	[hwmon_humidity_min_alarm] = "min_alarm",
+#endif
+#ifdef HWMON_H_MAX_ALARM
+	[hwmon_humidity_max_alarm] = "max_alarm",
+#endif
 };
 
 static const char * const hwmon_fan_suffix[] = {
@@ -245,6 +316,9 @@ static const char * const hwmon_fan_suffix[] = {
 	[hwmon_fan_min_alarm] = "min_alarm",
 	[hwmon_fan_max_alarm] = "max_alarm",
 	[hwmon_fan_fault] = "fault",
+#ifdef HWMON_F_BEEP
+	[hwmon_fan_beep] = "beep",
+#endif
 };
 
 static const char * const hwmon_pwm_suffix[] = {
@@ -312,7 +386,8 @@ static const struct hwmon_type_desc hwmon_types[hwmon_max] = {
 		.nsuffix = ARRAY_SIZE(hwmon_power_suffix),
 		.suffix = hwmon_power_suffix,
 	},
-	[hwmon_energy] = {
+	/* energy, and energy64 where the header has it */
+	[hwmon_energy ... HWMON_ENERGY64] = {
 		.prefix = "energy",
 		.base = 1,
 		.label = hwmon_energy_label,
@@ -364,6 +439,36 @@ static bool hwmon_is_string(enum hwmon_sensor_types type, u32 attr)
 	return hwmon_types[type].label >= 0 && attr == hwmon_types[type].label;
 }
 
+/* Is @type read as 64 bits (an s64 stored through the long pointer)? */
+static bool hwmon_is_wide(enum hwmon_sensor_types type)
+{
+	return HWMON_HAVE_ENERGY64 && type == HWMON_ENERGY64;
+}
+
+/*
+ * Length of the file name of (type, attr, channel), without formatting it.
+ * The caller has checked that hwmon_suffix() is not NULL.
+ */
+static unsigned int hwmon_name_len(enum hwmon_sensor_types type, u32 attr,
+				   int channel)
+{
+	const struct hwmon_type_desc *t = &hwmon_types[type];
+	unsigned int len = strlen(t->suffix[attr]);
+	unsigned int index;
+
+	if (!t->prefix)
+		return len;
+	if (len)
+		len++;			/* '_' */
+	len += strlen(t->prefix);
+	index = channel + t->base;
+	do {
+		len++;
+		index /= 10;
+	} while (index);
+	return len;
+}
+
 /*
  * Format the file name of (type, attr, channel) into buf (may be NULL when
  * size is 0) and return its length, like snprintf(). The caller has checked
@@ -389,22 +494,29 @@ static ssize_t hwmon_attr_show(struct device *dev,
 {
 	struct hwmon_core_dev *hwdev = to_hwdev(dev);
 	struct hwmon_attr *ha = to_hwmon_attr(da);
-	long val;
+	const struct hwmon_ops *ops = hwdev->chip->ops;
+	long lval;
+	s64 val;
 	int ret;
 
 	mutex_lock(&hwdev->lock);
-	if (hwdev->removed)
+	if (hwdev->removed) {
 		ret = -ENODEV;
-	else
-		ret = hwdev->chip->ops->read(dev, ha->type, ha->attr,
-					     ha->channel, &val);
+	} else if (hwmon_is_wide(ha->type)) {
+		ret = ops->read(dev, ha->type, ha->attr, ha->channel,
+				(long *)&val);
+	} else {
+		ret = ops->read(dev, ha->type, ha->attr, ha->channel, &lval);
+		if (ret >= 0)
+			val = lval;
+	}
 	mutex_unlock(&hwdev->lock);
 	if (ret < 0)
 		return ret;
 
 	trace_hwmon_attr_show(ha->channel + hwmon_types[ha->type].base,
 			      da->attr.name, val);
-	return sysfs_emit(buf, "%ld\n", val);
+	return sysfs_emit(buf, "%lld\n", val);
 }
 
 static ssize_t hwmon_attr_show_string(struct device *dev,
@@ -514,10 +626,120 @@ static void hwmon_class_release(struct device *dev)
 
 static struct class hwmon_class = {
 	.name = "hwmon",
-	.owner = THIS_MODULE,
 	.dev_groups = hwmon_class_groups,
 	.dev_release = hwmon_class_release,
 };
+
+/* The pec file of HWMON_C_PEC (I2C clients only) */
+
+#if HWMON_HAVE_PEC
+
+#define to_pec_hwdev(d) container_of(d, struct hwmon_core_dev, pec_attr)
+
+static ssize_t hwmon_pec_show(struct device *dev, struct device_attribute *da,
+			      char *buf)
+{
+	struct i2c_client *client = to_pec_hwdev(da)->pec_client;
+
+	return sysfs_emit(buf, "%d\n", !!(client->flags & I2C_CLIENT_PEC));
+}
+
+/*
+ * Accepts what kstrtobool() accepts. The chip is told first (write() of
+ * hwmon_chip_pec, if the chip has a write callback); -EOPNOTSUPP means the
+ * chip needs no step of its own (as for chips where I2C_CLIENT_PEC alone
+ * turns PEC on). The client's flag changes only if the chip accepted, so
+ * the two never disagree.
+ */
+static ssize_t hwmon_pec_store(struct device *dev, struct device_attribute *da,
+			       const char *buf, size_t count)
+{
+	struct hwmon_core_dev *hwdev = to_pec_hwdev(da);
+	const struct hwmon_ops *ops = hwdev->chip->ops;
+	struct i2c_client *client = hwdev->pec_client;
+	bool on;
+	int ret;
+
+	ret = kstrtobool(buf, &on);
+	if (ret < 0)
+		return ret;
+
+	mutex_lock(&hwdev->lock);
+	if (hwdev->removed)
+		ret = -ENODEV;
+	else if (ops->write)
+		ret = ops->write(&hwdev->dev, hwmon_chip, hwmon_chip_pec, 0,
+				 on);
+	if (ret == -EOPNOTSUPP)
+		ret = 0;
+	if (!ret) {
+		if (on)
+			client->flags |= I2C_CLIENT_PEC;
+		else
+			client->flags &= ~I2C_CLIENT_PEC;
+	}
+	mutex_unlock(&hwdev->lock);
+	return ret < 0 ? ret : count;
+}
+
+/* Does @chip ask for the pec file, and can its parent @dev have one? */
+static struct i2c_client *hwmon_pec_client(struct device *dev,
+					   const struct hwmon_chip_info *chip)
+{
+	const struct hwmon_channel_info * const *info = chip->info;
+	struct i2c_client *client;
+	int i;
+
+	for (i = 0; info[i]; i++)
+		if (info[i]->type == hwmon_chip &&
+		    (info[i]->config[0] & HWMON_C_PEC))
+			break;
+	if (!info[i])
+		return NULL;
+	client = i2c_verify_client(dev);
+	if (!client || !i2c_check_functionality(client->adapter,
+						I2C_FUNC_SMBUS_PEC))
+		return NULL;
+	return client;
+}
+
+static int hwmon_pec_add(struct hwmon_core_dev *hwdev)
+{
+	struct device_attribute *da = &hwdev->pec_attr;
+	int err;
+
+	hwdev->pec_client = hwmon_pec_client(hwdev->dev.parent, hwdev->chip);
+	if (!hwdev->pec_client)
+		return 0;
+	sysfs_attr_init(&da->attr);
+	da->attr.name = "pec";
+	da->attr.mode = 0644;
+	da->show = hwmon_pec_show;
+	da->store = hwmon_pec_store;
+	err = device_create_file(hwdev->dev.parent, da);
+	if (err)
+		hwdev->pec_client = NULL;
+	return err;
+}
+
+static void hwmon_pec_remove(struct hwmon_core_dev *hwdev)
+{
+	if (hwdev->pec_client)
+		device_remove_file(hwdev->dev.parent, &hwdev->pec_attr);
+}
+
+#else
+
+static int hwmon_pec_add(struct hwmon_core_dev *hwdev)
+{
+	return 0;
+}
+
+static void hwmon_pec_remove(struct hwmon_core_dev *hwdev)
+{
+}
+
+#endif /* HWMON_HAVE_PEC */
 
 /* Thermal zones for HWMON_C_REGISTER_TZ (device tree systems only) */
 
@@ -528,12 +750,16 @@ static struct class hwmon_class = {
  * @node: entry in hwmon_device.tzones
  * @hwdev: the hwmon device whose temp<channel + 1>_input feeds the zone
  * @channel: temperature channel (0-based)
+ * @sensor: the device whose of_node is the zone's sensor; the zone is
+ *	registered with the devm API on it (the only one 6.12 has) and
+ *	unregistered explicitly, with the hwmon device
  * @tzd: the thermal zone
  */
 struct hwmon_tzone {
 	struct list_head node;
 	struct hwmon_core_dev *hwdev;
 	int channel;
+	struct device *sensor;
 	struct thermal_zone_device *tzd;
 };
 
@@ -546,9 +772,19 @@ static bool hwmon_attr_visible(struct hwmon_core_dev *hwdev, u32 attr,
 			       channel) & mask;
 }
 
+/* The zone's private data (see HWMON_HAVE_TZ_PRIV). */
+static struct hwmon_tzone *hwmon_tz_of(struct thermal_zone_device *tzd)
+{
+#if HWMON_HAVE_TZ_PRIV
+	return thermal_zone_device_priv(tzd);
+#else
+	return tzd->devdata;
+#endif
+}
+
 static int hwmon_tz_get_temp(struct thermal_zone_device *tzd, int *temp)
 {
-	struct hwmon_tzone *tz = tzd->devdata;
+	struct hwmon_tzone *tz = hwmon_tz_of(tzd);
 	struct hwmon_core_dev *hwdev = tz->hwdev;
 	long val;
 	int ret;
@@ -594,7 +830,7 @@ static int hwmon_tz_write_trips(struct hwmon_tzone *tz, int low, int high)
 static int hwmon_tz_set_trips(struct thermal_zone_device *tzd, int low,
 			      int high)
 {
-	struct hwmon_tzone *tz = tzd->devdata;
+	struct hwmon_tzone *tz = hwmon_tz_of(tzd);
 	struct hwmon_core_dev *hwdev = tz->hwdev;
 	int ret;
 
@@ -617,7 +853,7 @@ static void hwmon_thermal_remove(struct hwmon_core_dev *hwdev)
 	struct hwmon_tzone *tz, *next;
 
 	list_for_each_entry_safe(tz, next, &hwdev->tzones, node) {
-		thermal_of_zone_unregister(tz->tzd);
+		devm_thermal_of_zone_unregister(tz->sensor, tz->tzd);
 		list_del(&tz->node);
 		kfree(tz);
 	}
@@ -654,8 +890,9 @@ static int hwmon_thermal_add(struct hwmon_core_dev *hwdev)
 				goto fail_nomem;
 			tz->hwdev = hwdev;
 			tz->channel = ch;
-			tz->tzd = thermal_of_zone_register(parent->of_node, ch,
-							   tz, &hwmon_tz_ops);
+			tz->sensor = parent;
+			tz->tzd = devm_thermal_of_zone_register(parent, ch, tz,
+								&hwmon_tz_ops);
 			if (IS_ERR(tz->tzd)) {
 				int err = PTR_ERR(tz->tzd);
 
@@ -788,8 +1025,7 @@ static int hwmon_measure(struct device *dev, void *drvdata,
 					return -EINVAL;
 
 				lay->nattrs++;
-				lay->strings += hwmon_format_name(NULL, 0, type,
-								  attr, ch) + 1;
+				lay->strings += hwmon_name_len(type, attr, ch) + 1;
 			}
 		}
 	}
@@ -840,7 +1076,7 @@ static void hwmon_fill_attrs(struct hwmon_core_dev *hwdev,
 				ha->type = type;
 				ha->attr = attr;
 				ha->channel = ch;
-				len = hwmon_format_name(NULL, 0, type, attr, ch);
+				len = hwmon_name_len(type, attr, ch);
 				hwmon_format_name(*strings, len + 1, type, attr,
 						  ch);
 				sysfs_attr_init(&da->attr);
@@ -995,14 +1231,22 @@ hwmon_register_common(struct device *dev, const char *name, void *drvdata,
 	if (err)
 		goto put_dev;
 
+	if (chip) {
+		err = hwmon_pec_add(hwdev);
+		if (err)
+			goto del_dev;
+	}
 	if (chip && hwmon_wants_tz(chip)) {
 		err = hwmon_thermal_add(hwdev);
 		if (err) {
-			device_del(&hwdev->dev);
-			goto put_dev;
+			hwmon_pec_remove(hwdev);
+			goto del_dev;
 		}
 	}
 	return &hwdev->dev;
+
+del_dev:
+	device_del(&hwdev->dev);
 
 put_dev:
 	put_device(&hwdev->dev);
@@ -1138,6 +1382,8 @@ void hwmon_device_unregister(struct device *dev)
 	hwdev = to_hwdev(dev);
 	id = hwdev->id;
 	hwmon_thermal_remove(hwdev);
+	if (hwdev->chip)
+		hwmon_pec_remove(hwdev);
 	/*
 	 * Wait for a callback in progress and refuse the ones still to come
 	 * (attribute files open until device_unregister() removes them).
@@ -1227,6 +1473,7 @@ devm_hwmon_device_register_with_info(struct device *dev, const char *name,
 }
 EXPORT_SYMBOL_GPL(devm_hwmon_device_register_with_info);
 
+#if HWMON_HAVE_DEVM_UNREGISTER
 /**
  * devm_hwmon_device_unregister - unregister a device-managed hwmon device
  *	now
@@ -1243,6 +1490,7 @@ void devm_hwmon_device_unregister(struct device *dev)
 	devm_release_action(dev->parent, devm_hwmon_release, dev);
 }
 EXPORT_SYMBOL_GPL(devm_hwmon_device_unregister);
+#endif
 
 static char *hwmon_dup_sanitized(struct device *dev, const char *src)
 {
