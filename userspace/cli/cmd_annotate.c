@@ -35,6 +35,8 @@ static const char help[] =
 	"  --skip-bad            perf script text: skip malformed lines\n"
 	"  --no-pager            do not page the output on a terminal (see blockrange --help)\n"
 	"  -h, --help            this help\n"
+	CMD_RUN_HELP
+	CMD_ENGINE_HELP
 	CMD_LOOKUP_HELP
 	"\n"
 	"Examples:\n"
@@ -57,6 +59,8 @@ enum {
 
 static const struct option opts[] = {
 	CMD_LOOKUP_OPTIONS,
+	CMD_RUN_OPTIONS,
+	CMD_ENGINE_OPTION,
 	{ "symbol", required_argument, NULL, O_SYMBOL },
 	{ "color", required_argument, NULL, O_COLOR },
 	{ "format", required_argument, NULL, O_FORMAT },
@@ -83,7 +87,7 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv,
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:i:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:i:j:h", opts, NULL)) != -1) {
 		r = cmd_common_opt(cmd, &a->c, c, argv);
 		if (r > 0)
 			return r;
@@ -127,9 +131,9 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv,
 static int annotate(const struct args *a)
 {
 	struct session_opts so;
+	struct annot_cfg cfg;
 	struct annot an;
 	struct annot_opts o;
-	struct ev_sink sink;
 	struct cli_pager pager;
 	char err[CLI_ERR_MAX];
 	size_t i;
@@ -137,7 +141,8 @@ static int annotate(const struct args *a)
 
 	cmd_session_opts(&a->c, &so);
 	so.dso.source = a->source;
-	r = annot_init(&an, cli_input_name(a->c.input), &so);
+	cmd_annot_cfg(&a->c, ANNOT_BLOCKS, &cfg);
+	r = annot_init(&an, cli_input_name(a->c.input), &so, &cfg);
 	if (r)
 		return r;
 	/* With --binary, an unknown --symbol is reported before reading. */
@@ -149,8 +154,7 @@ static int annotate(const struct args *a)
 			goto out;
 		}
 	}
-	annot_sink(&an, &sink);
-	r = cmd_read(&a->c, &sink, err, sizeof(err));
+	r = cmd_collect(&a->c, &an);
 	if (r)
 		goto out;
 	session_report(&an.s, "annotated", annot_nr_dsos(&an));

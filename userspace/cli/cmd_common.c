@@ -7,12 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "annotate.h"
 #include "input.h"
 
 void cmd_common_init(struct cmd_common *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->input = "perf.data";
+	c->progress = -1;
 }
 
 void cmd_common_free(struct cmd_common *c)
@@ -35,7 +37,6 @@ int cmd_push(const char ***v, size_t *nr, const char *s)
 int cmd_common_opt(const struct cli_cmd *cmd, struct cmd_common *c, int opt,
 		   char **argv)
 {
-	(void)cmd;
 	(void)argv;
 	switch (opt) {
 	case CMD_OPT_INPUT:
@@ -69,6 +70,30 @@ int cmd_common_opt(const struct cli_cmd *cmd, struct cmd_common *c, int opt,
 		return 0;
 	case CMD_OPT_SKIP_BAD:
 		c->skip_bad = true;
+		return 0;
+	case CMD_OPT_JOBS: {
+		uint64_t n;
+
+		if (!cli_parse_u64(optarg, &n) || !n || n > CMD_MAX_JOBS)
+			return cli_usage(cmd, "expected -j N with N from 1 to %u, got '%s'",
+					 CMD_MAX_JOBS, optarg);
+		c->jobs = (unsigned)n;
+		return 0;
+	}
+	case CMD_OPT_ENGINE:
+		if (!strcmp(optarg, "tree"))
+			c->tree = true;
+		else if (!strcmp(optarg, "batch"))
+			c->tree = false;
+		else
+			return cli_usage(cmd, "expected --engine=batch|tree, got '%s'",
+					 optarg);
+		return 0;
+	case CMD_OPT_PROGRESS:
+		c->progress = 1;
+		return 0;
+	case CMD_OPT_NO_PROGRESS:
+		c->progress = 0;
 		return 0;
 	default:
 		return -1;
@@ -104,4 +129,21 @@ int cmd_read(const struct cmd_common *c, const struct ev_sink *sink,
 			(unsigned long)st.ps.bad_lines,
 			st.ps.bad_lines == 1 ? "" : "s");
 	return 0;
+}
+
+void cmd_annot_cfg(const struct cmd_common *c, unsigned parts,
+		   struct annot_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->parts = parts;
+	cfg->engine = c->tree ? ANNOT_ENGINE_TREE : ANNOT_ENGINE_BATCH;
+}
+
+int cmd_collect(const struct cmd_common *c, struct annot *a)
+{
+	struct ev_sink sink;
+	char err[CLI_ERR_MAX];
+
+	annot_sink(a, &sink);
+	return cmd_read(c, &sink, err, sizeof(err));
 }

@@ -43,6 +43,8 @@ static const char help[] =
 	"                        150); the disassembly still lists every instruction\n"
 	"  --skip-bad            perf script text: skip malformed lines\n"
 	"  -h, --help            this help\n"
+	CMD_RUN_HELP
+	CMD_ENGINE_HELP
 	CMD_LOOKUP_HELP
 	"\n"
 	"Examples:\n"
@@ -63,6 +65,8 @@ enum {
 
 static const struct option opts[] = {
 	CMD_LOOKUP_OPTIONS,
+	CMD_RUN_OPTIONS,
+	CMD_ENGINE_OPTION,
 	{ "output", required_argument, NULL, O_OUTPUT },
 	{ "symbol", required_argument, NULL, O_SYMBOL },
 	{ "max-symbols", required_argument, NULL, O_MAX_SYMBOLS },
@@ -97,7 +101,7 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv,
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:i:o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:i:o:j:h", opts, NULL)) != -1) {
 		r = cmd_common_opt(cmd, &a->c, c, argv);
 		if (r > 0)
 			return r;
@@ -136,9 +140,9 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv,
 static int report(const struct args *a)
 {
 	struct session_opts so;
+	struct annot_cfg cfg;
 	struct report_opts ro;
 	struct annot an;
-	struct ev_sink sink;
 	char err[CLI_ERR_MAX];
 	bool to_stdout = !strcmp(a->output, "-");
 	FILE *out = NULL;
@@ -147,7 +151,8 @@ static int report(const struct args *a)
 	int r;
 
 	cmd_session_opts(&a->c, &so);
-	r = annot_init(&an, cli_input_name(a->c.input), &so);
+	cmd_annot_cfg(&a->c, ANNOT_BLOCKS, &cfg);
+	r = annot_init(&an, cli_input_name(a->c.input), &so, &cfg);
 	if (r)
 		return r;
 	for (i = 0; an.s.bin_dso && i < a->nr_symbols; i++) {
@@ -158,8 +163,7 @@ static int report(const struct args *a)
 			goto out;
 		}
 	}
-	annot_sink(&an, &sink);
-	r = cmd_read(&a->c, &sink, err, sizeof(err));
+	r = cmd_collect(&a->c, &an);
 	if (r)
 		goto out;
 	session_report(&an.s, "reported", annot_nr_dsos(&an));

@@ -245,6 +245,20 @@ int session_sample(struct session *s, const struct ev_sample *smp, char *err,
 	return 0;
 }
 
+int session_merge_event(struct session *dst, const struct session *src)
+{
+	dst->mixed_events |= src->mixed_events;
+	if (!src->event)
+		return 0;
+	if (dst->event) {
+		if (strcmp(dst->event, src->event))
+			dst->mixed_events = true;
+		return 0;
+	}
+	dst->event = strdup(src->event);
+	return dst->event ? 0 : -1;
+}
+
 bool session_wants(const struct session *s, const struct dso *d)
 {
 	size_t i;

@@ -95,6 +95,13 @@ int session_build_id(void *arg, const struct ev_build_id *b, char *err,
 int session_sample(struct session *s, const struct ev_sample *smp, char *err,
 		   size_t errsz);
 
+/*
+ * The event of @src's samples into @dst: @dst keeps its event if it has
+ * one (and notes mixed events if they differ), else takes @src's.  0 or -1
+ * (out of memory).
+ */
+int session_merge_event(struct session *dst, const struct session *src);
+
 /* Whether a DSO is one the profile is restricted to (--dso/--binary). */
 bool session_wants(const struct session *s, const struct dso *d);
 
