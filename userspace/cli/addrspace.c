@@ -252,26 +252,21 @@ static bool is_kernel_mode(enum ev_cpumode m)
 	return m == EV_CPU_KERNEL || m == EV_CPU_GUEST_KERNEL;
 }
 
-int as_mmap(struct addrspace *as, const struct ev_mmap *e, struct dso *dso)
+int as_mmap_prepare(struct addrspace *as, const struct ev_mmap *e,
+		    struct dso *dso, struct as_mmap_res *res)
 {
-	struct as_map nm;
-	struct proc *p;
 	bool kernel = is_kernel_mode(e->cpumode);
 
-	if (!e->len || e->start + e->len < e->start)
+	memset(res, 0, sizeof(*res));
+	if (!e->len || e->start + e->len < e->start ||
+	    (!kernel && !e->exec)) {
+		res->skip = true;
 		return 0;
-	if (!kernel && !e->exec)
-		return 0;
+	}
 	if (note_name(as, e->path))
 		return -1;
-	memset(&nm, 0, sizeof(nm));
-	nm.start = e->start;
-	nm.end = e->start + e->len;
-	nm.pgoff = e->pgoff;
-	nm.id = as->next_id;
-	nm.seq = as->next_id++;
 	if (dso) {
-		nm.dso = dso;
+		res->dso = dso;
 	} else if (kernel &&
 		   !strncmp(e->path, KERNEL_DSO, strlen(KERNEL_DSO))) {
 		struct dso *k = dso_get(as->reg, KERNEL_DSO, e->build_id,
@@ -280,17 +275,36 @@ int as_mmap(struct addrspace *as, const struct ev_mmap *e, struct dso *dso)
 		if (!k)
 			return -1;
 		/* perf records the runtime address of _text as the offset. */
-		k->kernel_text = e->pgoff;
-		as->kdso = k;
-		nm.dso = k;
-		nm.pgoff = 0;
+		dso_set_kernel_text(as->reg, k, e->pgoff);
+		res->dso = k;
+		res->kernel_text = true;
 	} else {
-		nm.dso = dso_get(as->reg, e->path, e->build_id,
-				 e->build_id_size, kernel);
-		if (!nm.dso)
+		res->dso = dso_get(as->reg, e->path, e->build_id,
+				   e->build_id_size, kernel);
+		if (!res->dso)
 			return -1;
 	}
-	if (kernel)
+	return 0;
+}
+
+int as_mmap_apply(struct addrspace *as, const struct ev_mmap *e,
+		  const struct as_mmap_res *res)
+{
+	struct as_map nm;
+	struct proc *p;
+
+	if (res->skip)
+		return 0;
+	memset(&nm, 0, sizeof(nm));
+	nm.start = e->start;
+	nm.end = e->start + e->len;
+	nm.pgoff = res->kernel_text ? 0 : e->pgoff;
+	nm.id = as->next_id;
+	nm.seq = as->next_id++;
+	nm.dso = res->dso;
+	if (res->kernel_text)
+		as->kdso = res->dso;
+	if (is_kernel_mode(e->cpumode))
 		p = &as->kernel;
 	else if (e->pid < 0)
 		p = &as->any;
@@ -299,6 +313,20 @@ int as_mmap(struct addrspace *as, const struct ev_mmap *e, struct dso *dso)
 	if (!p)
 		return -1;
 	return insert_map(p, &nm);
+}
+
+int as_mmap(struct addrspace *as, const struct ev_mmap *e, struct dso *dso)
+{
+	struct as_mmap_res res;
+
+	if (as_mmap_prepare(as, e, dso, &res))
+		return -1;
+	return as_mmap_apply(as, e, &res);
+}
+
+void as_set_kernel_dso(struct addrspace *as, struct dso *d)
+{
+	as->kdso = d;
 }
 
 int as_identity(struct addrspace *as, struct dso *dso)

@@ -6,9 +6,11 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "annotate.h"
 #include "input.h"
+#include "par.h"
 
 void cmd_common_init(struct cmd_common *c)
 {
@@ -139,11 +141,31 @@ void cmd_annot_cfg(const struct cmd_common *c, unsigned parts,
 	cfg->engine = c->tree ? ANNOT_ENGINE_TREE : ANNOT_ENGINE_BATCH;
 }
 
+unsigned cmd_jobs(const struct cmd_common *c)
+{
+	return c->jobs ? c->jobs : par_default_jobs();
+}
+
+bool cmd_progress(const struct cmd_common *c)
+{
+	return c->progress < 0 ? isatty(STDERR_FILENO) : c->progress;
+}
+
 int cmd_collect(const struct cmd_common *c, struct annot *a)
 {
-	struct ev_sink sink;
+	struct input_opts io = { .skip_bad = c->skip_bad };
+	struct input_stats st;
 	char err[CLI_ERR_MAX];
+	int r;
 
-	annot_sink(a, &sink);
-	return cmd_read(c, &sink, err, sizeof(err));
+	r = par_collect(c->input, &io, cmd_jobs(c), cmd_progress(c), a, &st,
+			err, sizeof(err));
+	if (r)
+		return cli_fail(r == -1 ? CLI_EXIT_INPUT : CLI_EXIT_USAGE,
+				"%s", err);
+	if (c->skip_bad)
+		fprintf(stderr, "blockrange: skipped %lu malformed line%s\n",
+			(unsigned long)st.ps.bad_lines,
+			st.ps.bad_lines == 1 ? "" : "s");
+	return 0;
 }

@@ -132,6 +132,10 @@ struct annot_cfg;
 void cmd_annot_cfg(const struct cmd_common *c, unsigned parts,
 		   struct annot_cfg *cfg);
 
+/* -j's value (default: the online CPUs) and whether to show progress. */
+unsigned cmd_jobs(const struct cmd_common *c);
+bool cmd_progress(const struct cmd_common *c);
+
 /*
  * Read the input into @a (its sink; with -j N, N threads, see par.h): 0,
  * or an exit status after its one-line message.
