@@ -8,8 +8,8 @@
 IN is a little-endian file-mode perf.data (what `blockrange record` writes).
 OUT holds IN's side-band records (mmap, comm, fork, ...) once, then IN's
 samples K times, each copy's timestamps shifted past the previous copy's,
-with IN's FINISHED_ROUND records: the same program run K times in a row as
-one recording.  Features (build-ids, event names, ...) are kept; in pipe
+with IN's FINISHED_ROUND records and one after each copy: the same program
+run K times in a row as one recording.  Features (build-ids, event names, ...) are kept; in pipe
 mode the attrs and ids go out as HEADER_ATTR records and the event names as
 a HEADER_FEATURE record, the way perf writes a pipe.
 """
@@ -73,13 +73,19 @@ def parse(path):
             "flags": flags, "feats": feats}
 
 
+ROUND = struct.pack("<IHH", FINISHED_ROUND, 0, 8)
+
+
 def samples(pd, copies):
-    """The data records: side-band once, then the body, shifted per copy."""
+    """The data records: side-band once, then the body, shifted per copy,
+    each copy ending with a FINISHED_ROUND (as perf writes one per drain
+    of its buffers), so that a reader sorting by time holds two copies at
+    most."""
     yield b"".join(pd["side"])
     toff, span = pd["toff"], pd["span"]
     for k in range(copies):
         if k == 0:
-            yield b"".join(pd["body"])
+            yield b"".join(pd["body"]) + ROUND
             continue
         out = []
         for rec in pd["body"]:
@@ -89,6 +95,7 @@ def samples(pd, copies):
                 struct.pack_into("<Q", r, toff, t + k * span)
                 rec = bytes(r)
             out.append(rec)
+        out.append(ROUND)
         yield b"".join(out)
 
 

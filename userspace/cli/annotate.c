@@ -498,10 +498,10 @@ int annot_sample(void *arg, const struct ev_sample *smp, char *err,
 		if (!ad)
 			return oom(smp, err, errsz);
 		ad->has_blocks = true;
-		owner = owner_at(st->r.dso, st->r.vaddr, &idx);
 		if (!tree) {
+			/* owners are given to the distinct blocks at the end */
 			r = blockrange_agg_add(ad->agg, st->r.vaddr,
-					       en->r.vaddr, owner, pred,
+					       en->r.vaddr, NULL, pred,
 					       smp->repeat);
 			if (r == -EOVERFLOW)
 				return too_many(smp, "block", err, errsz);
@@ -509,6 +509,7 @@ int annot_sample(void *arg, const struct ev_sample *smp, char *err,
 				return oom(smp, err, errsz);
 			continue;
 		}
+		owner = owner_at(st->r.dso, st->r.vaddr, &idx);
 		for (rep = 0; rep < smp->repeat; rep++)
 			if (blockrange_count_block(ad->ctx, st->r.vaddr,
 						   en->r.vaddr, owner, pred))
@@ -562,6 +563,43 @@ void annot_sink(struct annot *a, struct ev_sink *sink)
  */
 _Static_assert(offsetof(struct annot, s) == 0, "session first");
 
+/*
+ * The batch engine counts blocks without owner (an owner is a function of
+ * the block's start: the symbol containing it); here every distinct block
+ * gets its owner, once.
+ */
+static int with_owners(struct annot_dso *ad)
+{
+	struct blockrange_agg *o = blockrange_agg_new(NULL);
+	struct blockrange_block b[256];
+	size_t pos = 0, n = 0, idx;
+	int r = 0;
+
+	if (!o)
+		return -1;
+	while (!r) {
+		bool more = blockrange_agg_next(ad->agg, &pos, &b[n]);
+
+		if (more) {
+			b[n].owner = owner_at(ad->dso, b[n].start, &idx);
+			if (++n < sizeof(b) / sizeof(b[0]))
+				continue;
+		}
+		if (n)
+			r = blockrange_agg_add_blocks(o, b, n);
+		n = 0;
+		if (!more)
+			break;
+	}
+	if (r) {
+		blockrange_agg_free(o);
+		return -1;
+	}
+	blockrange_agg_free(ad->agg);
+	ad->agg = o;
+	return 0;
+}
+
 int annot_finish(struct annot *a)
 {
 	size_t i, k;
@@ -574,7 +612,8 @@ int annot_finish(struct annot *a)
 		if (!ad || (!ad->agg && !ad->ctx))
 			continue;
 		if (ad->agg) {
-			if (blockrange_build(ad->agg, NULL, &ad->ctx))
+			if (with_owners(ad) ||
+			    blockrange_build(ad->agg, NULL, &ad->ctx))
 				return -2;
 			blockrange_agg_free(ad->agg);
 			ad->agg = NULL;

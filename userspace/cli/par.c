@@ -947,6 +947,24 @@ static void text_mmap(const struct ps_mmap *m, const char *name,
 	e->pos.name = name;
 }
 
+/*
+ * The next "PERF_RECORD_MMAP" in [p, e), or NULL.  By its '_' (rare in
+ * perf script text, unlike the 'P' of the prediction flags): much faster
+ * than memmem() on this text.
+ */
+static const char *find_mmap_key(const char *p, const char *e)
+{
+	static const char key[] = "PERF_RECORD_MMAP";
+	const char *s = p;
+
+	while (e - s >= 12 && (s = memchr(s, '_', (size_t)(e - s) - 11))) {
+		if (s - p >= 4 && !memcmp(s - 4, key, sizeof(key) - 1))
+			return s - 4;
+		s++;
+	}
+	return NULL;
+}
+
 /* Free the mmap items a unit did not get to broadcast. */
 static void free_ops(struct item **ops, size_t n)
 {
@@ -1042,7 +1060,6 @@ static int text_first_sample(struct par *p, const char *text, size_t size,
  */
 static int read_text_units(struct par *p, const char *text, size_t size)
 {
-	static const char key[] = "PERF_RECORD_MMAP";
 	struct ps_line pl = { 0 };
 	size_t pos = 0, scan = 0;
 	bool bad = false;
@@ -1071,8 +1088,7 @@ static int read_text_units(struct par *p, const char *text, size_t size)
 		u->len = end - pos;
 		u->at_end = end == size;
 		while (p->master && !r && !bad) {
-			const char *hit = memmem(text + at, end - at, key,
-						 sizeof(key) - 1);
+			const char *hit = find_mmap_key(text + at, text + end);
 			const char *ls, *le;
 			int x;
 

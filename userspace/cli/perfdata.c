@@ -939,7 +939,7 @@ int pd_decode_sample(const struct pd_decoder *d, const uint8_t *rec,
 
 /* Files this large drop the pages they read, every PD_DROP_STEP bytes. */
 #define PD_DROP_MIN ((size_t)64 << 20)
-#define PD_DROP_STEP ((uintptr_t)16 << 20)
+#define PD_DROP_STEP ((size_t)16 << 20)
 
 /* Queued record copies live in chunks; a chunk is reused when empty. */
 #define CHUNK_SIZE ((size_t)128 << 10)	/* > the largest record */
@@ -972,6 +972,9 @@ struct pd_reader {
 	const uint8_t *map;
 	size_t map_len;
 	bool own_map;		/* ours: pages read may be dropped */
+	bool drop;		/* dropping them (a large file) */
+	uint32_t *win_pending;	/* queued records per PD_DROP_STEP window */
+	size_t nr_win, win_dropped;
 	/* source: a stream (pipe mode) */
 	int fd;
 	uint8_t *buf;
@@ -1360,6 +1363,8 @@ static int flush(struct pd_reader *r, uint64_t limit)
 		r->queued_bytes -= e.size;
 		r->last_flush = e.time;
 		ret = deliver(r, e.rec, e.size, e.off, e.sub);
+		if (e.chunk < 0 && r->drop)
+			r->win_pending[(size_t)(e.rec - r->map) / PD_DROP_STEP]--;
 		chunk_release(r, e.chunk);
 		if (ret)
 			return ret;
@@ -1411,6 +1416,8 @@ static int enqueue(struct pd_reader *r, const uint8_t *rec, size_t size,
 	struct qent e = { time, r->seq++, r->off, r->sub, (uint32_t)size, rec, -1 };
 	size_t i;
 
+	if (stable && r->drop)
+		r->win_pending[(size_t)(rec - r->map) / PD_DROP_STEP]++;
 	if (!stable) {
 		uint8_t *copy;
 
@@ -1956,8 +1963,6 @@ static int read_file_mode(struct pd_reader *r)
 	size_t len = r->map_len;
 	uint64_t hsize, asize, aoff, alen, doff, dlen, p, end;
 	uint64_t flags[4] = { 0, 0, 0, 0 };
-	uintptr_t dropped;
-	bool drop;
 	int ret;
 
 	r->off = 0;
@@ -2030,11 +2035,15 @@ static int read_file_mode(struct pd_reader *r)
 	(void)madvise((void *)((uintptr_t)m & ~(uintptr_t)4095),
 		      len + ((uintptr_t)m & 4095), MADV_SEQUENTIAL);
 	/*
-	 * A large file streams through in constant memory: its queued records
-	 * are copies, and the pages behind are dropped from the mapping.
+	 * A large file streams through in constant memory: the pages of every
+	 * window of PD_DROP_STEP bytes behind the one being read are dropped
+	 * from the mapping once none of its records waits in the queue.
 	 */
-	drop = r->own_map && len >= PD_DROP_MIN;
-	dropped = ((uintptr_t)m + doff) & ~(uintptr_t)4095;
+	if (r->own_map && len >= PD_DROP_MIN) {
+		r->nr_win = len / PD_DROP_STEP + 1;
+		r->win_pending = calloc(r->nr_win, sizeof(*r->win_pending));
+		r->drop = r->win_pending != NULL;
+	}
 	while (p < end) {
 		uint16_t size;
 		uint32_t type;
@@ -2055,17 +2064,16 @@ static int read_file_mode(struct pd_reader *r)
 			return fail_at(r, p, 0,
 				       "expected a record of %u bytes within the data section, got %" PRIu64 " bytes left",
 				       size, end - p);
-		ret = process(r, m + p, size, !drop, false);
+		ret = process(r, m + p, size, true, false);
 		if (ret)
 			return ret;
 		p += size;
 		r->st->bytes = p;
-		if (drop && (uintptr_t)m + p - dropped >= PD_DROP_STEP) {
-			uintptr_t to = ((uintptr_t)m + p) & ~(uintptr_t)4095;
-
-			(void)madvise((void *)dropped, to - dropped,
-				      MADV_DONTNEED);
-			dropped = to;
+		while (r->drop && r->win_dropped < p / PD_DROP_STEP &&
+		       !r->win_pending[r->win_dropped]) {
+			(void)madvise((void *)(m + r->win_dropped * PD_DROP_STEP),
+				      PD_DROP_STEP, MADV_DONTNEED);
+			r->win_dropped++;
 		}
 		if (type == PF_RECORD_AUXTRACE ||
 		    type == PF_RECORD_HEADER_TRACING_DATA) {
@@ -2253,6 +2261,7 @@ static void reader_free(struct pd_reader *r)
 	free(r->renamed);
 	free(r->id_value);
 	free(r->br);
+	free(r->win_pending);
 }
 
 /* Tell the byte order from the magic; false if it is not perf.data. */
