@@ -105,7 +105,7 @@ struct annot_dso *annot_per_dso(struct annot *a, struct dso *d)
  * The block part of @d's data, ready to count into (before annot_finish())
  * or to be queried (after: an empty context).
  */
-static struct annot_dso *blocks_of(struct annot *a, struct dso *d)
+struct annot_dso *annot_blocks_of(struct annot *a, struct dso *d)
 {
 	struct annot_dso *ad = annot_per_dso(a, d);
 
@@ -261,7 +261,7 @@ static int count_ip(struct annot *a, const struct ev_sample *smp)
 	}
 	if (r.res != AS_OK)
 		return 0;
-	ad = blocks_of(a, r.dso);
+	ad = annot_blocks_of(a, r.dso);
 	if (!ad || pairmap_add(&ad->ips, r.vaddr, 0, smp->repeat))
 		return -1;
 	ad->has_blocks = true;
@@ -469,7 +469,7 @@ int annot_sample(void *arg, const struct ev_sample *smp, char *err,
 		if (!blocks || !f->ok || !t->ok || f->r.dso != t->r.dso ||
 		    f->r.map_id != t->r.map_id || smp->br[i].abort)
 			continue;
-		ad = blocks_of(a, f->r.dso);
+		ad = annot_blocks_of(a, f->r.dso);
 		if (!ad || pairmap_add(&ad->edges, f->r.vaddr, t->r.vaddr,
 				       smp->repeat))
 			return oom(smp, err, errsz);
@@ -494,7 +494,7 @@ int annot_sample(void *arg, const struct ev_sample *smp, char *err,
 		if (session_block(&a->s, older, newer, st, en, smp->repeat) !=
 		    SKIP_NR || !blocks)
 			continue;
-		ad = blocks_of(a, st->r.dso);
+		ad = annot_blocks_of(a, st->r.dso);
 		if (!ad)
 			return oom(smp, err, errsz);
 		ad->has_blocks = true;
@@ -562,6 +562,23 @@ void annot_sink(struct annot *a, struct ev_sink *sink)
  * same pointer serves both.
  */
 _Static_assert(offsetof(struct annot, s) == 0, "session first");
+
+int annot_add_block(struct annot *a, struct annot_dso *ad, uint64_t start,
+		    uint64_t end, enum blockrange_pred pred, uint64_t count)
+{
+	size_t idx;
+	int r;
+
+	if (ad->agg) {
+		r = blockrange_agg_add(ad->agg, start, end, NULL, pred, count);
+	} else {
+		(void)a;
+		r = blockrange_count_block_n(ad->ctx, start, end,
+					     owner_at(ad->dso, start, &idx),
+					     pred, count);
+	}
+	return r == -EOVERFLOW ? -1 : r ? -2 : 0;
+}
 
 /*
  * The batch engine counts blocks without owner (an owner is a function of
@@ -647,7 +664,7 @@ static int merge_dso(struct annot *dst, const struct annot_dso *s)
 	if (!d)
 		return -2;
 	if (s->agg || s->ctx) {
-		if (!blocks_of(dst, s->dso))
+		if (!annot_blocks_of(dst, s->dso))
 			return -2;
 		/* only aggregates merge (the tree runs on one thread) */
 		if (!s->agg || !d->agg)
@@ -871,7 +888,7 @@ static int sym_pick(struct annot_dso *ad, size_t i, struct annot_syms *ps,
 /* An annot_dso for a DSO that has the symbol but no data. */
 static struct annot_dso *ensure_per(struct annot *a, struct dso *d)
 {
-	return blocks_of(a, d);
+	return annot_blocks_of(a, d);
 }
 
 int annot_symbols(struct annot *a, const char *const *symbols,

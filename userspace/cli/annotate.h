@@ -183,6 +183,16 @@ const struct annot_dso *annot_dso_of(const struct annot *a,
 /* The per-DSO data of @d (any part), created if needed; NULL: no memory. */
 struct annot_dso *annot_per_dso(struct annot *a, struct dso *d);
 
+/*
+ * The block part of @d's data, ready to count into (before annot_finish())
+ * or to be queried; NULL out of memory.  annot_add_block() counts a
+ * block @count times into it (either engine): 0, -1 a sum would pass
+ * 2^64 - 1, -2 out of memory.
+ */
+struct annot_dso *annot_blocks_of(struct annot *a, struct dso *d);
+int annot_add_block(struct annot *a, struct annot_dso *ad, uint64_t start,
+		    uint64_t end, enum blockrange_pred pred, uint64_t count);
+
 /* Coverage count of the instruction at @vaddr of @d (0 if in no range). */
 uint64_t annot_coverage_at(const struct annot *a, const struct dso *d,
 			   uint64_t vaddr);

@@ -4,11 +4,14 @@
 
 #include "cmd_common.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "annotate.h"
+#include "brprof.h"
 #include "input.h"
 #include "par.h"
 
@@ -151,6 +154,24 @@ bool cmd_progress(const struct cmd_common *c)
 	return c->progress < 0 ? isatty(STDERR_FILENO) : c->progress;
 }
 
+/* Is @path a .brprof (a regular file starting with its magic)? */
+static bool is_brprof(const char *path)
+{
+	uint8_t head[8];
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) :
+				     dup(STDIN_FILENO);
+	struct stat sb;
+	bool yes = false;
+
+	if (fd < 0)
+		return false;
+	if (!fstat(fd, &sb) && S_ISREG(sb.st_mode) &&
+	    pread(fd, head, sizeof(head), 0) == (ssize_t)sizeof(head))
+		yes = brprof_sniff(head, sizeof(head));
+	close(fd);
+	return yes;
+}
+
 int cmd_collect(const struct cmd_common *c, struct annot *a)
 {
 	struct input_opts io = { .skip_bad = c->skip_bad };
@@ -158,6 +179,13 @@ int cmd_collect(const struct cmd_common *c, struct annot *a)
 	char err[CLI_ERR_MAX];
 	int r;
 
+	if (is_brprof(c->input)) {
+		r = brprof_load(c->input, a, err, sizeof(err));
+		if (r)
+			return cli_fail(r == -1 ? CLI_EXIT_INPUT :
+					CLI_EXIT_USAGE, "%s", err);
+		return 0;
+	}
 	r = par_collect(c->input, &io, cmd_jobs(c), cmd_progress(c), a, &st,
 			err, sizeof(err));
 	if (r)

@@ -89,6 +89,8 @@ static uint64_t base_of(const struct args *a, const struct profile *prof)
 		return 0;
 	if (a->have_base)
 		return a->base;
+	if (prof->has_base)
+		return prof->base;
 	return prof->dso ? prof->dso->bin.text_base : 0;
 }
 

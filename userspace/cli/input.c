@@ -277,6 +277,13 @@ int input_read(const char *path, const struct input_opts *opts,
 	}
 	if (pre.len == 8)
 		memcpy(&magic, pre.head, 8);
+	if (pre.len == 8 && !memcmp(pre.head, "\x7f" "BRPROF\n", 8)) {
+		snprintf(err, errsz,
+			 "%s: expected perf.data or perf script text, got a .brprof profile (read it from a file with annotate, ranges, report or bolt)",
+			 name);
+		r = -1;
+		goto out;
+	}
 	/* PERFFILE (version 1) too: perfdata.c refuses it by name */
 	if (magic == PF_MAGIC2 || magic == __builtin_bswap64(PF_MAGIC2) ||
 	    (pre.len == 8 && (!memcmp(pre.head, PF_MAGIC1, 8) ||

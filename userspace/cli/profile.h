@@ -64,6 +64,9 @@ struct profile {
 	struct pairmap ranges;
 	struct pairmap branches;
 	uint64_t samples;	/* samples that touched this DSO's code */
+	bool has_base;		/* @base holds the DSO's text base (a profile
+				 * read back from a .brprof) */
+	uint64_t base;
 };
 
 void profile_free(struct profile *prof);
