@@ -15,7 +15,7 @@ static const char synopsis[] =
 	"usage: blockrange annotate [-i FILE|-] [--dso NAME]... [--symbol NAME]... [--source]\n"
 	"                           [--symfs DIR] [--vmlinux FILE | --kallsyms FILE] [--binary BIN]\n"
 	"                           [--color=auto|always|never] [--format=text|json] [--skip-bad]\n"
-	"                           [--no-pager]\n";
+	"                           [-j N] [--engine=batch|tree] [--progress] [--no-pager]\n";
 
 static const char help[] =
 	"Annotate the disassembly of the hot symbols of every DSO (executables, shared\n"
@@ -24,8 +24,9 @@ static const char help[] =
 	"'# +NN.NN%' on branch targets (entries / coverage of the next branch) and\n"
 	"'# -NN.NN% (p:NN.NN%)' on branches (taken / coverage, predicted / taken).\n"
 	"\n"
-	"  -i, --input FILE|-    perf.data (file or pipe mode) or the text of\n"
-	"                        `perf script -F ip,brstack` (default perf.data; - is stdin)\n"
+	"  -i, --input FILE|-    perf.data (file or pipe mode), the text of\n"
+	"                        `perf script -F ip,brstack` or a .brprof profile\n"
+	"                        (default perf.data; - is stdin)\n"
 	"  --perfscript FILE|-   the same as --input\n"
 	"  --dso NAME            only this DSO (basename or recorded path; repeatable)\n"
 	"  --symbol NAME         only this symbol (repeatable)\n"
@@ -43,6 +44,7 @@ static const char help[] =
 	"  blockrange annotate -i perf.data\n"
 	"  blockrange annotate -i branches.perfscript --binary ./branches --symbol branches\n"
 	"  blockrange annotate -i perf.data --format=json > profile.json\n"
+	"  blockrange annotate -i fleet.brprof --dso app -j 8\n"
 	"\n"
 	"One summary line on stderr says what was counted and why blocks were skipped.\n"
 	"Exit status: 0 success, 1 usage or I/O error, 2 malformed input or nothing to\n"

@@ -180,6 +180,10 @@ int cmd_collect(const struct cmd_common *c, struct annot *a)
 	int r;
 
 	if (is_brprof(c->input)) {
+		if (a->cfg.event || a->cfg.leading_ip_only || a->cfg.raw)
+			return cli_fail(CLI_EXIT_USAGE,
+					"%s: a .brprof holds llvm-profgen's profile of every sample of each DSO; --perf-event, --leading-ip-only and --base or --use-offset=0 without --dso need the input itself",
+					cli_input_name(c->input));
 		r = brprof_load(c->input, a, err, sizeof(err));
 		if (r)
 			return cli_fail(r == -1 ? CLI_EXIT_INPUT :

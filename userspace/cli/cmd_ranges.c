@@ -16,7 +16,8 @@
 static const char synopsis[] =
 	"usage: blockrange ranges [-i FILE|-] [--dso NAME | --binary BIN] [-o DIR]\n"
 	"                         [--base ADDR] [--use-offset=0|1] [--perf-event=EVENT]\n"
-	"                         [--leading-ip-only] [--skip-bad] [--no-pager]\n";
+	"                         [--leading-ip-only] [--skip-bad] [-j N] [--progress]\n"
+	"                         [--no-pager]\n";
 
 static const char help[] =
 	"Print the raw (unsymbolized) profile of the branch stacks in exactly the text of\n"
@@ -25,8 +26,8 @@ static const char help[] =
 	"DSO's base.  Each DSO gets the profile llvm-profgen --binary=DSO would print\n"
 	"(addresses in other DSOs are external to it).\n"
 	"\n"
-	"  -i, --input FILE|-    perf.data or `perf script -F ip,brstack` text (default\n"
-	"                        perf.data; - is stdin)\n"
+	"  -i, --input FILE|-    perf.data, `perf script -F ip,brstack` text or a .brprof\n"
+	"                        profile (default perf.data; - is stdin)\n"
 	"  --perfscript FILE|-   the same as --input\n"
 	"  --dso NAME            the profile of this DSO only, on stdout\n"
 	"  -o, --output DIR      one file per DSO: DIR/NAME.rawprof (needed when the\n"

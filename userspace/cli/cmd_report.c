@@ -16,7 +16,8 @@
 static const char synopsis[] =
 	"usage: blockrange report [-i FILE|-] [-o FILE.html] [--dso NAME]... [--symbol NAME]...\n"
 	"                         [--max-symbols N] [--max-blocks N] [--symfs DIR]\n"
-	"                         [--vmlinux FILE | --kallsyms FILE] [--binary BIN] [--skip-bad]\n";
+	"                         [--vmlinux FILE | --kallsyms FILE] [--binary BIN] [--skip-bad]\n"
+	"                         [-j N] [--engine=batch|tree] [--progress]\n";
 
 static const char help[] =
 	"Write one self-contained HTML page (no network access, no other file: it opens\n"
@@ -32,8 +33,9 @@ static const char help[] =
 	"scrolls the disassembly to it.  The numbers are annotate's; all of them are also\n"
 	"in a JSON document inside the page (script#blockrange-data).\n"
 	"\n"
-	"  -i, --input FILE|-    perf.data (file or pipe mode) or the text of\n"
-	"                        `perf script -F ip,brstack` (default perf.data; - is stdin)\n"
+	"  -i, --input FILE|-    perf.data (file or pipe mode), the text of\n"
+	"                        `perf script -F ip,brstack` or a .brprof profile\n"
+	"                        (default perf.data; - is stdin)\n"
 	"  --perfscript FILE|-   the same as --input\n"
 	"  -o, --output FILE     the page (default report.html; - is stdout)\n"
 	"  --dso NAME            only this DSO (basename or recorded path; repeatable)\n"
