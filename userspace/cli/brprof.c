@@ -87,18 +87,59 @@ uint64_t brprof_hash(const void *data, size_t n)
 	return mix(h);
 }
 
-/* ---- output buffer -------------------------------------------------------- */
+/* ---- output --------------------------------------------------------------- */
+
+/*
+ * The profile being written: to a temporary file beside the output (then
+ * renamed over it) in pieces of OBUF_FLUSH bytes, so that writing needs
+ * little memory however large the profile; to stdout from memory.
+ * Offsets are of the whole file; a patch of bytes already written goes to
+ * the file.  The checksums are computed from the file at the end.
+ */
+#define OBUF_FLUSH ((size_t)4 << 20)
 
 struct obuf {
 	uint8_t *p;
 	size_t len, cap;
+	uint64_t flushed;	/* file bytes before p[0] */
+	int fd;			/* -1: all in memory (stdout) */
+	char *tmp;		/* the temporary file */
 	bool oom;
+	bool io;		/* a write failed (errno in @err_no) */
+	int err_no;
 };
+
+static uint64_t at_end(const struct obuf *b)
+{
+	return b->flushed + b->len;
+}
+
+static void flush_buf(struct obuf *b)
+{
+	size_t done = 0;
+
+	while (done < b->len && !b->io) {
+		ssize_t n = write(b->fd, b->p + done, b->len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			b->io = true;
+			b->err_no = n < 0 ? errno : EIO;
+			break;
+		}
+		done += (size_t)n;
+	}
+	b->flushed += b->len;
+	b->len = 0;
+}
 
 static uint8_t *room(struct obuf *b, size_t n)
 {
-	if (b->oom)
+	if (b->oom || b->io)
 		return NULL;
+	if (b->fd >= 0 && b->len + n > OBUF_FLUSH)
+		flush_buf(b);
 	if (b->len + n > b->cap) {
 		size_t c = b->cap ? b->cap : 65536;
 		uint8_t *x;
@@ -145,25 +186,35 @@ static void put_bytes(struct obuf *b, const void *s, size_t n)
 
 static void pad8(struct obuf *b)
 {
-	size_t n = (8 - b->len % 8) % 8;
+	size_t n = (8 - at_end(b) % 8) % 8;
 	uint8_t *p = room(b, n);
 
 	if (p)
 		memset(p, 0, n);
 }
 
-static void patch64(struct obuf *b, size_t at, uint64_t v)
+static void patch(struct obuf *b, uint64_t at, const void *v, size_t n)
 {
-	v = htole64(v);
-	if (!b->oom)
-		memcpy(b->p + at, &v, 8);
+	if (b->oom || b->io)
+		return;
+	if (at >= b->flushed) {
+		memcpy(b->p + (at - b->flushed), v, n);
+	} else if (pwrite(b->fd, v, n, (off_t)at) != (ssize_t)n) {
+		b->io = true;
+		b->err_no = errno;
+	}
 }
 
-static void patch32(struct obuf *b, size_t at, uint32_t v)
+static void patch64(struct obuf *b, uint64_t at, uint64_t v)
+{
+	v = htole64(v);
+	patch(b, at, &v, 8);
+}
+
+static void patch32(struct obuf *b, uint64_t at, uint32_t v)
 {
 	v = htole32(v);
-	if (!b->oom)
-		memcpy(b->p + at, &v, 4);
+	patch(b, at, &v, 4);
 }
 
 static void header(struct obuf *b, uint32_t nr_dsos, uint32_t flags)
@@ -180,66 +231,116 @@ static void header(struct obuf *b, uint32_t nr_dsos, uint32_t flags)
 	patch32(b, 36, flags);
 }
 
-/* Sizes and checksums, once the body is complete. */
-static void seal(struct obuf *b)
+/* Start writing @path ("-": stdout, from memory). */
+static int obuf_open(struct obuf *b, const char *path, char *err,
+		     size_t errsz)
 {
-	if (b->oom)
-		return;
-	patch64(b, 16, b->len - BRPROF_HEADER);
-	patch64(b, 24, brprof_hash(b->p + BRPROF_HEADER,
-				   b->len - BRPROF_HEADER));
-	patch64(b, 56, brprof_hash(b->p, 56));
+	memset(b, 0, sizeof(*b));
+	b->fd = -1;
+	if (!strcmp(path, "-"))
+		return 0;
+	if (asprintf(&b->tmp, "%s.XXXXXX", path) < 0) {
+		b->tmp = NULL;
+		snprintf(err, errsz, "%s: out of memory", path);
+		return -2;
+	}
+	b->fd = mkstemp(b->tmp);
+	if (b->fd < 0) {
+		snprintf(err, errsz, "%s: %s", path, strerror(errno));
+		free(b->tmp);
+		b->tmp = NULL;
+		return -2;
+	}
+	return 0;
+}
+
+static void obuf_abort(struct obuf *b)
+{
+	if (b->fd >= 0) {
+		close(b->fd);
+		unlink(b->tmp);
+	}
+	free(b->tmp);
+	free(b->p);
+	memset(b, 0, sizeof(*b));
+	b->fd = -1;
 }
 
 /*
- * Write @b to @path ("-": stdout) through a temporary file renamed over
- * it: an input being merged into itself is read before it is replaced,
- * and a failed write leaves no half file.
+ * Finish: sizes and checksums, then the file renamed to @path (or the
+ * bytes to stdout).  0 or -2 with a message; frees @b either way.
+ * *@bytes: the profile's size.
  */
-static int write_out(const struct obuf *b, const char *path, char *err,
-		     size_t errsz)
+static int obuf_close(struct obuf *b, const char *path, size_t *bytes,
+		      char *err, size_t errsz)
 {
-	char *tmp = NULL;
-	FILE *f = stdout;
-	int fd, r = 0;
+	uint8_t hdr[BRPROF_HEADER];
+	uint64_t len = at_end(b), v;
+	const uint8_t *m = b->p;
+	void *map = NULL;
 
-	if (strcmp(path, "-")) {
-		if (asprintf(&tmp, "%s.XXXXXX", path) < 0) {
-			snprintf(err, errsz, "%s: out of memory", path);
-			return -2;
-		}
-		fd = mkstemp(tmp);
-		f = fd < 0 ? NULL : fdopen(fd, "wb");
-		if (!f) {
-			snprintf(err, errsz, "%s: %s", path, strerror(errno));
-			if (fd >= 0) {
-				close(fd);
-				unlink(tmp);
+	if (b->oom) {
+		snprintf(err, errsz, "%s: out of memory", path);
+		obuf_abort(b);
+		return -2;
+	}
+	if (b->fd >= 0) {
+		flush_buf(b);
+		if (!b->io) {
+			map = mmap(NULL, len, PROT_READ, MAP_SHARED, b->fd, 0);
+			if (map == MAP_FAILED) {
+				b->io = true;
+				b->err_no = errno;
+				map = NULL;
 			}
-			free(tmp);
-			return -2;
+			m = map;
 		}
-		{
-			mode_t um = umask(0);
+	}
+	if (!b->io) {
+		memcpy(hdr, m, BRPROF_HEADER);
+		v = htole64(len - BRPROF_HEADER);
+		memcpy(hdr + 16, &v, 8);
+		v = htole64(brprof_hash(m + BRPROF_HEADER, len - BRPROF_HEADER));
+		memcpy(hdr + 24, &v, 8);
+		v = htole64(brprof_hash(hdr, 56));
+		memcpy(hdr + 56, &v, 8);
+		if (map)
+			munmap(map, len);
+		if (b->fd < 0) {
+			memcpy(b->p, hdr, BRPROF_HEADER);
+			if (fwrite(b->p, 1, len, stdout) != len ||
+			    fflush(stdout)) {
+				b->io = true;
+				b->err_no = errno;
+			}
+		} else if (pwrite(b->fd, hdr, BRPROF_HEADER, 0) !=
+			   BRPROF_HEADER) {
+			b->io = true;
+			b->err_no = errno;
+		}
+	}
+	if (!b->io && b->fd >= 0) {
+		mode_t um = umask(0);
 
-			umask(um);
-			(void)fchmod(fd, 0666 & ~um);
+		umask(um);
+		(void)fchmod(b->fd, 0666 & ~um);
+		if (close(b->fd) || rename(b->tmp, path)) {
+			b->io = true;
+			b->err_no = errno;
+			unlink(b->tmp);
 		}
+		b->fd = -1;
 	}
-	if (fwrite(b->p, 1, b->len, f) != b->len || fflush(f))
-		r = -2;
-	if (f != stdout && fclose(f))
-		r = -2;
-	if (!r && tmp && rename(tmp, path))
-		r = -2;
-	if (r) {
-		snprintf(err, errsz, "%s: cannot write the profile: %s",
-			 path, strerror(errno));
-		if (tmp)
-			unlink(tmp);
+	if (b->io) {
+		snprintf(err, errsz, "%s: cannot write the profile: %s", path,
+			 strerror(b->err_no));
+		obuf_abort(b);
+		return -2;
 	}
-	free(tmp);
-	return r;
+	*bytes = len;
+	free(b->tmp);
+	free(b->p);
+	return 0;
 }
 
 /* ---- parsing ----------------------------------------------------------------- */
@@ -679,13 +780,13 @@ static void stats_of(const struct annot *a, uint64_t *st)
 _Static_assert(7 + SKIP_NR == BRPROF_NR_STATS, "the statistics of a profile");
 
 /* A DSO entry's fixed part; returns where its counts go. */
-static size_t put_dso_head(struct obuf *b, const char *path, size_t path_len,
+static uint64_t put_dso_head(struct obuf *b, const char *path, size_t path_len,
 			   const uint8_t *id, unsigned id_size, unsigned flags,
 			   uint64_t text_base, uint64_t samples,
 			   uint64_t prof_samples)
 {
 	uint8_t bid[20] = { 0 };
-	size_t at;
+	uint64_t at;
 	int s;
 
 	memcpy(bid, id, id_size);
@@ -696,7 +797,7 @@ static size_t put_dso_head(struct obuf *b, const char *path, size_t path_len,
 	put64(b, text_base);
 	put64(b, samples);
 	put64(b, prof_samples);
-	at = b->len;
+	at = at_end(b);
 	for (s = 0; s < BRP_NR_SECTIONS; s++)
 		put64(b, 0);
 	put_bytes(b, path, path_len);
@@ -707,12 +808,15 @@ static size_t put_dso_head(struct obuf *b, const char *path, size_t path_len,
 int brprof_write(const struct annot *a, const char *path, size_t *bytes,
 		 char *err, size_t errsz)
 {
-	struct obuf b = { 0 };
+	struct obuf b;
 	uint64_t st[BRPROF_NR_STATS];
 	uint32_t nr = 0;
 	size_t i;
 	int r;
 
+	r = obuf_open(&b, path, err, errsz);
+	if (r)
+		return r;
 	for (i = 0; i < a->nr_per; i++) {
 		const struct annot_dso *ad = a->per[i];
 
@@ -727,7 +831,7 @@ int brprof_write(const struct annot *a, const char *path, size_t *bytes,
 		const struct dso *d;
 		uint64_t n[BRP_NR_SECTIONS] = { 0 };
 		unsigned flags;
-		size_t at;
+		uint64_t at;
 		int s;
 
 		if (!ad || !(ad->has_blocks || ad->has_prof || ad->has_bolt))
@@ -754,16 +858,7 @@ int brprof_write(const struct annot *a, const char *path, size_t *bytes,
 		for (s = 0; s < BRP_NR_SECTIONS; s++)
 			patch64(&b, at + 8 * s, n[s]);
 	}
-	seal(&b);
-	if (b.oom) {
-		free(b.p);
-		snprintf(err, errsz, "%s: out of memory", path);
-		return -2;
-	}
-	r = write_out(&b, path, err, errsz);
-	*bytes = b.len;
-	free(b.p);
-	return r;
+	return obuf_close(&b, path, bytes, err, errsz);
 }
 
 /* ---- reading a file ------------------------------------------------------------ */
@@ -1075,6 +1170,18 @@ static int64_t merge_section(struct obuf *b, struct ref *g, size_t n,
 	}
 }
 
+/* The pages of a merged DSO entry leave the process (mapped inputs). */
+static void drop_entry(const struct brprof_dso *d)
+{
+	int s = BRP_NR_SECTIONS - 1;
+	uintptr_t a = ((uintptr_t)d->path + 4095) & ~(uintptr_t)4095;
+	uintptr_t e = ((uintptr_t)d->sec[s] +
+		       8 * brprof_fields[s] * d->nr[s]) & ~(uintptr_t)4095;
+
+	if (e > a)
+		(void)madvise((void *)a, e - a, MADV_DONTNEED);
+}
+
 static uint64_t sat(uint64_t a, uint64_t b)
 {
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
@@ -1090,7 +1197,8 @@ int brprof_merge(const char *const *in, size_t n, const char *out,
 	const char *event = NULL;
 	size_t ev_len = 0, nr = 0, i, j, groups = 0;
 	uint32_t flags = 0;
-	struct obuf b = { 0 };
+	struct obuf b = { .fd = -1 };
+	bool open = false;
 	int r = 0, k;
 
 	*bytes = 0;
@@ -1156,13 +1264,18 @@ int brprof_merge(const char *const *in, size_t n, const char *out,
 			;
 		groups++;
 	}
+	r = obuf_open(&b, out, err, errsz);
+	if (r)
+		goto out;
+	open = true;
 	header(&b, (uint32_t)groups, flags);
 	put_stats(&b, st, event ? event : "", ev_len);
 	for (i = 0; i < nr && !r; i = j) {
 		const struct brprof_dso *path = refs[i].d;
 		uint64_t base = refs[i].d->text_base, smp = 0, psmp = 0;
 		unsigned fl = 0;
-		size_t at;
+		uint64_t at;
+		size_t x;
 		int s;
 
 		for (j = i; j < nr && !cmp_ref(&refs[i], &refs[j]); j++) {
@@ -1194,25 +1307,23 @@ int brprof_merge(const char *const *in, size_t n, const char *out,
 		if (r)
 			snprintf(err, errsz, "%.*s: expected counts whose sums fit in 64 bits, got sums that overflow",
 				 (int)path->path_len, path->path);
+		/* these entries are done with: their pages may go */
+		for (x = i; x < j; x++)
+			drop_entry(refs[x].d);
 	}
 	if (r)
 		goto out;
-	seal(&b);
-	if (b.oom) {
-		snprintf(err, errsz, "out of memory");
-		r = -2;
-		goto out;
-	}
-	r = write_out(&b, out, err, errsz);
-	*bytes = b.len;
+	open = false;
+	r = obuf_close(&b, out, bytes, err, errsz);
 out:
+	if (open)
+		obuf_abort(&b);
 	for (i = 0; i < n; i++) {
 		if (p)
 			brprof_free(&p[i]);
 		if (m)
 			unmap_file(&m[i]);
 	}
-	free(b.p);
 	free(refs);
 	free(cur);
 	free(p);
