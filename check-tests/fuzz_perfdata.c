@@ -205,7 +205,7 @@ static int read_it(const uint8_t *data, size_t size, struct run *r,
 		   struct pd_stats *st, char *err, size_t errsz)
 {
 	struct ev_sink sink = { on_sample, on_mmap, on_comm, on_task,
-				on_build_id, on_lost, r, on_attr };
+				on_build_id, on_lost, r, on_attr, NULL, NULL };
 	struct pd_opts o = { 256 << 10, 1 << 20 };
 
 	r->size = size;

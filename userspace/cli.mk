@@ -27,13 +27,13 @@ LLVM_PROFGEN ?= llvm-profgen-19
 CLI_CC ?= gcc
 # Workloads are never instrumented (the coverage build overrides CLI_CC).
 CLI_WL_CC ?= gcc
-CLI_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g \
+CLI_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g -pthread \
 	-I$(TOP)/userspace/include \
 	$$(pkg-config --cflags capstone libelf libdw libdebuginfod libgvc libzstd)
 # report.c links Graphviz's dot layout and core (SVG) plugins directly and
 # registers them itself (see report.h), so they are found by the runpath.
 CLI_GV_PLUGINS = $$(pkg-config --variable=libdir libgvc)/graphviz
-CLI_LIBS := $$(pkg-config --libs capstone libelf libdw libdebuginfod libgvc libzstd) \
+CLI_LIBS := -pthread $$(pkg-config --libs capstone libelf libdw libdebuginfod libgvc libzstd) \
 	-L$(CLI_GV_PLUGINS) -Wl,-rpath,$(CLI_GV_PLUGINS) \
 	-lgvplugin_dot_layout -lgvplugin_core -ldl
 

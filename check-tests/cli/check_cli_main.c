@@ -26,6 +26,7 @@ int main(void)
 	srunner_add_suite(sr, report_suite());
 	srunner_add_suite(sr, manners_suite());
 	srunner_add_suite(sr, perfdata_suite());
+	srunner_add_suite(sr, scale_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -314,7 +314,9 @@ START_TEST(exactness)
 	struct first f = { 0 };
 	struct ev_sink sink;
 	struct pairmap counts = { 0 };
-	const struct blockrange *br;
+	struct blockrange_rec rec;
+	const struct blockrange_rec *br = &rec;
+	bool more;
 	uint64_t executed = 0, covered = 0, head = 0, checked = 0;
 	FILE *in;
 
@@ -328,7 +330,7 @@ START_TEST(exactness)
 	ck_assert_msg(!eb_open(bin, &eb, err, sizeof(err)), "%s", err);
 	memset(&so, 0, sizeof(so));
 	so.binary = bin;
-	ck_assert_int_eq(annot_init(&an, ps, &so), 0);
+	ck_assert_int_eq(annot_init(&an, ps, &so, NULL), 0);
 	f.a = &an;
 	annot_sink(&an, &f.inner);
 	memset(&sink, 0, sizeof(sink));
@@ -338,6 +340,7 @@ START_TEST(exactness)
 	ck_assert_msg(!input_read(ps, &io, &sink, &ist, err, sizeof(err)),
 		      "%s", err);
 	ck_assert(f.have);
+	ck_assert_int_eq(annot_finish(&an), 0);
 	ad = annot_dso_of(&an, an.s.bin_dso);
 	ck_assert_ptr_nonnull(ad);
 	/* The recording starts at the entry point, in _start. */
@@ -375,7 +378,8 @@ START_TEST(exactness)
 		      checked, executed);
 
 	/* Conversely, every covered instruction was executed that often. */
-	for (br = blockrange_first(ad->ctx); br; br = blockrange_next(br)) {
+	for (more = blockrange_rec_first(ad->ctx, &rec); more;
+	     more = blockrange_rec_next(ad->ctx, &rec)) {
 		uint64_t a = boundary_at_or_after(&eb, br->start), last = a;
 
 		while (a <= br->end) {

@@ -93,15 +93,17 @@ tags() {	# subsection-title
 	awk -v t="$1" '/^([^ ]|   [^ ])/ { on = ($0 == t || $0 == "   " t) } on && /^       -/' \
 		"$OUT/blockrange.1.txt"
 }
-tags "Lookup options (annotate, report, ranges)" > "$OUT/tags-lookup"
+tags "Lookup options (annotate, report, ranges, profile, bolt)" > "$OUT/tags-lookup"
 [ -s "$OUT/tags-lookup" ] || die "blockrange(1) has no lookup options"
 tags "GLOBAL OPTIONS" > "$OUT/tags-global"
+tags "Reading options (annotate, report, ranges, profile, bolt)" > "$OUT/tags-reading"
+[ -s "$OUT/tags-reading" ] || die "blockrange(1) has no reading options"
 missing=
 nopts=0
 for s in $subs; do
 	tags "blockrange $s" > "$OUT/tags-$s"
 	[ -s "$OUT/tags-$s" ] || missing="$missing $s"
-	cat "$OUT/tags-$s" "$OUT/tags-lookup" > "$OUT/tags-$s-all"
+	cat "$OUT/tags-$s" "$OUT/tags-lookup" "$OUT/tags-reading" > "$OUT/tags-$s-all"
 	# The option list of --help: lines "  -x, --xx VALUE   description".
 	for o in $("$bin" help "$s" | grep -E '^ {2,}-' | sed -E 's/^ +//; s/  .*//' |
 		   grep -oE '(^|[ ,|])--?[a-zA-Z][a-zA-Z0-9-]*' | sed -E 's/^[ ,|]//' |

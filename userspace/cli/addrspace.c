@@ -19,8 +19,25 @@ struct proc {
 	size_t last;
 };
 
+/*
+ * Resolved addresses, by (address, pid, kernel): branch stacks repeat the
+ * same few addresses.  An entry holds only while nothing changed the
+ * address spaces (@gen).
+ */
+#define AS_CACHE 1024
+
+struct as_cache_ent {
+	uint64_t addr;
+	int32_t pid;
+	uint32_t gen;		/* 0: empty */
+	bool kernel;
+	struct as_resolved r;
+};
+
 struct addrspace {
 	struct dso_registry *reg;
+	struct as_cache_ent *cache;
+	uint32_t gen;
 	struct proc **procs;	/* open addressing by pid */
 	size_t cap;		/* power of two */
 	size_t nr;
@@ -48,6 +65,7 @@ struct addrspace *as_new(struct dso_registry *reg)
 	if (!as)
 		return NULL;
 	as->reg = reg;
+	as->gen = 1;
 	as->any.pid = -1;
 	as->kernel.pid = -1;
 	as->next_id = 1;
@@ -79,7 +97,18 @@ void as_free(struct addrspace *as)
 	proc_free(&as->any);
 	proc_free(&as->kernel);
 	free(as->procs);
+	free(as->cache);
 	free(as);
+}
+
+/* The address spaces changed: no cached resolution holds any more. */
+static void changed(struct addrspace *as)
+{
+	if (++as->gen)
+		return;
+	if (as->cache)
+		memset(as->cache, 0, AS_CACHE * sizeof(*as->cache));
+	as->gen = 1;
 }
 
 static size_t slot_of(const struct addrspace *as, int32_t pid)
@@ -252,26 +281,21 @@ static bool is_kernel_mode(enum ev_cpumode m)
 	return m == EV_CPU_KERNEL || m == EV_CPU_GUEST_KERNEL;
 }
 
-int as_mmap(struct addrspace *as, const struct ev_mmap *e, struct dso *dso)
+int as_mmap_prepare(struct addrspace *as, const struct ev_mmap *e,
+		    struct dso *dso, struct as_mmap_res *res)
 {
-	struct as_map nm;
-	struct proc *p;
 	bool kernel = is_kernel_mode(e->cpumode);
 
-	if (!e->len || e->start + e->len < e->start)
+	memset(res, 0, sizeof(*res));
+	if (!e->len || e->start + e->len < e->start ||
+	    (!kernel && !e->exec)) {
+		res->skip = true;
 		return 0;
-	if (!kernel && !e->exec)
-		return 0;
+	}
 	if (note_name(as, e->path))
 		return -1;
-	memset(&nm, 0, sizeof(nm));
-	nm.start = e->start;
-	nm.end = e->start + e->len;
-	nm.pgoff = e->pgoff;
-	nm.id = as->next_id;
-	nm.seq = as->next_id++;
 	if (dso) {
-		nm.dso = dso;
+		res->dso = dso;
 	} else if (kernel &&
 		   !strncmp(e->path, KERNEL_DSO, strlen(KERNEL_DSO))) {
 		struct dso *k = dso_get(as->reg, KERNEL_DSO, e->build_id,
@@ -280,17 +304,37 @@ int as_mmap(struct addrspace *as, const struct ev_mmap *e, struct dso *dso)
 		if (!k)
 			return -1;
 		/* perf records the runtime address of _text as the offset. */
-		k->kernel_text = e->pgoff;
-		as->kdso = k;
-		nm.dso = k;
-		nm.pgoff = 0;
+		dso_set_kernel_text(as->reg, k, e->pgoff);
+		res->dso = k;
+		res->kernel_text = true;
 	} else {
-		nm.dso = dso_get(as->reg, e->path, e->build_id,
-				 e->build_id_size, kernel);
-		if (!nm.dso)
+		res->dso = dso_get(as->reg, e->path, e->build_id,
+				   e->build_id_size, kernel);
+		if (!res->dso)
 			return -1;
 	}
-	if (kernel)
+	return 0;
+}
+
+int as_mmap_apply(struct addrspace *as, const struct ev_mmap *e,
+		  const struct as_mmap_res *res)
+{
+	struct as_map nm;
+	struct proc *p;
+
+	if (res->skip)
+		return 0;
+	changed(as);
+	memset(&nm, 0, sizeof(nm));
+	nm.start = e->start;
+	nm.end = e->start + e->len;
+	nm.pgoff = res->kernel_text ? 0 : e->pgoff;
+	nm.id = as->next_id;
+	nm.seq = as->next_id++;
+	nm.dso = res->dso;
+	if (res->kernel_text)
+		as->kdso = res->dso;
+	if (is_kernel_mode(e->cpumode))
 		p = &as->kernel;
 	else if (e->pid < 0)
 		p = &as->any;
@@ -301,12 +345,28 @@ int as_mmap(struct addrspace *as, const struct ev_mmap *e, struct dso *dso)
 	return insert_map(p, &nm);
 }
 
+int as_mmap(struct addrspace *as, const struct ev_mmap *e, struct dso *dso)
+{
+	struct as_mmap_res res;
+
+	if (as_mmap_prepare(as, e, dso, &res))
+		return -1;
+	return as_mmap_apply(as, e, &res);
+}
+
+void as_set_kernel_dso(struct addrspace *as, struct dso *d)
+{
+	changed(as);
+	as->kdso = d;
+}
+
 int as_identity(struct addrspace *as, struct dso *dso)
 {
 	size_t i;
 
 	if (dso->state != DSO_READY)
 		return 0;
+	changed(as);
 	for (i = 0; i < dso->bin.nr_loads; i++) {
 		const struct eb_load *l = &dso->bin.loads[i];
 		struct as_map nm;
@@ -332,6 +392,7 @@ int as_comm(struct addrspace *as, const struct ev_comm *c)
 
 	if (!c->exec || c->pid < 0)
 		return 0;
+	changed(as);
 	p = find_proc(as, c->pid);
 	if (p)
 		p->nr = 0;
@@ -344,6 +405,7 @@ int as_task(struct addrspace *as, const struct ev_task *t)
 
 	if (t->exit || t->pid < 0 || t->pid == t->ppid)
 		return 0;
+	changed(as);
 	parent = find_proc(as, t->ppid);
 	child = get_proc(as, t->pid);
 	if (!child)
@@ -416,12 +478,45 @@ static enum as_res state_res(enum dso_state s)
 	}
 }
 
+static void resolve(struct addrspace *as, int32_t pid, bool kernel,
+		    uint64_t addr, struct as_resolved *out);
+
 void as_resolve(struct addrspace *as, int32_t pid, enum ev_cpumode cpumode,
 		uint64_t addr, struct as_resolved *out)
 {
-	const struct as_map *m = NULL;
 	bool kernel = is_kernel_mode(cpumode) ||
-		      (cpumode == EV_CPU_UNKNOWN && addr >= KERNEL_START);
+		      (cpumode == EV_CPU_UNKNOWN && addr >= KERNEL_START) ||
+		      addr >= KERNEL_START;
+	uint64_t h = (addr ^ ((uint64_t)(uint32_t)pid << 32) ^ kernel) *
+		     0x9e3779b97f4a7c15ull;
+	struct as_cache_ent *e;
+
+	if (!as->cache) {
+		as->cache = calloc(AS_CACHE, sizeof(*as->cache));
+		if (!as->cache) {
+			resolve(as, pid, kernel, addr, out);
+			return;
+		}
+	}
+	e = &as->cache[h >> 54];
+	_Static_assert(AS_CACHE == 1024, "64 - 54 bits of index");
+	if (e->gen == as->gen && e->addr == addr && e->pid == pid &&
+	    e->kernel == kernel) {
+		*out = e->r;
+		return;
+	}
+	resolve(as, pid, kernel, addr, out);
+	e->addr = addr;
+	e->pid = pid;
+	e->kernel = kernel;
+	e->gen = as->gen;
+	e->r = *out;
+}
+
+static void resolve(struct addrspace *as, int32_t pid, bool kernel,
+		    uint64_t addr, struct as_resolved *out)
+{
+	const struct as_map *m = NULL;
 	struct dso *d;
 
 	memset(out, 0, sizeof(*out));
@@ -430,8 +525,6 @@ void as_resolve(struct addrspace *as, int32_t pid, enum ev_cpumode cpumode,
 		return;
 	}
 	/* Branch entries carry no cpumode of their own: go by the address. */
-	if (addr >= KERNEL_START)
-		kernel = true;
 	if (kernel) {
 		m = lookup(&as->kernel, addr);
 		d = m ? m->dso : as_kernel_dso(as);

@@ -75,6 +75,26 @@ void as_free(struct addrspace *as);
  * DSO up by the mmap's path and build-id; else the mapping is of @dso.
  */
 int as_mmap(struct addrspace *as, const struct ev_mmap *m, struct dso *dso);
+
+/*
+ * as_mmap() in two steps, for several address spaces that follow the same
+ * events (par.h): as_mmap_prepare() decides what the mmap maps (creating
+ * its DSO in the registry; the kernel's records its _text), once, and
+ * as_mmap_apply() maps it into any address space.  0, or -1 out of memory.
+ */
+struct as_mmap_res {
+	bool skip;		/* not a mapping that holds code */
+	bool kernel_text;	/* the kernel's "_text" mapping */
+	struct dso *dso;
+};
+
+int as_mmap_prepare(struct addrspace *as, const struct ev_mmap *m,
+		    struct dso *dso, struct as_mmap_res *res);
+int as_mmap_apply(struct addrspace *as, const struct ev_mmap *m,
+		  const struct as_mmap_res *res);
+
+/* The kernel DSO of kernel addresses without a kernel mapping. */
+void as_set_kernel_dso(struct addrspace *as, struct dso *d);
 int as_comm(struct addrspace *as, const struct ev_comm *c);
 int as_task(struct addrspace *as, const struct ev_task *t);
 

@@ -4,6 +4,7 @@
 
 #include "annotate.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,33 +15,58 @@
 #define C_RESET "\033[m"
 
 int annot_init(struct annot *a, const char *name,
-	       const struct session_opts *o)
+	       const struct session_opts *o, const struct annot_cfg *cfg)
 {
+	struct session_opts so = *o;
+
 	memset(a, 0, sizeof(*a));
-	return session_init(&a->s, name, o);
+	if (cfg)
+		a->cfg = *cfg;
+	else
+		a->cfg.parts = ANNOT_BLOCKS;
+	if (a->cfg.parts & ANNOT_PROFGEN)
+		so.dso.code_set = true;
+	return session_init(&a->s, name, &so);
+}
+
+static void bolt_free(struct bolt_dso *b)
+{
+	pairmap_free(&b->br);
+	pairmap_free(&b->br_miss);
+	pairmap_free(&b->ft);
+	pairmap_free(&b->ft_ext);
+}
+
+static void annot_dso_free(struct annot_dso *ad)
+{
+	blockrange_agg_free(ad->agg);
+	blockrange_ctx_free(ad->ctx);
+	pairmap_free(&ad->ips);
+	pairmap_free(&ad->edges);
+	pairmap_free(&ad->edges_miss);
+	free(ad->sym_samples);
+	profile_free(&ad->prof);
+	bolt_free(&ad->bolt);
+	free(ad);
 }
 
 void annot_free(struct annot *a)
 {
 	size_t i;
 
-	for (i = 0; i < a->nr_per; i++) {
-		struct annot_dso *ad = a->per[i];
-
-		if (!ad)
-			continue;
-		blockrange_ctx_free(ad->ctx);
-		pairmap_free(&ad->ips);
-		pairmap_free(&ad->edges);
-		pairmap_free(&ad->edges_miss);
-		free(ad->sym_samples);
-		free(ad);
-	}
+	for (i = 0; i < a->nr_per; i++)
+		if (a->per[i])
+			annot_dso_free(a->per[i]);
 	free(a->per);
 	free(a->ends);
+	free(a->kept);
+	free(a->touched);
+	profile_free(&a->raw);
 	session_free(&a->s);
 	a->per = NULL;
 	a->ends = NULL;
+	a->kept = NULL;
+	a->touched = NULL;
 	a->nr_per = 0;
 }
 
@@ -49,7 +75,7 @@ static size_t nr_syms_of(const struct dso *d)
 	return d->state == DSO_READY ? d->bin.nr_syms : d->nr_ksyms;
 }
 
-static struct annot_dso *per_dso(struct annot *a, struct dso *d)
+struct annot_dso *annot_per_dso(struct annot *a, struct dso *d)
 {
 	struct annot_dso *ad;
 
@@ -70,24 +96,47 @@ static struct annot_dso *per_dso(struct annot *a, struct dso *d)
 	if (!ad)
 		return NULL;
 	ad->dso = d;
+	ad->prof.dso = d;
+	a->per[d->idx] = ad;
+	return ad;
+}
+
+/*
+ * The block part of @d's data, ready to count into (before annot_finish())
+ * or to be queried (after: an empty context).
+ */
+struct annot_dso *annot_blocks_of(struct annot *a, struct dso *d)
+{
+	struct annot_dso *ad = annot_per_dso(a, d);
+
+	if (!ad || ad->ctx || ad->agg)
+		return ad;
 	ad->nr_syms = nr_syms_of(d);
-	ad->ctx = blockrange_ctx_new(NULL);
 	ad->sym_samples = calloc(ad->nr_syms ? ad->nr_syms : 1,
 				 sizeof(*ad->sym_samples));
-	if (!ad->ctx || !ad->sym_samples) {
-		blockrange_ctx_free(ad->ctx);
+	if (!ad->sym_samples)
+		return NULL;
+	if (a->cfg.engine == ANNOT_ENGINE_BATCH && !a->finished)
+		ad->agg = blockrange_agg_new(NULL);
+	else
+		ad->ctx = blockrange_ctx_new(NULL);
+	if (!ad->agg && !ad->ctx) {
 		free(ad->sym_samples);
-		free(ad);
+		ad->sym_samples = NULL;
 		return NULL;
 	}
-	a->per[d->idx] = ad;
 	return ad;
 }
 
 const struct annot_dso *annot_dso_of(const struct annot *a,
 				     const struct dso *d)
 {
-	return d->idx < a->nr_per ? a->per[d->idx] : NULL;
+	const struct annot_dso *ad;
+
+	if (d->idx >= a->nr_per)
+		return NULL;
+	ad = a->per[d->idx];
+	return ad && (ad->ctx || ad->agg) ? ad : NULL;
 }
 
 size_t annot_nr_dsos(const struct annot *a)
@@ -95,7 +144,7 @@ size_t annot_nr_dsos(const struct annot *a)
 	size_t i, n = 0;
 
 	for (i = 0; i < a->nr_per; i++)
-		n += a->per[i] != NULL;
+		n += a->per[i] && a->per[i]->has_blocks;
 	return n;
 }
 
@@ -103,12 +152,45 @@ uint64_t annot_coverage_at(const struct annot *a, const struct dso *d,
 			   uint64_t vaddr)
 {
 	const struct annot_dso *ad = annot_dso_of(a, d);
-	const struct blockrange *br;
+	struct blockrange_rec rec;
 
-	if (!ad)
+	if (!ad || !ad->ctx || !blockrange_rec_find(ad->ctx, vaddr, &rec))
 		return 0;
-	br = blockrange_find(ad->ctx, vaddr);
-	return br ? br->coverage : 0;
+	return rec.coverage;
+}
+
+size_t annot_nr_profiles(const struct annot *a)
+{
+	size_t i, n = 0;
+
+	if (a->cfg.raw)
+		return 1;
+	for (i = 0; i < a->nr_per; i++)
+		n += a->per[i] && a->per[i]->has_prof;
+	return n;
+}
+
+const struct profile *annot_profile_at(const struct annot *a, size_t i)
+{
+	size_t k;
+
+	if (a->cfg.raw)
+		return i ? NULL : &a->raw;
+	for (k = 0; k < a->nr_per; k++)
+		if (a->per[k] && a->per[k]->has_prof && !i--)
+			return &a->per[k]->prof;
+	return NULL;
+}
+
+const struct profile *annot_profile_of(const struct annot *a,
+				       const struct dso *d)
+{
+	if (!d)
+		return &a->raw;
+	if (d->idx >= a->nr_per || !a->per[d->idx] ||
+	    !a->per[d->idx]->has_prof)
+		return NULL;
+	return &a->per[d->idx]->prof;
 }
 
 /* The owner of a block: the symbol containing its start. */
@@ -135,27 +217,42 @@ static const void *owner_at(const struct dso *d, uint64_t vaddr,
 static int pos_msg(const struct ev_sample *smp, uint64_t line, char *err,
 		   size_t errsz)
 {
+	int n;
+
 	if (line)
-		return snprintf(err, errsz, "%s:%" PRIu64 ": ", smp->pos.name,
-				line);
-	return snprintf(err, errsz, "%s: offset %" PRIu64 ": ", smp->pos.name,
-			smp->pos.offset);
+		n = snprintf(err, errsz, "%s:%" PRIu64 ": ", smp->pos.name,
+			     line);
+	else
+		n = snprintf(err, errsz, "%s: offset %" PRIu64 ": ",
+			     smp->pos.name, smp->pos.offset);
+	return n > 0 && (size_t)n < errsz ? n : 0;
 }
 
 static int oom(const struct ev_sample *smp, char *err, size_t errsz)
 {
 	int n = pos_msg(smp, smp->pos.line, err, errsz);
 
-	if (n >= 0 && (size_t)n < errsz)
-		snprintf(err + n, errsz - n, "out of memory");
+	snprintf(err + n, errsz - n, "out of memory");
 	return -2;
+}
+
+/* A count that would pass 2^64 - 1: the count line is to blame. */
+static int too_many(const struct ev_sample *smp, const char *what, char *err,
+		    size_t errsz)
+{
+	int n = pos_msg(smp, smp->repeat_line ? smp->repeat_line :
+			smp->pos.line, err, errsz);
+
+	snprintf(err + n, errsz - n,
+		 "expected repeat counts whose sums fit in 64 bits, got %" PRIu64 ", which overflows the count of a %s",
+		 smp->repeat, what);
+	return -1;
 }
 
 static int count_ip(struct annot *a, const struct ev_sample *smp)
 {
 	struct as_resolved r;
 	struct annot_dso *ad;
-	size_t idx = SIZE_MAX;
 
 	as_resolve(a->s.as, smp->pid, smp->cpumode, smp->ip, &r);
 	if (r.res == AS_KERNEL) {
@@ -164,59 +261,203 @@ static int count_ip(struct annot *a, const struct ev_sample *smp)
 	}
 	if (r.res != AS_OK)
 		return 0;
-	ad = per_dso(a, r.dso);
+	ad = annot_blocks_of(a, r.dso);
 	if (!ad || pairmap_add(&ad->ips, r.vaddr, 0, smp->repeat))
 		return -1;
+	ad->has_blocks = true;
 	ad->samples += smp->repeat;
-	if (owner_at(r.dso, r.vaddr, &idx) && idx < ad->nr_syms)
-		ad->sym_samples[idx] += smp->repeat;
 	return 0;
 }
 
-static int annot_sample(void *arg, const struct ev_sample *smp, char *err,
-			size_t errsz)
+/* Room for a stack of @nr entries in the scratch arrays. */
+static int scratch(struct annot *a, size_t nr)
 {
-	struct annot *a = arg;
-	uint64_t rep;
+	if (2 * nr > a->ends_cap) {
+		struct session_addr *e = realloc(a->ends, 2 * nr * sizeof(*e));
+
+		if (!e)
+			return -1;
+		a->ends = e;
+		a->ends_cap = 2 * nr;
+	}
+	if (nr > a->kept_cap) {
+		struct profile_kept *k = realloc(a->kept, nr * sizeof(*k));
+
+		if (!k)
+			return -1;
+		a->kept = k;
+		a->kept_cap = nr;
+	}
+	if (2 * nr > a->touched_cap) {
+		struct annot_dso **t = realloc(a->touched,
+					       2 * nr * sizeof(*t));
+
+		if (!t)
+			return -1;
+		a->touched = t;
+		a->touched_cap = 2 * nr;
+	}
+	return 0;
+}
+
+/* The DSOs this sample's entries touch (resolved, counted), once each. */
+static int touched(struct annot *a, const struct ev_sample *smp, size_t *n)
+{
+	size_t i, k;
+
+	*n = 0;
+	for (i = 0; i < 2 * smp->nr; i++) {
+		const struct session_addr *e = &a->ends[i];
+		struct annot_dso *ad;
+
+		if (!e->ok)
+			continue;
+		for (k = 0; k < *n; k++)
+			if (a->touched[k]->dso == e->r.dso)
+				break;
+		if (k < *n)
+			continue;
+		ad = annot_per_dso(a, e->r.dso);
+		if (!ad)
+			return -1;
+		a->touched[(*n)++] = ad;
+	}
+	return 0;
+}
+
+/* Is the resolved end @e in @d? Its ELF address then, else external. */
+static uint64_t bolt_addr(const struct session_addr *e, const struct dso *d)
+{
+	return e->ok && e->r.dso == d ? e->r.vaddr : BOLT_EXTERNAL;
+}
+
+static const void *bolt_func(const struct dso *d, uint64_t vaddr)
+{
+	size_t idx;
+
+	return owner_at(d, vaddr, &idx);
+}
+
+/*
+ * BOLT's aggregation of one sample for @ad's DSO: every entry with an end
+ * in the DSO is a taken branch; consecutive entries (older, newer) whose
+ * trace [older.to, newer.from] lies in the DSO are a fall-through trace,
+ * entered from inside when older.from is in the function of older.to.
+ */
+static int bolt_apply(struct annot_dso *ad, const struct ev_sample *smp,
+		      const struct session_addr *ends)
+{
+	const struct dso *d = ad->dso;
+	uint64_t rep = smp->repeat;
 	size_t i;
 	int r;
 
-	if (smp->repeat > ANNOT_MAX_REPEAT) {
-		int n = pos_msg(smp, smp->repeat_line, err, errsz);
+	for (i = 0; i < smp->nr; i++) {
+		uint64_t f = bolt_addr(&ends[2 * i], d);
+		uint64_t t = bolt_addr(&ends[2 * i + 1], d);
 
-		snprintf(err + (n > 0 && (size_t)n < errsz ? n : 0),
-			 errsz - (n > 0 && (size_t)n < errsz ? n : 0),
-			 "expected a repeat count of at most %u for annotate (each repeat replays the stack), got %" PRIu64,
+		if (f == BOLT_EXTERNAL && t == BOLT_EXTERNAL)
+			continue;
+		r = pairmap_add(&ad->bolt.br, f, t, rep);
+		if (!r && smp->br[i].mispredicted)
+			r = pairmap_add(&ad->bolt.br_miss, f, t, rep);
+		if (r)
+			return r;
+	}
+	for (i = 0; i + 1 < smp->nr; i++) {
+		/* older: entry i + 1, newer: entry i */
+		uint64_t from = bolt_addr(&ends[2 * (i + 1)], d);
+		uint64_t start = bolt_addr(&ends[2 * (i + 1) + 1], d);
+		uint64_t end = bolt_addr(&ends[2 * i], d);
+		bool inside;
+
+		if (start == BOLT_EXTERNAL || end == BOLT_EXTERNAL)
+			continue;
+		inside = from != BOLT_EXTERNAL &&
+			 bolt_func(d, from) == bolt_func(d, start);
+		r = pairmap_add(inside ? &ad->bolt.ft : &ad->bolt.ft_ext,
+				start, end, rep);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+/* ANNOT_PROFGEN with --leading-ip-only: one ip-ip range per sample. */
+static int leading_ip(struct annot *a, const struct ev_sample *smp)
+{
+	struct session_addr e;
+	struct annot_dso *ad;
+
+	if (a->cfg.raw)
+		return pairmap_add(&a->raw.ranges, smp->ip, smp->ip,
+				   smp->repeat);
+	session_resolve(&a->s, smp, smp->ip, &e);
+	if (!e.ok || !eb_is_code(&e.r.dso->bin, e.r.vaddr))
+		return 0;
+	ad = annot_per_dso(a, e.r.dso);
+	if (!ad)
+		return -1;
+	ad->has_prof = true;
+	return pairmap_add(&ad->prof.ranges, e.r.vaddr, e.r.vaddr,
+			   smp->repeat);
+}
+
+int annot_sample(void *arg, const struct ev_sample *smp, char *err,
+		 size_t errsz)
+{
+	struct annot *a = arg;
+	bool blocks = a->cfg.parts & ANNOT_BLOCKS;
+	bool tree = a->cfg.engine == ANNOT_ENGINE_TREE;
+	size_t i, n = 0;
+	uint64_t rep;
+	int r;
+
+	if (a->cfg.event && strcmp(smp->event, a->cfg.event))
+		return 0;
+	if (blocks && tree && smp->repeat > ANNOT_MAX_REPEAT) {
+		int k = pos_msg(smp, smp->repeat_line, err, errsz);
+
+		snprintf(err + k, errsz - k,
+			 "expected a repeat count of at most %u for annotate with the tree engine (each repeat replays the stack), got %" PRIu64,
 			 ANNOT_MAX_REPEAT, smp->repeat);
 		return -1;
 	}
-	if (a->total > UINT64_MAX - smp->repeat) {
-		int n = pos_msg(smp, smp->repeat_line ? smp->repeat_line :
+	if (blocks && a->total > UINT64_MAX - smp->repeat) {
+		int k = pos_msg(smp, smp->repeat_line ? smp->repeat_line :
 				smp->pos.line, err, errsz);
 
-		snprintf(err + (n > 0 && (size_t)n < errsz ? n : 0),
-			 errsz - (n > 0 && (size_t)n < errsz ? n : 0),
-			 "expected repeat counts whose sum fits in 64 bits, got %" PRIu64 ", which overflows the sample count",
+		snprintf(err + k, errsz - k,
+			 "expected repeat counts whose sums fit in 64 bits, got %" PRIu64 ", which overflows the sample count",
 			 smp->repeat);
 		return -1;
 	}
-	a->total += smp->repeat;
+	if (blocks)
+		a->total += smp->repeat;
 	r = session_sample(&a->s, smp, err, errsz);
 	if (r)
 		return r;
-	if (smp->has_ip && count_ip(a, smp))
+	if ((a->cfg.parts & ANNOT_PROFGEN) &&
+	    (a->cfg.leading_ip_only || a->cfg.raw)) {
+		/* ranges' modes of its own: nothing else is collected */
+		if (a->cfg.leading_ip_only)
+			r = leading_ip(a, smp);
+		else if (smp->nr > a->kept_cap && scratch(a, smp->nr))
+			r = -1;
+		else
+			r = profile_apply(&a->raw, smp->br, smp->nr,
+					  smp->repeat, NULL, a->kept);
+		if (r == -2)
+			return too_many(smp, a->cfg.leading_ip_only ? "range" :
+					"range or branch", err, errsz);
+		return r ? oom(smp, err, errsz) : 0;
+	}
+	if (blocks && smp->has_ip && count_ip(a, smp))
 		return oom(smp, err, errsz);
 	if (!smp->nr)
 		return 0;
-	if (2 * smp->nr > a->ends_cap) {
-		struct session_addr *e = realloc(a->ends,
-						 2 * smp->nr * sizeof(*e));
-
-		if (!e)
-			return oom(smp, err, errsz);
-		a->ends = e;
-		a->ends_cap = 2 * smp->nr;
-	}
+	if (scratch(a, smp->nr))
+		return oom(smp, err, errsz);
 	/* ends[2i]: entry i's source, ends[2i + 1]: its target */
 	for (i = 0; i < smp->nr; i++) {
 		const struct session_addr *f = &a->ends[2 * i];
@@ -225,13 +466,14 @@ static int annot_sample(void *arg, const struct ev_sample *smp, char *err,
 
 		session_resolve(&a->s, smp, smp->br[i].from, &a->ends[2 * i]);
 		session_resolve(&a->s, smp, smp->br[i].to, &a->ends[2 * i + 1]);
-		if (!f->ok || !t->ok || f->r.dso != t->r.dso ||
+		if (!blocks || !f->ok || !t->ok || f->r.dso != t->r.dso ||
 		    f->r.map_id != t->r.map_id || smp->br[i].abort)
 			continue;
-		ad = per_dso(a, f->r.dso);
+		ad = annot_blocks_of(a, f->r.dso);
 		if (!ad || pairmap_add(&ad->edges, f->r.vaddr, t->r.vaddr,
 				       smp->repeat))
 			return oom(smp, err, errsz);
+		ad->has_blocks = true;
 		if (smp->br[i].mispredicted &&
 		    pairmap_add(&ad->edges_miss, f->r.vaddr, t->r.vaddr,
 				smp->repeat))
@@ -250,16 +492,56 @@ static int annot_sample(void *arg, const struct ev_sample *smp, char *err,
 		size_t idx;
 
 		if (session_block(&a->s, older, newer, st, en, smp->repeat) !=
-		    SKIP_NR)
+		    SKIP_NR || !blocks)
 			continue;
-		ad = per_dso(a, st->r.dso);
+		ad = annot_blocks_of(a, st->r.dso);
 		if (!ad)
 			return oom(smp, err, errsz);
+		ad->has_blocks = true;
+		if (!tree) {
+			/* owners are given to the distinct blocks at the end */
+			r = blockrange_agg_add(ad->agg, st->r.vaddr,
+					       en->r.vaddr, NULL, pred,
+					       smp->repeat);
+			if (r == -EOVERFLOW)
+				return too_many(smp, "block", err, errsz);
+			if (r)
+				return oom(smp, err, errsz);
+			continue;
+		}
 		owner = owner_at(st->r.dso, st->r.vaddr, &idx);
 		for (rep = 0; rep < smp->repeat; rep++)
 			if (blockrange_count_block(ad->ctx, st->r.vaddr,
 						   en->r.vaddr, owner, pred))
 				return oom(smp, err, errsz);
+	}
+	if (!(a->cfg.parts & (ANNOT_PROFGEN | ANNOT_BOLT)))
+		return 0;
+	if (touched(a, smp, &n))
+		return oom(smp, err, errsz);
+	for (i = 0; i < n; i++) {
+		struct annot_dso *ad = a->touched[i];
+
+		if (a->cfg.parts & ANNOT_PROFGEN) {
+			ad->has_prof = true;
+			ad->prof.samples += smp->repeat;
+			r = profile_apply(&ad->prof, smp->br, smp->nr,
+					  smp->repeat, a->ends, a->kept);
+			if (r == -2)
+				return too_many(smp, "range or branch", err,
+						errsz);
+			if (r)
+				return oom(smp, err, errsz);
+		}
+		if (a->cfg.parts & ANNOT_BOLT) {
+			ad->has_bolt = true;
+			r = bolt_apply(ad, smp, a->ends);
+			if (r == -2)
+				return too_many(smp, "branch or trace", err,
+						errsz);
+			if (r)
+				return oom(smp, err, errsz);
+		}
 	}
 	return 0;
 }
@@ -280,6 +562,173 @@ void annot_sink(struct annot *a, struct ev_sink *sink)
  * same pointer serves both.
  */
 _Static_assert(offsetof(struct annot, s) == 0, "session first");
+
+int annot_add_block(struct annot *a, struct annot_dso *ad, uint64_t start,
+		    uint64_t end, enum blockrange_pred pred, uint64_t count)
+{
+	size_t idx;
+	int r;
+
+	if (ad->agg) {
+		r = blockrange_agg_add(ad->agg, start, end, NULL, pred, count);
+	} else {
+		(void)a;
+		r = blockrange_count_block_n(ad->ctx, start, end,
+					     owner_at(ad->dso, start, &idx),
+					     pred, count);
+	}
+	return r == -EOVERFLOW ? -1 : r ? -2 : 0;
+}
+
+/*
+ * The batch engine counts blocks without owner (an owner is a function of
+ * the block's start: the symbol containing it); here every distinct block
+ * gets its owner, once.
+ */
+static int with_owners(struct annot_dso *ad)
+{
+	struct blockrange_agg *o = blockrange_agg_new(NULL);
+	struct blockrange_block b[256];
+	size_t pos = 0, n = 0, idx;
+	int r = 0;
+
+	if (!o)
+		return -1;
+	while (!r) {
+		bool more = blockrange_agg_next(ad->agg, &pos, &b[n]);
+
+		if (more) {
+			b[n].owner = owner_at(ad->dso, b[n].start, &idx);
+			if (++n < sizeof(b) / sizeof(b[0]))
+				continue;
+		}
+		if (n)
+			r = blockrange_agg_add_blocks(o, b, n);
+		n = 0;
+		if (!more)
+			break;
+	}
+	if (r) {
+		blockrange_agg_free(o);
+		return -1;
+	}
+	blockrange_agg_free(ad->agg);
+	ad->agg = o;
+	return 0;
+}
+
+int annot_finish(struct annot *a)
+{
+	size_t i, k;
+
+	if (a->finished)
+		return 0;
+	for (i = 0; i < a->nr_per; i++) {
+		struct annot_dso *ad = a->per[i];
+
+		if (!ad || (!ad->agg && !ad->ctx))
+			continue;
+		if (ad->agg) {
+			if (with_owners(ad) ||
+			    blockrange_build(ad->agg, NULL, &ad->ctx))
+				return -2;
+			blockrange_agg_free(ad->agg);
+			ad->agg = NULL;
+		}
+		memset(ad->sym_samples, 0,
+		       (ad->nr_syms ? ad->nr_syms : 1) *
+		       sizeof(*ad->sym_samples));
+		for (k = 0; k < ad->ips.cap; k++) {
+			const struct pairmap_slot *sl = &ad->ips.slots[k];
+			size_t idx = SIZE_MAX;
+
+			if (sl->used && owner_at(ad->dso, sl->a, &idx) &&
+			    idx < ad->nr_syms)
+				ad->sym_samples[idx] += sl->count;
+		}
+	}
+	a->finished = true;
+	return 0;
+}
+
+static uint64_t sat_add(uint64_t x, uint64_t y)
+{
+	return x > UINT64_MAX - y ? UINT64_MAX : x + y;
+}
+
+static int merge_dso(struct annot *dst, const struct annot_dso *s)
+{
+	struct annot_dso *d = annot_per_dso(dst, s->dso);
+	int r = 0;
+
+	if (!d)
+		return -2;
+	if (s->agg || s->ctx) {
+		if (!annot_blocks_of(dst, s->dso))
+			return -2;
+		/* only aggregates merge (the tree runs on one thread) */
+		if (!s->agg || !d->agg)
+			return -2;
+		r = blockrange_agg_merge(d->agg, s->agg);
+		if (r)
+			return r == -EOVERFLOW ? -1 : -2;
+		d->has_blocks |= s->has_blocks;
+		if (d->samples > UINT64_MAX - s->samples)
+			return -1;
+		d->samples += s->samples;
+		if ((r = pairmap_merge(&d->ips, &s->ips)) ||
+		    (r = pairmap_merge(&d->edges, &s->edges)) ||
+		    (r = pairmap_merge(&d->edges_miss, &s->edges_miss)))
+			return r == -1 ? -2 : -1;
+	}
+	if (s->has_prof) {
+		d->has_prof = true;
+		if (d->prof.samples > UINT64_MAX - s->prof.samples)
+			return -1;
+		d->prof.samples += s->prof.samples;
+		if ((r = pairmap_merge(&d->prof.ranges, &s->prof.ranges)) ||
+		    (r = pairmap_merge(&d->prof.branches, &s->prof.branches)))
+			return r == -1 ? -2 : -1;
+	}
+	if (s->has_bolt) {
+		d->has_bolt = true;
+		if ((r = pairmap_merge(&d->bolt.br, &s->bolt.br)) ||
+		    (r = pairmap_merge(&d->bolt.br_miss, &s->bolt.br_miss)) ||
+		    (r = pairmap_merge(&d->bolt.ft, &s->bolt.ft)) ||
+		    (r = pairmap_merge(&d->bolt.ft_ext, &s->bolt.ft_ext)))
+			return r == -1 ? -2 : -1;
+	}
+	return 0;
+}
+
+int annot_merge(struct annot *dst, const struct annot *src)
+{
+	struct session_stats *d = &dst->s.st;
+	const struct session_stats *s = &src->s.st;
+	size_t i;
+	int r;
+
+	for (i = 0; i < src->nr_per; i++)
+		if (src->per[i] && (r = merge_dso(dst, src->per[i])))
+			return r;
+	if (dst->total > UINT64_MAX - src->total)
+		return -1;
+	dst->total += src->total;
+	r = pairmap_merge(&dst->raw.ranges, &src->raw.ranges);
+	if (!r)
+		r = pairmap_merge(&dst->raw.branches, &src->raw.branches);
+	if (r)
+		return r == -1 ? -2 : -1;
+	d->samples = sat_add(d->samples, s->samples);
+	d->brstack_samples = sat_add(d->brstack_samples, s->brstack_samples);
+	d->entries = sat_add(d->entries, s->entries);
+	d->blocks = sat_add(d->blocks, s->blocks);
+	d->counted = sat_add(d->counted, s->counted);
+	for (i = 0; i < SKIP_NR; i++)
+		d->skipped[i] = sat_add(d->skipped[i], s->skipped[i]);
+	d->ips_kernel = sat_add(d->ips_kernel, s->ips_kernel);
+	return session_merge_event(&dst->s, &src->s) ? -2 : 0;
+}
 
 /* ---- printing ---- */
 
@@ -345,22 +794,23 @@ static int pseudo_picks(struct annot_dso *ad, struct annot_syms *ps)
 {
 	const struct dso *d = ad->dso;
 	struct pairmap_slot *ips = pairmap_sorted(&ad->ips);
-	const struct blockrange *br = blockrange_first(ad->ctx);
+	struct blockrange_rec br;
+	bool have = blockrange_rec_first(ad->ctx, &br);
 	size_t i = 0, first = ps->nr;
 	struct annot_sym *cur = NULL;
 
 	if (!ips)
 		return -1;
-	while (br || i < ad->ips.nr) {
+	while (have || i < ad->ips.nr) {
 		uint64_t s, e, n = 0, cov = 0;
 
-		if (br && (i >= ad->ips.nr || br->start <= ips[i].a)) {
-			s = br->start;
-			e = br->end + insn_size_at(d, br->end);
-			if (e <= br->end)
+		if (have && (i >= ad->ips.nr || br.start <= ips[i].a)) {
+			s = br.start;
+			e = br.end + insn_size_at(d, br.end);
+			if (e <= br.end)
 				e = UINT64_MAX;
-			cov = br->coverage;
-			br = blockrange_next(br);
+			cov = br.coverage;
+			have = blockrange_rec_next(ad->ctx, &br);
 		} else {
 			s = ips[i].a;
 			e = s + insn_size_at(d, s);
@@ -438,7 +888,7 @@ static int sym_pick(struct annot_dso *ad, size_t i, struct annot_syms *ps,
 /* An annot_dso for a DSO that has the symbol but no data. */
 static struct annot_dso *ensure_per(struct annot *a, struct dso *d)
 {
-	return per_dso(a, d);
+	return annot_blocks_of(a, d);
 }
 
 int annot_symbols(struct annot *a, const char *const *symbols,
@@ -448,6 +898,8 @@ int annot_symbols(struct annot *a, const char *const *symbols,
 	size_t i, k;
 
 	memset(ps, 0, sizeof(*ps));
+	if (annot_finish(a))
+		return -2;
 	if (nr_symbols) {
 		for (k = 0; k < nr_symbols; k++) {
 			bool found = false;
@@ -484,7 +936,7 @@ int annot_symbols(struct annot *a, const char *const *symbols,
 	for (i = 0; i < a->nr_per; i++) {
 		struct annot_dso *ad = a->per[i];
 
-		if (!ad)
+		if (!ad || !ad->ctx)
 			continue;
 		for (k = 0; k < ad->nr_syms; k++)
 			if (sym_pick(ad, k, ps, false))
@@ -498,24 +950,25 @@ int annot_symbols(struct annot *a, const char *const *symbols,
 
 /* Coverage of @br as the seed shows it, relative to the pick's maximum. */
 struct blockrange_fig annot_sym_coverage(const struct annot_sym *p,
-					   const struct blockrange *br)
+					 const struct blockrange_rec *rec)
 {
 	struct blockrange_fig f = { BLOCKRANGE_FIG_OK, 0 };
 
 	if (p->owner)
-		return blockrange_coverage(p->ad->ctx, br);
-	if (!br || !p->maxcov)
+		return blockrange_rec_coverage(p->ad->ctx, rec);
+	if (!rec || !p->maxcov)
 		return f;
-	f.value = (double)br->coverage / (double)p->maxcov;
+	f.value = (double)rec->coverage / (double)p->maxcov;
 	return f;
 }
 
 void annot_sym_addr_info(const struct annot_sym *p, uint64_t addr,
-		      struct blockrange_addr_info *info)
+			 struct blockrange_addr_rec *info)
 {
-	blockrange_addr_info(p->ad->ctx, addr, info);
+	blockrange_addr_rec(p->ad->ctx, addr, info);
 	if (!p->owner)
-		info->coverage = annot_sym_coverage(p, info->range);
+		info->coverage = annot_sym_coverage(p, info->found ?
+						    &info->range : NULL);
 }
 
 long annot_sym_branches(const struct annot_sym *p, struct annot_branch **out)
@@ -814,7 +1267,7 @@ static void print_source(struct printer *pr, struct dso *d, uint64_t addr,
 	fputc('\n', pr->out);
 }
 
-size_t annot_comment(const struct blockrange_addr_info *info, char *buf,
+size_t annot_comment(const struct blockrange_addr_rec *info, char *buf,
 		     size_t bufsz)
 {
 	size_t n = 0;
@@ -838,7 +1291,7 @@ size_t annot_comment(const struct blockrange_addr_info *info, char *buf,
 	return n;
 }
 
-static void print_comments(FILE *out, const struct blockrange_addr_info *info)
+static void print_comments(FILE *out, const struct blockrange_addr_rec *info)
 {
 	char buf[ANNOT_COMMENT_MAX];
 
@@ -849,16 +1302,17 @@ static void print_comments(FILE *out, const struct blockrange_addr_info *info)
 /* kallsyms only: the ranges of the symbol, no instructions. */
 static void print_text_ranges(struct printer *pr, const struct annot_sym *p)
 {
-	struct blockrange_iter it;
-	const struct blockrange *br;
+	struct blockrange_cursor cur;
+	struct blockrange_rec rec;
+	const struct blockrange_rec *br = &rec;
 	FILE *out = pr->out;
 
 	fputs("         :\t(no code: symbols only; ranges with their coverage)\n",
 	      out);
-	if (blockrange_span(p->ad->ctx, p->start, p->end - 1, &it))
+	if (blockrange_rec_span(p->ad->ctx, p->start, p->end - 1, &cur))
 		return;
-	while ((br = blockrange_iter_next(&it))) {
-		struct blockrange_addr_info info, end;
+	while (blockrange_rec_iter(p->ad->ctx, &cur, &rec)) {
+		struct blockrange_addr_rec info, end;
 		uint64_t n = 0;
 		size_t k;
 		char abuf[64];
@@ -869,8 +1323,8 @@ static void print_text_ranges(struct printer *pr, const struct annot_sym *p)
 			if (sl->used && sl->a >= br->start && sl->a <= br->end)
 				n += sl->count;
 		}
-		blockrange_addr_info(p->ad->ctx, br->start, &info);
-		blockrange_addr_info(p->ad->ctx, br->end, &end);
+		blockrange_addr_rec(p->ad->ctx, br->start, &info);
+		blockrange_addr_rec(p->ad->ctx, br->end, &end);
 		info.taken = end.taken;
 		info.pred = end.pred;
 		fprintf(out, "%8.2f :\t  ", p->samples ?
@@ -902,7 +1356,7 @@ static void print_text_sym(struct printer *pr, const struct annot_sym *p)
 		return;
 	}
 	while (addr < p->end) {
-		struct blockrange_addr_info info;
+		struct blockrange_addr_rec info;
 		char abuf[32];
 		uint64_t n = pairmap_get(&p->ad->ips, addr, 0);
 		double pct = p->samples ? 100.0 * (double)n / (double)p->samples : 0;
@@ -944,14 +1398,15 @@ static const char *symsrc_name(const struct dso *d)
 
 static void print_json_ranges(struct printer *pr, const struct annot_sym *p)
 {
-	struct blockrange_iter it;
-	const struct blockrange *br;
+	struct blockrange_cursor cur;
+	struct blockrange_rec rec;
+	const struct blockrange_rec *br = &rec;
 	FILE *out = pr->out;
 	bool first = true;
 
 	fputs("\n     ],\n     \"ranges\": [", out);
-	if (!blockrange_span(p->ad->ctx, p->start, p->end - 1, &it)) {
-		while ((br = blockrange_iter_next(&it))) {
+	if (!blockrange_rec_span(p->ad->ctx, p->start, p->end - 1, &cur)) {
+		while (blockrange_rec_iter(p->ad->ctx, &cur, &rec)) {
 			fprintf(out, "%s\n      {\"start\": \"0x%" PRIx64 "\", \"end\": \"0x%" PRIx64 "\", \"coverage\": %" PRIu64 ", \"entry\": %" PRIu64 ", \"taken\": %" PRIu64 ", \"pred\": %" PRIu64 ", \"is_target\": %s, \"is_branch\": %s",
 				first ? "" : ",", br->start, br->end,
 				br->coverage, br->entry, br->taken, br->pred,
@@ -959,12 +1414,13 @@ static void print_json_ranges(struct printer *pr, const struct annot_sym *p)
 				br->is_branch ? "true" : "false");
 			json_fig(out, "coverage_pct", annot_sym_coverage(p, br), 100,
 				 "%.2f");
-			json_fig(out, "entry_pct", blockrange_entry_pct(br), 1,
+			json_fig(out, "entry_pct",
+				 blockrange_rec_entry_pct(p->ad->ctx, br), 1,
 				 "%.2f");
-			json_fig(out, "taken_pct", blockrange_taken_pct(br), 1,
-				 "%.2f");
+			json_fig(out, "taken_pct", blockrange_rec_taken_pct(br),
+				 1, "%.2f");
 			json_fig(out, "pred_pct",
-				 blockrange_pred_pct(p->ad->ctx, br), 1,
+				 blockrange_rec_pred_pct(p->ad->ctx, br), 1,
 				 "%.2f");
 			fputc('}', out);
 			first = false;
@@ -1006,7 +1462,7 @@ static int print_json_sym(struct printer *pr, const struct annot_sym *p)
 		p->maxcov);
 	fputs("     \"instructions\": [", out);
 	while (!p->ksym && addr < p->end) {
-		struct blockrange_addr_info info;
+		struct blockrange_addr_rec info;
 		uint64_t n = pairmap_get(&p->ad->ips, addr, 0);
 		unsigned size = annot_insn_line(d, addr, &pr->tx, 0);
 		const char *file;
@@ -1018,7 +1474,7 @@ static int print_json_sym(struct printer *pr, const struct annot_sym *p)
 		json_str(out, pr->tx.line);
 		fprintf(out, ", \"samples\": %" PRIu64 ", \"percent\": %.2f, \"coverage\": %" PRIu64,
 			n, p->samples ? 100.0 * (double)n / (double)p->samples : 0.0,
-			info.range ? info.range->coverage : 0);
+			info.found ? info.range.coverage : 0);
 		json_fig(out, "coverage_pct", info.coverage, 100, "%.2f");
 		json_fig(out, "entry_pct", info.entry, 1, "%.2f");
 		json_fig(out, "taken_pct", info.taken, 1, "%.2f");
@@ -1049,7 +1505,8 @@ static int print_json(struct printer *pr, const struct annot_syms *ps)
 	int r;
 
 	for (i = 0; i < a->nr_per; i++)
-		if (a->per[i] && blockrange_has_pred(a->per[i]->ctx))
+		if (a->per[i] && a->per[i]->ctx &&
+		    blockrange_has_pred(a->per[i]->ctx))
 			has_pred = true;
 	fputs("{\"event\": ", out);
 	json_str(out, a->s.event ? a->s.event : "");

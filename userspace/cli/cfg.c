@@ -117,10 +117,12 @@ static void mark_leader(const struct cfg *g, bool *leader, uint64_t addr)
 		leader[i] = true;
 }
 
-static const struct blockrange *range_at(const struct annot_sym *p,
-					 uint64_t addr)
+/* The range containing @addr into @rec, or NULL. */
+static const struct blockrange_rec *range_at(const struct annot_sym *p,
+					     uint64_t addr,
+					     struct blockrange_rec *rec)
 {
-	return blockrange_find(p->ad->ctx, addr);
+	return blockrange_rec_find(p->ad->ctx, addr, rec) ? rec : NULL;
 }
 
 static int make_blocks(const struct annot_sym *p, struct cfg *g,
@@ -154,7 +156,8 @@ static int make_blocks(const struct annot_sym *p, struct cfg *g,
 	}
 	for (i = 0; i < g->nr_insns; i++) {
 		const struct cfg_insn *in = &g->insns[i];
-		const struct blockrange *r = range_at(p, in->addr);
+		struct blockrange_rec rec;
+		const struct blockrange_rec *r = range_at(p, in->addr, &rec);
 		struct cfg_block *b;
 
 		if (leader[i]) {
@@ -351,7 +354,8 @@ static int make_edges(const struct annot_sym *p, struct cfg *g,
 		const struct cfg_block *b = &g->blocks[i];
 		const struct cfg_insn *last = &g->insns[b->first + b->nr_insns - 1];
 		struct cfg_node_ref f = { i, false }, t = { i + 1, false };
-		const struct blockrange *r;
+		struct blockrange_rec rec;
+		const struct blockrange_rec *r;
 		struct cfg_edge *e;
 		long x;
 
@@ -375,7 +379,7 @@ static int make_edges(const struct annot_sym *p, struct cfg *g,
 		e = add_edge(g, &ecap, CFG_FALL, f, t);
 		if (!e)
 			return -1;
-		r = range_at(p, last->addr);
+		r = range_at(p, last->addr, &rec);
 		if (r)
 			e->count = r->coverage - (r->end == last->addr ?
 						  r->taken : 0);

@@ -47,6 +47,9 @@ struct cli_cmd {
 };
 
 extern const struct cli_cmd cli_cmd_annotate;
+extern const struct cli_cmd cli_cmd_bolt;
+extern const struct cli_cmd cli_cmd_merge;
+extern const struct cli_cmd cli_cmd_profile;
 extern const struct cli_cmd cli_cmd_ranges;
 extern const struct cli_cmd cli_cmd_record;
 extern const struct cli_cmd cli_cmd_report;

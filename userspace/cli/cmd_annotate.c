@@ -15,7 +15,7 @@ static const char synopsis[] =
 	"usage: blockrange annotate [-i FILE|-] [--dso NAME]... [--symbol NAME]... [--source]\n"
 	"                           [--symfs DIR] [--vmlinux FILE | --kallsyms FILE] [--binary BIN]\n"
 	"                           [--color=auto|always|never] [--format=text|json] [--skip-bad]\n"
-	"                           [--no-pager]\n";
+	"                           [-j N] [--engine=batch|tree] [--progress] [--no-pager]\n";
 
 static const char help[] =
 	"Annotate the disassembly of the hot symbols of every DSO (executables, shared\n"
@@ -24,8 +24,9 @@ static const char help[] =
 	"'# +NN.NN%' on branch targets (entries / coverage of the next branch) and\n"
 	"'# -NN.NN% (p:NN.NN%)' on branches (taken / coverage, predicted / taken).\n"
 	"\n"
-	"  -i, --input FILE|-    perf.data (file or pipe mode) or the text of\n"
-	"                        `perf script -F ip,brstack` (default perf.data; - is stdin)\n"
+	"  -i, --input FILE|-    perf.data (file or pipe mode), the text of\n"
+	"                        `perf script -F ip,brstack` or a .brprof profile\n"
+	"                        (default perf.data; - is stdin)\n"
 	"  --perfscript FILE|-   the same as --input\n"
 	"  --dso NAME            only this DSO (basename or recorded path; repeatable)\n"
 	"  --symbol NAME         only this symbol (repeatable)\n"
@@ -35,12 +36,15 @@ static const char help[] =
 	"  --skip-bad            perf script text: skip malformed lines\n"
 	"  --no-pager            do not page the output on a terminal (see blockrange --help)\n"
 	"  -h, --help            this help\n"
+	CMD_RUN_HELP
+	CMD_ENGINE_HELP
 	CMD_LOOKUP_HELP
 	"\n"
 	"Examples:\n"
 	"  blockrange annotate -i perf.data\n"
 	"  blockrange annotate -i branches.perfscript --binary ./branches --symbol branches\n"
 	"  blockrange annotate -i perf.data --format=json > profile.json\n"
+	"  blockrange annotate -i fleet.brprof --dso app -j 8\n"
 	"\n"
 	"One summary line on stderr says what was counted and why blocks were skipped.\n"
 	"Exit status: 0 success, 1 usage or I/O error, 2 malformed input or nothing to\n"
@@ -57,6 +61,8 @@ enum {
 
 static const struct option opts[] = {
 	CMD_LOOKUP_OPTIONS,
+	CMD_RUN_OPTIONS,
+	CMD_ENGINE_OPTION,
 	{ "symbol", required_argument, NULL, O_SYMBOL },
 	{ "color", required_argument, NULL, O_COLOR },
 	{ "format", required_argument, NULL, O_FORMAT },
@@ -83,7 +89,7 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv,
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:i:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:i:j:h", opts, NULL)) != -1) {
 		r = cmd_common_opt(cmd, &a->c, c, argv);
 		if (r > 0)
 			return r;
@@ -127,9 +133,9 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv,
 static int annotate(const struct args *a)
 {
 	struct session_opts so;
+	struct annot_cfg cfg;
 	struct annot an;
 	struct annot_opts o;
-	struct ev_sink sink;
 	struct cli_pager pager;
 	char err[CLI_ERR_MAX];
 	size_t i;
@@ -137,7 +143,8 @@ static int annotate(const struct args *a)
 
 	cmd_session_opts(&a->c, &so);
 	so.dso.source = a->source;
-	r = annot_init(&an, cli_input_name(a->c.input), &so);
+	cmd_annot_cfg(&a->c, ANNOT_BLOCKS, &cfg);
+	r = annot_init(&an, cli_input_name(a->c.input), &so, &cfg);
 	if (r)
 		return r;
 	/* With --binary, an unknown --symbol is reported before reading. */
@@ -149,8 +156,7 @@ static int annotate(const struct args *a)
 			goto out;
 		}
 	}
-	annot_sink(&an, &sink);
-	r = cmd_read(&a->c, &sink, err, sizeof(err));
+	r = cmd_collect(&a->c, &an);
 	if (r)
 		goto out;
 	session_report(&an.s, "annotated", annot_nr_dsos(&an));

@@ -4,15 +4,22 @@
 
 #include "cmd_common.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "annotate.h"
+#include "brprof.h"
 #include "input.h"
+#include "par.h"
 
 void cmd_common_init(struct cmd_common *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->input = "perf.data";
+	c->progress = -1;
 }
 
 void cmd_common_free(struct cmd_common *c)
@@ -35,7 +42,6 @@ int cmd_push(const char ***v, size_t *nr, const char *s)
 int cmd_common_opt(const struct cli_cmd *cmd, struct cmd_common *c, int opt,
 		   char **argv)
 {
-	(void)cmd;
 	(void)argv;
 	switch (opt) {
 	case CMD_OPT_INPUT:
@@ -70,6 +76,30 @@ int cmd_common_opt(const struct cli_cmd *cmd, struct cmd_common *c, int opt,
 	case CMD_OPT_SKIP_BAD:
 		c->skip_bad = true;
 		return 0;
+	case CMD_OPT_JOBS: {
+		uint64_t n;
+
+		if (!cli_parse_u64(optarg, &n) || !n || n > CMD_MAX_JOBS)
+			return cli_usage(cmd, "expected -j N with N from 1 to %u, got '%s'",
+					 CMD_MAX_JOBS, optarg);
+		c->jobs = (unsigned)n;
+		return 0;
+	}
+	case CMD_OPT_ENGINE:
+		if (!strcmp(optarg, "tree"))
+			c->tree = true;
+		else if (!strcmp(optarg, "batch"))
+			c->tree = false;
+		else
+			return cli_usage(cmd, "expected --engine=batch|tree, got '%s'",
+					 optarg);
+		return 0;
+	case CMD_OPT_PROGRESS:
+		c->progress = 1;
+		return 0;
+	case CMD_OPT_NO_PROGRESS:
+		c->progress = 0;
+		return 0;
 	default:
 		return -1;
 	}
@@ -96,6 +126,72 @@ int cmd_read(const struct cmd_common *c, const struct ev_sink *sink,
 	struct input_stats st;
 	int r = input_read(c->input, &io, sink, &st, err, errsz);
 
+	if (r)
+		return cli_fail(r == -1 ? CLI_EXIT_INPUT : CLI_EXIT_USAGE,
+				"%s", err);
+	if (c->skip_bad)
+		fprintf(stderr, "blockrange: skipped %lu malformed line%s\n",
+			(unsigned long)st.ps.bad_lines,
+			st.ps.bad_lines == 1 ? "" : "s");
+	return 0;
+}
+
+void cmd_annot_cfg(const struct cmd_common *c, unsigned parts,
+		   struct annot_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->parts = parts;
+	cfg->engine = c->tree ? ANNOT_ENGINE_TREE : ANNOT_ENGINE_BATCH;
+}
+
+unsigned cmd_jobs(const struct cmd_common *c)
+{
+	return c->jobs ? c->jobs : par_default_jobs();
+}
+
+bool cmd_progress(const struct cmd_common *c)
+{
+	return c->progress < 0 ? isatty(STDERR_FILENO) : c->progress;
+}
+
+/* Is @path a .brprof (a regular file starting with its magic)? */
+static bool is_brprof(const char *path)
+{
+	uint8_t head[8];
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) :
+				     dup(STDIN_FILENO);
+	struct stat sb;
+	bool yes = false;
+
+	if (fd < 0)
+		return false;
+	if (!fstat(fd, &sb) && S_ISREG(sb.st_mode) &&
+	    pread(fd, head, sizeof(head), 0) == (ssize_t)sizeof(head))
+		yes = brprof_sniff(head, sizeof(head));
+	close(fd);
+	return yes;
+}
+
+int cmd_collect(const struct cmd_common *c, struct annot *a)
+{
+	struct input_opts io = { .skip_bad = c->skip_bad };
+	struct input_stats st;
+	char err[CLI_ERR_MAX];
+	int r;
+
+	if (is_brprof(c->input)) {
+		if (a->cfg.event || a->cfg.leading_ip_only || a->cfg.raw)
+			return cli_fail(CLI_EXIT_USAGE,
+					"%s: a .brprof holds llvm-profgen's profile of every sample of each DSO; --perf-event, --leading-ip-only and --base or --use-offset=0 without --dso need the input itself",
+					cli_input_name(c->input));
+		r = brprof_load(c->input, a, err, sizeof(err));
+		if (r)
+			return cli_fail(r == -1 ? CLI_EXIT_INPUT :
+					CLI_EXIT_USAGE, "%s", err);
+		return 0;
+	}
+	r = par_collect(c->input, &io, cmd_jobs(c), cmd_progress(c), a, &st,
+			err, sizeof(err));
 	if (r)
 		return cli_fail(r == -1 ? CLI_EXIT_INPUT : CLI_EXIT_USAGE,
 				"%s", err);

@@ -26,7 +26,11 @@ enum {
 	CMD_OPT_BUILDID_DIR,
 	CMD_OPT_NO_DEBUGINFOD,
 	CMD_OPT_SKIP_BAD,
+	CMD_OPT_ENGINE,
+	CMD_OPT_PROGRESS,
+	CMD_OPT_NO_PROGRESS,
 	CMD_OPT_NEXT,		/* first value free for a subcommand */
+	CMD_OPT_JOBS = 'j',
 };
 
 #define CMD_LOOKUP_OPTIONS \
@@ -41,6 +45,31 @@ enum {
 	{ "buildid-dir", required_argument, NULL, CMD_OPT_BUILDID_DIR }, \
 	{ "no-debuginfod", no_argument, NULL, CMD_OPT_NO_DEBUGINFOD }, \
 	{ "skip-bad", no_argument, NULL, CMD_OPT_SKIP_BAD }
+
+/* Most threads -j takes. */
+#define CMD_MAX_JOBS 256
+
+/* Reading the input: threads and progress (the subcommand's "j:" too). */
+#define CMD_RUN_OPTIONS \
+	{ "jobs", required_argument, NULL, CMD_OPT_JOBS }, \
+	{ "progress", no_argument, NULL, CMD_OPT_PROGRESS }, \
+	{ "no-progress", no_argument, NULL, CMD_OPT_NO_PROGRESS }
+
+#define CMD_RUN_HELP \
+	"  -j, --jobs N          read the input with N threads (default: the online CPUs;\n" \
+	"                        the output is the same for every N)\n" \
+	"  --progress            bytes read, samples per second and the time left on\n" \
+	"                        stderr (default when stderr is a terminal)\n" \
+	"  --no-progress         no progress line\n"
+
+/* The libblockrange engine of annotate and report. */
+#define CMD_ENGINE_OPTION \
+	{ "engine", required_argument, NULL, CMD_OPT_ENGINE }
+
+#define CMD_ENGINE_HELP \
+	"  --engine=batch|tree   batch (default): aggregate the distinct blocks, build the\n" \
+	"                        ranges once; tree: count every block into the ranges as\n" \
+	"                        it comes (one thread); both give the same output\n"
 
 #define CMD_LOOKUP_HELP \
 	"\n" \
@@ -68,6 +97,9 @@ struct cmd_common {
 	const char *buildid_dir;
 	bool no_debuginfod;
 	bool skip_bad;
+	unsigned jobs;		/* -j N, 0: the online CPUs */
+	bool tree;		/* --engine=tree */
+	int progress;		/* --progress 1, --no-progress 0, auto -1 */
 };
 
 void cmd_common_init(struct cmd_common *c);
@@ -92,5 +124,22 @@ void cmd_session_opts(const struct cmd_common *c, struct session_opts *o);
  */
 int cmd_read(const struct cmd_common *c, const struct ev_sink *sink,
 	     char *err, size_t errsz);
+
+struct annot;
+struct annot_cfg;
+
+/* The engine options the common options give (parts: ANNOT_*). */
+void cmd_annot_cfg(const struct cmd_common *c, unsigned parts,
+		   struct annot_cfg *cfg);
+
+/* -j's value (default: the online CPUs) and whether to show progress. */
+unsigned cmd_jobs(const struct cmd_common *c);
+bool cmd_progress(const struct cmd_common *c);
+
+/*
+ * Read the input into @a (its sink; with -j N, N threads, see par.h): 0,
+ * or an exit status after its one-line message.
+ */
+int cmd_collect(const struct cmd_common *c, struct annot *a);
 
 #endif /* BLOCKRANGE_CLI_CMD_COMMON_H */

@@ -11,12 +11,13 @@
 
 #include "cli.h"
 #include "cmd_common.h"
-#include "profile.h"
+#include "annotate.h"
 
 static const char synopsis[] =
 	"usage: blockrange ranges [-i FILE|-] [--dso NAME | --binary BIN] [-o DIR]\n"
 	"                         [--base ADDR] [--use-offset=0|1] [--perf-event=EVENT]\n"
-	"                         [--leading-ip-only] [--skip-bad] [--no-pager]\n";
+	"                         [--leading-ip-only] [--skip-bad] [-j N] [--progress]\n"
+	"                         [--no-pager]\n";
 
 static const char help[] =
 	"Print the raw (unsymbolized) profile of the branch stacks in exactly the text of\n"
@@ -25,8 +26,8 @@ static const char help[] =
 	"DSO's base.  Each DSO gets the profile llvm-profgen --binary=DSO would print\n"
 	"(addresses in other DSOs are external to it).\n"
 	"\n"
-	"  -i, --input FILE|-    perf.data or `perf script -F ip,brstack` text (default\n"
-	"                        perf.data; - is stdin)\n"
+	"  -i, --input FILE|-    perf.data, `perf script -F ip,brstack` text or a .brprof\n"
+	"                        profile (default perf.data; - is stdin)\n"
 	"  --perfscript FILE|-   the same as --input\n"
 	"  --dso NAME            the profile of this DSO only, on stdout\n"
 	"  -o, --output DIR      one file per DSO: DIR/NAME.rawprof (needed when the\n"
@@ -39,6 +40,7 @@ static const char help[] =
 	"  --skip-bad            perf script text: skip malformed lines\n"
 	"  --no-pager            do not page the output on a terminal (see blockrange --help)\n"
 	"  -h, --help            this help\n"
+	CMD_RUN_HELP
 	CMD_LOOKUP_HELP
 	"\n"
 	"Examples:\n"
@@ -60,6 +62,7 @@ enum {
 
 static const struct option opts[] = {
 	CMD_LOOKUP_OPTIONS,
+	CMD_RUN_OPTIONS,
 	{ "output", required_argument, NULL, 'o' },
 	{ "base", required_argument, NULL, O_BASE },
 	{ "use-offset", required_argument, NULL, O_USE_OFFSET },
@@ -87,6 +90,8 @@ static uint64_t base_of(const struct args *a, const struct profile *prof)
 		return 0;
 	if (a->have_base)
 		return a->base;
+	if (prof->has_base)
+		return prof->base;
 	return prof->dso ? prof->dso->bin.text_base : 0;
 }
 
@@ -99,15 +104,15 @@ static int write_one(const struct args *a, const struct profile *prof,
 }
 
 /* -o DIR: DIR/NAME.rawprof per DSO (NAME-BUILDID when two share a name). */
-static int write_dir(const struct args *a, const struct profiler *p)
+static int write_dir(const struct args *a, const struct annot *p)
 {
-	size_t i, k, n = profiler_nr(p);
+	size_t i, k, n = annot_nr_profiles(p);
 
 	if (mkdir(a->outdir, 0777) && errno != EEXIST)
 		return cli_fail(CLI_EXIT_USAGE, "%s: %s", a->outdir,
 				strerror(errno));
 	for (i = 0; i < n; i++) {
-		const struct profile *prof = profiler_at(p, i);
+		const struct profile *prof = annot_profile_at(p, i);
 		const struct dso *d = prof->dso;
 		char hex[2 * DSO_BUILD_ID_MAX + 1], *path;
 		bool dup = false;
@@ -115,7 +120,7 @@ static int write_dir(const struct args *a, const struct profiler *p)
 		int r;
 
 		for (k = 0; k < n; k++)
-			if (k != i && !strcmp(profiler_at(p, k)->dso->short_name,
+			if (k != i && !strcmp(annot_profile_at(p, k)->dso->short_name,
 					      d->short_name))
 				dup = true;
 		dso_build_id_hex(d->build_id, d->build_id_size, hex);
@@ -143,16 +148,16 @@ static int write_dir(const struct args *a, const struct profiler *p)
 	return 0;
 }
 
-static int pick_output(const struct args *a, struct profiler *p)
+static int pick_output(const struct args *a, struct annot *p)
 {
 	const struct profile empty = { 0 };
 	const struct profile *prof;
-	size_t i, n = profiler_nr(p);
+	size_t i, n = annot_nr_profiles(p);
 
-	if (p->o.raw)
+	if (p->cfg.raw)
 		return write_one(a, &p->raw, stdout);
 	if (p->s.bin_dso) {
-		prof = profiler_get(p, p->s.bin_dso);
+		prof = annot_profile_of(p, p->s.bin_dso);
 		if (!prof) {
 			struct profile e = empty;
 
@@ -168,11 +173,11 @@ static int pick_output(const struct args *a, struct profiler *p)
 	if (a->outdir)
 		return write_dir(a, p);
 	if (n == 1)
-		return write_one(a, profiler_at(p, 0), stdout);
+		return write_one(a, annot_profile_at(p, 0), stdout);
 	fprintf(stderr, "blockrange: the profile has %zu DSOs (", n);
 	for (i = 0; i < n; i++)
 		fprintf(stderr, "%s%s", i ? ", " : "",
-			profiler_at(p, i)->dso->short_name);
+			annot_profile_at(p, i)->dso->short_name);
 	fputs("): pick one with --dso NAME, or write one profile per DSO with -o DIR\n",
 	      stderr);
 	return CLI_EXIT_USAGE;
@@ -181,27 +186,25 @@ static int pick_output(const struct args *a, struct profiler *p)
 static int ranges(struct args *a)
 {
 	struct session_opts so;
-	struct profiler_opts po = {
+	struct annot_cfg po = {
+		.parts = ANNOT_PROFGEN,
 		.event = a->event,
 		.leading_ip_only = a->leading_ip,
 		.raw = !a->c.binary && !a->c.nr_dsos &&
 		       (a->have_base || a->no_offset),
 	};
-	struct profiler p;
-	struct ev_sink sink;
+	struct annot p;
 	struct cli_pager pager = { 0 };
-	char err[CLI_ERR_MAX];
 	int r;
 
 	cmd_session_opts(&a->c, &so);
-	r = profiler_init(&p, cli_input_name(a->c.input), &so, &po);
+	r = annot_init(&p, cli_input_name(a->c.input), &so, &po);
 	if (r)
 		return r;
-	profiler_sink(&p, &sink);
-	r = cmd_read(&a->c, &sink, err, sizeof(err));
+	r = cmd_collect(&a->c, &p);
 	if (!r) {
 		if (!po.raw)
-			session_report(&p.s, "profiled", profiler_nr(&p));
+			session_report(&p.s, "profiled", annot_nr_profiles(&p));
 		else
 			fprintf(stderr, "blockrange: %" PRIu64 " samples, %" PRIu64 " branch records: %zu ranges and %zu branches (no binary: every address counts as code)\n",
 				p.s.st.samples, p.s.st.entries, p.raw.ranges.nr,
@@ -212,7 +215,7 @@ static int ranges(struct args *a)
 		r = pick_output(a, &p);
 		cli_pager_end(&pager);
 	}
-	profiler_free(&p);
+	annot_free(&p);
 	return r;
 }
 
@@ -225,7 +228,7 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 	cmd_common_init(&a.c);
 	optind = 1;
 	opterr = 0;
-	while (!r && (c = getopt_long(argc, argv, "+:i:o:h", opts, NULL)) != -1) {
+	while (!r && (c = getopt_long(argc, argv, "+:i:o:j:h", opts, NULL)) != -1) {
 		r = cmd_common_opt(cmd, &a.c, c, argv);
 		if (r >= 0)
 			continue;

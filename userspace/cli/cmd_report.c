@@ -16,7 +16,8 @@
 static const char synopsis[] =
 	"usage: blockrange report [-i FILE|-] [-o FILE.html] [--dso NAME]... [--symbol NAME]...\n"
 	"                         [--max-symbols N] [--max-blocks N] [--symfs DIR]\n"
-	"                         [--vmlinux FILE | --kallsyms FILE] [--binary BIN] [--skip-bad]\n";
+	"                         [--vmlinux FILE | --kallsyms FILE] [--binary BIN] [--skip-bad]\n"
+	"                         [-j N] [--engine=batch|tree] [--progress]\n";
 
 static const char help[] =
 	"Write one self-contained HTML page (no network access, no other file: it opens\n"
@@ -32,8 +33,9 @@ static const char help[] =
 	"scrolls the disassembly to it.  The numbers are annotate's; all of them are also\n"
 	"in a JSON document inside the page (script#blockrange-data).\n"
 	"\n"
-	"  -i, --input FILE|-    perf.data (file or pipe mode) or the text of\n"
-	"                        `perf script -F ip,brstack` (default perf.data; - is stdin)\n"
+	"  -i, --input FILE|-    perf.data (file or pipe mode), the text of\n"
+	"                        `perf script -F ip,brstack` or a .brprof profile\n"
+	"                        (default perf.data; - is stdin)\n"
 	"  --perfscript FILE|-   the same as --input\n"
 	"  -o, --output FILE     the page (default report.html; - is stdout)\n"
 	"  --dso NAME            only this DSO (basename or recorded path; repeatable)\n"
@@ -43,6 +45,8 @@ static const char help[] =
 	"                        150); the disassembly still lists every instruction\n"
 	"  --skip-bad            perf script text: skip malformed lines\n"
 	"  -h, --help            this help\n"
+	CMD_RUN_HELP
+	CMD_ENGINE_HELP
 	CMD_LOOKUP_HELP
 	"\n"
 	"Examples:\n"
@@ -63,6 +67,8 @@ enum {
 
 static const struct option opts[] = {
 	CMD_LOOKUP_OPTIONS,
+	CMD_RUN_OPTIONS,
+	CMD_ENGINE_OPTION,
 	{ "output", required_argument, NULL, O_OUTPUT },
 	{ "symbol", required_argument, NULL, O_SYMBOL },
 	{ "max-symbols", required_argument, NULL, O_MAX_SYMBOLS },
@@ -97,7 +103,7 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv,
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:i:o:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:i:o:j:h", opts, NULL)) != -1) {
 		r = cmd_common_opt(cmd, &a->c, c, argv);
 		if (r > 0)
 			return r;
@@ -136,9 +142,9 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv,
 static int report(const struct args *a)
 {
 	struct session_opts so;
+	struct annot_cfg cfg;
 	struct report_opts ro;
 	struct annot an;
-	struct ev_sink sink;
 	char err[CLI_ERR_MAX];
 	bool to_stdout = !strcmp(a->output, "-");
 	FILE *out = NULL;
@@ -147,7 +153,8 @@ static int report(const struct args *a)
 	int r;
 
 	cmd_session_opts(&a->c, &so);
-	r = annot_init(&an, cli_input_name(a->c.input), &so);
+	cmd_annot_cfg(&a->c, ANNOT_BLOCKS, &cfg);
+	r = annot_init(&an, cli_input_name(a->c.input), &so, &cfg);
 	if (r)
 		return r;
 	for (i = 0; an.s.bin_dso && i < a->nr_symbols; i++) {
@@ -158,8 +165,7 @@ static int report(const struct args *a)
 			goto out;
 		}
 	}
-	annot_sink(&an, &sink);
-	r = cmd_read(&a->c, &sink, err, sizeof(err));
+	r = cmd_collect(&a->c, &an);
 	if (r)
 		goto out;
 	session_report(&an.s, "reported", annot_nr_dsos(&an));

@@ -10,12 +10,15 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
+#include "cmd_common.h"
 #include "input.h"
+#include "par.h"
 
 static const char synopsis[] =
-	"usage: blockrange script -i FILE|- [--skip-bad] [--stats]\n";
+	"usage: blockrange script -i FILE|- [-j N] [--skip-bad] [--stats] [--progress]\n";
 
 static const char help[] =
 	"Print every sample as one line: the sample IP and every entry of its branch\n"
@@ -29,8 +32,13 @@ static const char help[] =
 	"come in the order perf processes them (by time within perf's rounds).\n"
 	"\n"
 	"  -i, --input FILE|-   the input (- is stdin, also a perf.data pipe)\n"
+	"  -j, --jobs N         decode and format with N threads (default: the online\n"
+	"                       CPUs; the output is the same for every N)\n"
 	"  --skip-bad           perf script text: skip malformed lines\n"
 	"  --stats              print what was read (records by kind) on stderr\n"
+	"  --progress           bytes read, samples per second and the time left on\n"
+	"                       stderr (default when stderr is a terminal)\n"
+	"  --no-progress        no progress line\n"
 	"  --dump-events        every decoded event, one line each, as perf script prints\n"
 	"                       samples and side-band records (to compare the reader\n"
 	"                       with perf)\n"
@@ -47,11 +55,16 @@ enum {
 	O_SKIP_BAD = 256,
 	O_STATS,
 	O_DUMP,
+	O_PROGRESS,
+	O_NO_PROGRESS,
 	O_HELP = 'h',
 };
 
 static const struct option opts[] = {
 	{ "input", required_argument, NULL, 'i' },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "progress", no_argument, NULL, O_PROGRESS },
+	{ "no-progress", no_argument, NULL, O_NO_PROGRESS },
 	{ "skip-bad", no_argument, NULL, O_SKIP_BAD },
 	{ "stats", no_argument, NULL, O_STATS },
 	/* test only: every event in a normalised text (check-tests/cli) */
@@ -108,24 +121,19 @@ static char *ip16(char *p, uint64_t v)
 	return p + n;
 }
 
-static int on_sample(void *arg, const struct ev_sample *s, char *err,
-		     size_t errsz)
+/* One sample's line, appended to @b (on any thread, see par.h). */
+static int fmt_sample(void *arg, const struct ev_sample *s, struct par_buf *b,
+		      char *err, size_t errsz)
 {
-	struct out *o = arg;
 	size_t need = 24 + s->nr * 64, i;
-	char *p;
+	char *p = par_buf_room(b, need), *start = p;
 
-	if (need > o->cap) {
-		char *b = realloc(o->buf, need);
-
-		if (!b) {
-			snprintf(err, errsz, "out of memory for an output line");
-			return -2;
-		}
-		o->buf = b;
-		o->cap = need;
+	(void)arg;
+	if (!p) {
+		snprintf(err, errsz, "out of memory for an output line");
+		return -2;
 	}
-	p = ip16(o->buf, s->ip);
+	p = ip16(p, s->ip);
 	for (i = 0; s->has_brstack && i < s->nr; i++) {
 		const struct ev_branch *b = &s->br[i];
 		const char *t = b->type ? pd_branch_type_name(b->type, b->new_type) : "";
@@ -154,10 +162,7 @@ static int on_sample(void *arg, const struct ev_sample *s, char *err,
 		*p++ = ' ';
 	}
 	*p++ = '\n';
-	if (fwrite(o->buf, 1, (size_t)(p - o->buf), o->f) != (size_t)(p - o->buf)) {
-		snprintf(err, errsz, "cannot write the output");
-		return -2;
-	}
+	b->len += (size_t)(p - start);
 	return 0;
 }
 
@@ -357,6 +362,9 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	const char *input = NULL, *name;
 	bool stats = false, dump = false;
+	unsigned jobs = par_default_jobs();
+	int progress = -1;
+	uint64_t n;
 	struct input_opts io;
 	struct input_stats st;
 	struct ev_sink sink;
@@ -367,10 +375,22 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 	memset(&io, 0, sizeof(io));
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:i:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:i:j:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
+			break;
+		case 'j':
+			if (!cli_parse_u64(optarg, &n) || !n || n > CMD_MAX_JOBS)
+				return cli_usage(cmd, "expected -j N with N from 1 to %u, got '%s'",
+						 CMD_MAX_JOBS, optarg);
+			jobs = (unsigned)n;
+			break;
+		case O_PROGRESS:
+			progress = 1;
+			break;
+		case O_NO_PROGRESS:
+			progress = 0;
 			break;
 		case O_SKIP_BAD:
 			io.skip_bad = true;
@@ -402,14 +422,17 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 		sink.task = dump_task;
 		sink.build_id = dump_build_id;
 		sink.lost = dump_lost;
-	} else {
-		sink.sample = on_sample;
-		if (stats)
-			sink.attr = stats_attr;
 	}
 	/* whole lines go out in large writes */
 	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
-	r = input_read(input, &io, &sink, &st, err, sizeof(err));
+	if (progress < 0)
+		progress = isatty(STDERR_FILENO);
+	if (dump)
+		r = input_read(input, &io, &sink, &st, err, sizeof(err));
+	else
+		r = par_script(input, &io, jobs, progress, fmt_sample, NULL,
+			       stats ? stats_attr : NULL, &o, stdout, &st, err,
+			       sizeof(err));
 	free(o.buf);
 	if (fflush(stdout) && !r) {
 		free(o.names);

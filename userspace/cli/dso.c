@@ -20,6 +20,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -47,6 +48,8 @@ struct dso_registry {
 	debuginfod_client *dbgd;
 	/* the cache debug file of the module being reported (callback) */
 	const char *pending_debug;
+	/* dso_load() may be called by several threads (par.h) */
+	pthread_mutex_t lock;
 };
 
 static const char *base_of(const char *path)
@@ -119,6 +122,10 @@ struct dso_registry *dso_registry_new(const struct dso_opts *o)
 
 	if (!r)
 		return NULL;
+	if (pthread_mutex_init(&r->lock, NULL)) {
+		free(r);
+		return NULL;
+	}
 	r->o = *o;
 	dir = o->buildid_dir ? o->buildid_dir : getenv("PERF_BUILDID_DIR");
 	if (dir && *dir) {
@@ -166,6 +173,7 @@ void dso_registry_free(struct dso_registry *r)
 
 	if (!r)
 		return;
+	pthread_mutex_destroy(&r->lock);
 	for (i = 0; i < r->nr; i++)
 		dso_free(r->dsos[i]);
 	for (i = 0; i < r->nr_notes; i++)
@@ -196,8 +204,8 @@ struct dso *dso_at(const struct dso_registry *r, size_t i)
 	return i < r->nr ? r->dsos[i] : NULL;
 }
 
-int dso_note_build_id(struct dso_registry *r, const char *path,
-		      const uint8_t *id, size_t id_size, bool kernel)
+static int note_locked(struct dso_registry *r, const char *path,
+		       const uint8_t *id, size_t id_size, bool kernel)
 {
 	struct bid_note *n;
 
@@ -238,8 +246,19 @@ static const struct bid_note *noted_id(const struct dso_registry *r,
 	return NULL;
 }
 
-struct dso *dso_get(struct dso_registry *r, const char *path,
-		    const uint8_t *id, size_t id_size, bool kernel)
+int dso_note_build_id(struct dso_registry *r, const char *path,
+		      const uint8_t *id, size_t id_size, bool kernel)
+{
+	int ret;
+
+	pthread_mutex_lock(&r->lock);
+	ret = note_locked(r, path, id, id_size, kernel);
+	pthread_mutex_unlock(&r->lock);
+	return ret;
+}
+
+static struct dso *get_locked(struct dso_registry *r, const char *path,
+			      const uint8_t *id, size_t id_size, bool kernel)
 {
 	struct dso *d;
 	size_t i;
@@ -288,6 +307,24 @@ struct dso *dso_get(struct dso_registry *r, const char *path,
 	d->idx = (unsigned)r->nr;
 	r->dsos[r->nr++] = d;
 	return d;
+}
+
+struct dso *dso_get(struct dso_registry *r, const char *path,
+		    const uint8_t *id, size_t id_size, bool kernel)
+{
+	struct dso *d;
+
+	pthread_mutex_lock(&r->lock);
+	d = get_locked(r, path, id, id_size, kernel);
+	pthread_mutex_unlock(&r->lock);
+	return d;
+}
+
+void dso_set_kernel_text(struct dso_registry *r, struct dso *d, uint64_t text)
+{
+	pthread_mutex_lock(&r->lock);
+	d->kernel_text = text;
+	pthread_mutex_unlock(&r->lock);
 }
 
 static void set_why(struct dso *d, enum dso_state st, const char *fmt, ...)
@@ -656,7 +693,22 @@ static enum dso_state load_kernel(struct dso_registry *r, struct dso *d)
 	return d->state;
 }
 
+static enum dso_state load_locked(struct dso_registry *r, struct dso *d);
+
 enum dso_state dso_load(struct dso_registry *r, struct dso *d)
+{
+	if (atomic_load_explicit(&d->loaded, memory_order_acquire))
+		return d->state;
+	pthread_mutex_lock(&r->lock);
+	if (!atomic_load_explicit(&d->loaded, memory_order_relaxed)) {
+		load_locked(r, d);
+		atomic_store_explicit(&d->loaded, true, memory_order_release);
+	}
+	pthread_mutex_unlock(&r->lock);
+	return d->state;
+}
+
+static enum dso_state load_locked(struct dso_registry *r, struct dso *d)
 {
 	struct eb_open_opts eo = { .code_set = r->o.code_set };
 	char err[1024];

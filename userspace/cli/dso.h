@@ -38,6 +38,7 @@
 #ifndef BLOCKRANGE_CLI_DSO_H
 #define BLOCKRANGE_CLI_DSO_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -81,7 +82,8 @@ struct dso {
 	uint8_t build_id[DSO_BUILD_ID_MAX];
 	uint8_t build_id_size;	/* 0: none recorded */
 	bool kernel;
-	enum dso_state state;
+	enum dso_state state;	/* read it after dso_load() */
+	atomic_bool loaded;	/* dso_load() ran (set once, under the lock) */
 	char *why;		/* one-line reason for the states > SYMS_ONLY */
 	char *file;		/* code file used (READY) */
 	char *debug_file;	/* separate debug file used, NULL: none */
@@ -115,6 +117,10 @@ struct dso *dso_get(struct dso_registry *r, const char *path,
 int dso_note_build_id(struct dso_registry *r, const char *path,
 		      const uint8_t *id, size_t id_size, bool kernel);
 
+/* The runtime address of the kernel's _text (the kernel mmap's offset). */
+void dso_set_kernel_text(struct dso_registry *r, struct dso *d,
+			 uint64_t text);
+
 /* perf's build-id cache directory in use. */
 const char *dso_buildid_dir(const struct dso_registry *r);
 
@@ -124,7 +130,12 @@ struct dso *dso_at(const struct dso_registry *r, size_t i);
 
 /*
  * Look the DSO's files up and open them, once; returns its state.  Out of
- * memory is DSO_UNUSABLE with why "out of memory".
+ * memory is DSO_UNUSABLE with why "out of memory".  Threads: dso_load() and
+ * the read-only lookups (dso_addr(), dso_ksym_at(), the eb_* queries of a
+ * loaded DSO) may run on several threads at once, and so may dso_get(),
+ * dso_note_build_id() and dso_set_kernel_text() (under the registry's
+ * lock); the order in which DSOs are made is their index, so one thread
+ * should make them for reproducible output (par.h).
  */
 enum dso_state dso_load(struct dso_registry *r, struct dso *d);
 

@@ -182,6 +182,8 @@ struct ev_attr {
 	struct ev_pos pos;
 };
 
+struct pd_decoder;
+
 struct ev_sink {
 	int (*sample)(void *arg, const struct ev_sample *s, char *err,
 		      size_t errsz);
@@ -198,6 +200,19 @@ struct ev_sink {
 	void *arg;
 	int (*attr)(void *arg, const struct ev_attr *a, char *err,
 		    size_t errsz);
+	/*
+	 * perf.data readers only, for decoding on other threads (par.h).
+	 * @sample_raw, when set, gets the samples whose event has no
+	 * PERF_SAMPLE_READ instead of @sample, as the record's @size bytes at
+	 * @rec (valid during the call; checked already: pd_decode_sample()
+	 * with @dec decodes them) and @off, the ev_pos.offset of the sample.
+	 * @sync, when set, is called before the reader changes @dec (a new
+	 * event or event name) once a raw sample was passed.
+	 */
+	int (*sample_raw)(void *arg, const struct pd_decoder *dec,
+			  const uint8_t *rec, size_t size, uint64_t off,
+			  char *err, size_t errsz);
+	int (*sync)(void *arg, char *err, size_t errsz);
 };
 
 #endif /* BLOCKRANGE_CLI_EVENTS_H */

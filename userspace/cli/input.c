@@ -160,6 +160,25 @@ static ssize_t pf_read(void *cookie, char *buf, size_t n)
 	return r;
 }
 
+void input_text_no_samples(const char *name, const struct input_opts *opts,
+			   const struct input_stats *st, char *err,
+			   size_t errsz)
+{
+	if (!st->ps.lines)
+		snprintf(err, errsz,
+			 "%s: expected perf script sample lines, got an empty file",
+			 name);
+	else if (opts && opts->skip_bad)
+		snprintf(err, errsz,
+			 "%s: expected perf script sample lines, got none in %lu line%s (%lu malformed, skipped)",
+			 name, st->ps.lines, st->ps.lines == 1 ? "" : "s",
+			 st->ps.bad_lines);
+	else
+		snprintf(err, errsz,
+			 "%s: expected perf script sample lines, got none in %lu line%s",
+			 name, st->ps.lines, st->ps.lines == 1 ? "" : "s");
+}
+
 static int read_text(FILE *f, const char *name, const struct input_opts *opts,
 		     const struct ev_sink *sink, struct input_stats *st,
 		     char *err, size_t errsz)
@@ -174,20 +193,25 @@ static int read_text(FILE *f, const char *name, const struct input_opts *opts,
 	if (r || st->ps.samples)
 		return r;
 	/* Text without a single sample is malformed (llvm-profgen agrees). */
-	if (!st->ps.lines)
-		snprintf(err, errsz,
-			 "%s: expected perf script sample lines, got an empty file",
-			 name);
-	else if (opts && opts->skip_bad)
-		snprintf(err, errsz,
-			 "%s: expected perf script sample lines, got none in %lu line%s (%lu malformed, skipped)",
-			 name, st->ps.lines, st->ps.lines == 1 ? "" : "s",
-			 st->ps.bad_lines);
-	else
-		snprintf(err, errsz,
-			 "%s: expected perf script sample lines, got none in %lu line%s",
-			 name, st->ps.lines, st->ps.lines == 1 ? "" : "s");
+	input_text_no_samples(name, opts, st, err, errsz);
 	return -1;
+}
+
+int input_read_text_mem(const char *buf, size_t len, const char *name,
+			unsigned long line_base, bool at_end,
+			const struct input_opts *opts,
+			const struct ev_sink *sink, struct input_stats *st,
+			char *err, size_t errsz)
+{
+	struct ps_adapter ad = { sink, name, NULL, 0, st };
+	struct ps_callbacks cb = { ad_sample, ad_mmap, &ad };
+	int r;
+
+	st->format = INPUT_PERFSCRIPT;
+	r = ps_read_mem(buf, len, name, line_base, at_end,
+			opts && opts->skip_bad, &cb, &st->ps, err, errsz);
+	free(ad.br);
+	return r;
 }
 
 int input_read(const char *path, const struct input_opts *opts,
@@ -253,6 +277,13 @@ int input_read(const char *path, const struct input_opts *opts,
 	}
 	if (pre.len == 8)
 		memcpy(&magic, pre.head, 8);
+	if (pre.len == 8 && !memcmp(pre.head, "\x7f" "BRPROF\n", 8)) {
+		snprintf(err, errsz,
+			 "%s: expected perf.data or perf script text, got a .brprof profile (read it from a file with annotate, ranges, report or bolt)",
+			 name);
+		r = -1;
+		goto out;
+	}
 	/* PERFFILE (version 1) too: perfdata.c refuses it by name */
 	if (magic == PF_MAGIC2 || magic == __builtin_bswap64(PF_MAGIC2) ||
 	    (pre.len == 8 && (!memcmp(pre.head, PF_MAGIC1, 8) ||

@@ -57,6 +57,24 @@ int input_read(const char *path, const struct input_opts *opts,
 	       const struct ev_sink *sink, struct input_stats *stats,
 	       char *err, size_t errsz);
 
+/*
+ * perf script text already in memory, @len bytes as lines @line_base + 1,
+ * ... (see ps_read_mem(); @at_end: the input ends there), delivered to
+ * @sink with input_read()'s conversion; @stats is added to.  For reading
+ * parts of one text on several threads (par.h).  Returns like
+ * ps_read_mem().
+ */
+int input_read_text_mem(const char *buf, size_t len, const char *name,
+			unsigned long line_base, bool at_end,
+			const struct input_opts *opts,
+			const struct ev_sink *sink, struct input_stats *stats,
+			char *err, size_t errsz);
+
+/* The message of a perf script text without samples (input_read()'s). */
+void input_text_no_samples(const char *name, const struct input_opts *opts,
+			   const struct input_stats *st, char *err,
+			   size_t errsz);
+
 /* "perf script text", "perf.data", "perf.data (pipe mode)". */
 const char *input_format_name(enum input_format f);
 

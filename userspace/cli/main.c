@@ -20,6 +20,9 @@
 
 static const struct cli_cmd *const cmds[] = {
 	&cli_cmd_annotate,
+	&cli_cmd_bolt,
+	&cli_cmd_merge,
+	&cli_cmd_profile,
 	&cli_cmd_ranges,
 	&cli_cmd_record,
 	&cli_cmd_report,

@@ -917,6 +917,30 @@ int pd_decode_record(const struct pd_decoder *d, const uint8_t *rec,
 /* ------------------------------------------------------------------ */
 /* the reader                                                          */
 
+int pd_decode_sample(const struct pd_decoder *d, const uint8_t *rec,
+		     size_t size, uint64_t off, const char *name,
+		     struct ev_branch *br, struct ev_sample *out, char *err,
+		     size_t errsz)
+{
+	struct pd_record pr;
+	int ret = pd_decode_record(d, rec, size, br, &pr, err, errsz);
+
+	if (ret)
+		return ret;
+	if (pr.kind != PD_REC_SAMPLE || pr.read)
+		return errf(err, errsz, "expected a sample record without read values, got record type %" PRIu32,
+			    pr.type);
+	*out = pr.sample;
+	out->pos.name = name;
+	out->pos.line = 0;
+	out->pos.offset = off;
+	return 0;
+}
+
+/* Files this large drop the pages they read, every PD_DROP_STEP bytes. */
+#define PD_DROP_MIN ((size_t)64 << 20)
+#define PD_DROP_STEP ((size_t)16 << 20)
+
 /* Queued record copies live in chunks; a chunk is reused when empty. */
 #define CHUNK_SIZE ((size_t)128 << 10)	/* > the largest record */
 
@@ -947,6 +971,10 @@ struct pd_reader {
 	/* source: a mapping (file mode, or memory) */
 	const uint8_t *map;
 	size_t map_len;
+	bool own_map;		/* ours: pages read may be dropped */
+	bool drop;		/* dropping them (a large file) */
+	uint32_t *win_pending;	/* queued records per PD_DROP_STEP window */
+	size_t nr_win, win_dropped;
 	/* source: a stream (pipe mode) */
 	int fd;
 	uint8_t *buf;
@@ -975,6 +1003,7 @@ struct pd_reader {
 	/* delivery */
 	size_t attrs_announced;
 	bool announce_again;
+	bool raw_passed;	/* a sample went to sink->sample_raw */
 	bool *renamed;
 	uint64_t *id_value;	/* READ: last value per id (d.ids order) */
 	size_t id_value_cap;
@@ -1069,6 +1098,14 @@ static int announce(struct pd_reader *r)
 	return 0;
 }
 
+/* Before the decoder changes: whoever decodes raw samples must be done. */
+static int quiesce(struct pd_reader *r)
+{
+	if (!r->raw_passed || !r->sink || !r->sink->sync)
+		return 0;
+	return r->sink->sync(r->sink->arg, r->err, r->errsz);
+}
+
 static int add_attr(struct pd_reader *r, const uint8_t *attr, size_t len,
 		    const uint8_t *ids, size_t nr_ids)
 {
@@ -1076,6 +1113,9 @@ static int add_attr(struct pd_reader *r, const uint8_t *attr, size_t len,
 	bool *ren;
 	int ret;
 
+	ret = quiesce(r);
+	if (ret)
+		return ret;
 	ret = pd_decoder_add_attr(&r->d, attr, len, ids, nr_ids, msg,
 				  sizeof(msg));
 	if (ret)
@@ -1100,14 +1140,18 @@ static int add_attr(struct pd_reader *r, const uint8_t *attr, size_t len,
 	return 0;
 }
 
-static void set_name(struct pd_reader *r, size_t i, const char *s, size_t n)
+static int set_name(struct pd_reader *r, size_t i, const char *s, size_t n)
 {
 	struct pd_attr *a = &r->d.attrs[i];
+	int ret;
 
 	if (n >= sizeof(a->name))
 		n = sizeof(a->name) - 1;
 	if (a->named && strlen(a->name) == n && !memcmp(a->name, s, n))
-		return;
+		return 0;
+	ret = quiesce(r);
+	if (ret)
+		return ret;
 	memcpy(a->name, s, n);
 	a->name[n] = '\0';
 	a->named = true;
@@ -1115,6 +1159,7 @@ static void set_name(struct pd_reader *r, size_t i, const char *s, size_t n)
 		r->renamed[i] = true;
 		r->announce_again = true;
 	}
+	return 0;
 }
 
 /* ---- delivery ---- */
@@ -1215,11 +1260,30 @@ static int deliver(struct pd_reader *r, const uint8_t *rec, size_t size,
 		return ret;
 	r->off = off;
 	r->sub = sub;
-	ret = pd_decode_record(&r->d, rec, size, r->br, &pr, msg, sizeof(msg));
+	ret = pd_decode_record(&r->d, rec, size,
+			       k && k->sample_raw ? NULL : r->br, &pr, msg,
+			       sizeof(msg));
 	if (ret)
 		return fail_msg(r, ret, msg);
 	switch (pr.kind) {
 	case PD_REC_SAMPLE:
+		if (k && k->sample_raw) {
+			if (!pr.read) {
+				r->st->samples++;
+				if (pr.sample.has_brstack) {
+					r->st->samples_brstack++;
+					r->st->branch_entries += pr.sample.nr;
+				}
+				r->raw_passed = true;
+				return k->sample_raw(k->arg, &r->d, rec, size,
+						     off, r->err, r->errsz);
+			}
+			/* the read values: decoded here, in order */
+			ret = pd_decode_record(&r->d, rec, size, r->br, &pr,
+					       msg, sizeof(msg));
+			if (ret)
+				return fail_msg(r, ret, msg);
+		}
 		return deliver_sample(r, &pr, off);
 	case PD_REC_MMAP:
 		r->st->mmaps++;
@@ -1299,6 +1363,8 @@ static int flush(struct pd_reader *r, uint64_t limit)
 		r->queued_bytes -= e.size;
 		r->last_flush = e.time;
 		ret = deliver(r, e.rec, e.size, e.off, e.sub);
+		if (e.chunk < 0 && r->drop)
+			r->win_pending[(size_t)(e.rec - r->map) / PD_DROP_STEP]--;
 		chunk_release(r, e.chunk);
 		if (ret)
 			return ret;
@@ -1350,6 +1416,8 @@ static int enqueue(struct pd_reader *r, const uint8_t *rec, size_t size,
 	struct qent e = { time, r->seq++, r->off, r->sub, (uint32_t)size, rec, -1 };
 	size_t i;
 
+	if (stable && r->drop)
+		r->win_pending[(size_t)(rec - r->map) / PD_DROP_STEP]++;
 	if (!stable) {
 		uint8_t *copy;
 
@@ -1493,8 +1561,11 @@ static int event_desc(struct pd_reader *r, const uint8_t *p, const uint8_t *e)
 			ai = pd_decoder_find_id(&r->d, ld64(r->d.swap, p));
 		if (ai < 0 && nr == r->d.nr_attrs)
 			ai = (int)i;
-		if (ai >= 0 && (size_t)ai < r->d.nr_attrs)
-			set_name(r, (size_t)ai, name, n);
+		if (ai >= 0 && (size_t)ai < r->d.nr_attrs) {
+			ret = set_name(r, (size_t)ai, name, n);
+			if (ret)
+				return ret;
+		}
 		p += 8 * (size_t)nr_ids;
 	}
 	return 0;
@@ -1790,9 +1861,10 @@ static int process(struct pd_reader *r, const uint8_t *rec, size_t size,
 		id = ld64(r->d.swap, rec + HDR + 8);
 		ai = pd_decoder_find_id(&r->d, id);
 		if (utype == EVENT_UPDATE_NAME && ai >= 0)
-			set_name(r, (size_t)ai, (const char *)rec + HDR + 16,
-				 strnlen((const char *)rec + HDR + 16,
-					 size - HDR - 16));
+			return set_name(r, (size_t)ai,
+					(const char *)rec + HDR + 16,
+					strnlen((const char *)rec + HDR + 16,
+						size - HDR - 16));
 		return 0;
 	}
 	case PF_RECORD_COMPRESSED:
@@ -1962,6 +2034,16 @@ static int read_file_mode(struct pd_reader *r)
 	end = doff + dlen;
 	(void)madvise((void *)((uintptr_t)m & ~(uintptr_t)4095),
 		      len + ((uintptr_t)m & 4095), MADV_SEQUENTIAL);
+	/*
+	 * A large file streams through in constant memory: the pages of every
+	 * window of PD_DROP_STEP bytes behind the one being read are dropped
+	 * from the mapping once none of its records waits in the queue.
+	 */
+	if (r->own_map && len >= PD_DROP_MIN) {
+		r->nr_win = len / PD_DROP_STEP + 1;
+		r->win_pending = calloc(r->nr_win, sizeof(*r->win_pending));
+		r->drop = r->win_pending != NULL;
+	}
 	while (p < end) {
 		uint16_t size;
 		uint32_t type;
@@ -1987,6 +2069,12 @@ static int read_file_mode(struct pd_reader *r)
 			return ret;
 		p += size;
 		r->st->bytes = p;
+		while (r->drop && r->win_dropped < p / PD_DROP_STEP &&
+		       !r->win_pending[r->win_dropped]) {
+			(void)madvise((void *)(m + r->win_dropped * PD_DROP_STEP),
+				      PD_DROP_STEP, MADV_DONTNEED);
+			r->win_dropped++;
+		}
 		if (type == PF_RECORD_AUXTRACE ||
 		    type == PF_RECORD_HEADER_TRACING_DATA) {
 			uint64_t n;
@@ -2156,6 +2244,12 @@ static void reader_free(struct pd_reader *r)
 {
 	size_t i;
 
+	/* raw samples decode with @d: whoever has them must be done */
+	if (r->raw_passed && r->sink && r->sink->sync) {
+		char msg[PD_ERR_MAX];
+
+		r->sink->sync(r->sink->arg, msg, sizeof(msg));
+	}
 	pd_decoder_free(&r->d);
 	free(r->buf);
 	free(r->dbuf);
@@ -2167,6 +2261,7 @@ static void reader_free(struct pd_reader *r)
 	free(r->renamed);
 	free(r->id_value);
 	free(r->br);
+	free(r->win_pending);
 }
 
 /* Tell the byte order from the magic; false if it is not perf.data. */
@@ -2407,6 +2502,7 @@ int pd_read(int fd, const char *name, const uint8_t *prefix,
 			} else {
 				r.map = m;
 				r.map_len = len;
+				r.own_map = true;
 				r.st->bytes = len;
 				ret = run(&r, false);
 			}

@@ -152,6 +152,18 @@ int pd_decode_record(const struct pd_decoder *d, const uint8_t *rec,
 		     size_t size, struct ev_branch *br, struct pd_record *out,
 		     char *err, size_t errsz);
 
+/*
+ * A sample record passed to ev_sink.sample_raw, decoded into @out as the
+ * reader would have delivered it (@off and @name make its ev_pos; @br
+ * receives the entries, room for PD_MAX_BRANCHES).  0, or -1 with
+ * "expected ..." in err if it is not a sample (never for what the reader
+ * passed).
+ */
+int pd_decode_sample(const struct pd_decoder *d, const uint8_t *rec,
+		     size_t size, uint64_t off, const char *name,
+		     struct ev_branch *br, struct ev_sample *out, char *err,
+		     size_t errsz);
+
 struct pd_stats {
 	bool pipe;
 	bool swapped;

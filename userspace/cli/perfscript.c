@@ -823,137 +823,193 @@ static bool is_blank_line(const char *s, size_t len)
 	return true;
 }
 
+void ps_reader_init(struct ps_reader *r, const char *name, bool skip_bad,
+		    const struct ps_callbacks *cb, struct ps_stats *stats,
+		    unsigned long line_base)
+{
+	memset(r, 0, sizeof(*r));
+	r->name = name;
+	r->skip_bad = skip_bad;
+	r->cb = cb;
+	r->stats = stats ? stats : &r->dummy;
+	r->lineno = line_base;
+}
+
+void ps_reader_free(struct ps_reader *r)
+{
+	ps_line_free(&r->pl);
+}
+
+int ps_reader_line(struct ps_reader *r, const char *line, size_t len,
+		   bool newline, char *err, size_t errsz)
+{
+	struct ps_line *pl = &r->pl;
+	const struct ps_callbacks *cb = r->cb;
+	char perr[PS_ERR_MAX];
+	int ret;
+	int x;
+
+	r->lineno++;
+	r->stats->lines++;
+	r->stats->bytes += len + newline;
+	if (newline || is_blank_line(line, len))
+		x = ps_parse_line(line, len, pl, perr, sizeof(perr));
+	else
+		/* Only the last line can lack it: a cut file. */
+		x = fail(perr, sizeof(perr), line, len,
+			 "a newline at the end of the last line (the input looks cut off)");
+	if (x == -2) {
+		snprintf(err, errsz, "%s:%lu: out of memory", r->name,
+			 r->lineno);
+		return -2;
+	}
+	if (!x && pl->kind == PS_COUNT && r->have_count) {
+		fail(perr, sizeof(perr), line, len,
+		     "a sample after the repeat count on line %lu",
+		     r->count_line);
+		x = -1;
+	}
+	if (!x && pl->kind == PS_SAMPLE && !pl->ip_present && !r->nframes) {
+		fail(perr, sizeof(perr), line, len,
+		     "the sample IP before the branch stack");
+		x = -1;
+	}
+	if (x) {
+		if (!r->skip_bad) {
+			snprintf(err, errsz, "%s:%lu: %s", r->name, r->lineno,
+				 perr);
+			return -1;
+		}
+		r->stats->bad_lines++;
+		/* A bad sample line consumes the pending state. */
+		r->have_count = false;
+		r->nframes = 0;
+		return 0;
+	}
+	switch (pl->kind) {
+	case PS_SKIP:
+		break;
+	case PS_COUNT:
+		r->have_count = true;
+		r->count = pl->count;
+		r->count_line = r->lineno;
+		break;
+	case PS_FRAME:
+		if (!r->nframes++) {
+			r->first_frame = pl->frame;
+			r->frame_line = r->lineno;
+		}
+		break;
+	case PS_MMAP:
+		r->stats->mmaps++;
+		pl->mmap.line = r->lineno;
+		if (cb && cb->mmap) {
+			ret = cb->mmap(cb->arg, &pl->mmap, err, errsz);
+			if (ret)
+				return ret;
+		}
+		break;
+	case PS_SAMPLE:
+		if (!pl->ip_present)
+			pl->sample.ip = r->first_frame;
+		pl->sample.hybrid = r->nframes > 0;
+		pl->sample.repeat = r->have_count ? r->count : 1;
+		pl->sample.repeat_line = r->have_count ? r->count_line : 0;
+		pl->sample.line = r->lineno;
+		r->have_count = false;
+		r->nframes = 0;
+		r->stats->samples++;
+		if (cb && cb->sample) {
+			ret = cb->sample(cb->arg, &pl->sample, err, errsz);
+			if (ret)
+				return ret;
+		}
+		break;
+	}
+	return 0;
+}
+
+int ps_reader_end(struct ps_reader *r, char *err, size_t errsz)
+{
+	unsigned long at;
+
+	if (!r->have_count && !r->nframes)
+		return 0;
+	at = r->have_count ? r->count_line : r->frame_line;
+	if (!r->skip_bad) {
+		snprintf(err, errsz,
+			 "%s:%lu: expected a sample after the %s on this line, got end of file",
+			 r->name, at,
+			 r->have_count ? "repeat count" : "call-stack frames");
+		return -1;
+	}
+	r->stats->bad_lines++;
+	return 0;
+}
+
+bool ps_reader_clean(const struct ps_reader *r)
+{
+	return !r->have_count && !r->nframes;
+}
+
 int ps_read(FILE *f, const char *name, bool skip_bad,
 	    const struct ps_callbacks *cb, struct ps_stats *stats,
 	    char *err, size_t errsz)
 {
-	struct ps_line pl = { 0 };
-	struct ps_stats dummy = { 0 };
+	struct ps_reader r;
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
-	unsigned long lineno = 0;
-	/* pending state */
-	bool have_count = false;
-	uint64_t count = 0;
-	unsigned long count_line = 0;
-	unsigned long nframes = 0, frame_line = 0;
-	uint64_t first_frame = 0;
-	char perr[PS_ERR_MAX];
 	int ret = 0;
 
-	if (!stats)
-		stats = &dummy;
+	ps_reader_init(&r, name, skip_bad, cb, stats, 0);
 	errno = 0;
 	while ((n = getline(&line, &cap, f)) >= 0) {
 		size_t len = (size_t)n;
-		int r;
+		bool nl = line[len - 1] == '\n';
 
-		lineno++;
-		stats->lines++;
-		if (line[len - 1] == '\n') {
-			len--;
-			r = ps_parse_line(line, len, &pl, perr, sizeof(perr));
-		} else if (!is_blank_line(line, len)) {
-			/* Only the last line can lack it: a cut file. */
-			r = fail(perr, sizeof(perr), line, len,
-				 "a newline at the end of the last line (the input looks cut off)");
-		} else {
-			r = ps_parse_line(line, len, &pl, perr, sizeof(perr));
-		}
-		if (r == -2) {
-			snprintf(err, errsz, "%s:%lu: out of memory", name,
-				 lineno);
-			ret = -2;
+		ret = ps_reader_line(&r, line, nl ? len - 1 : len, nl, err,
+				     errsz);
+		if (ret)
 			goto out;
-		}
-		if (!r && pl.kind == PS_COUNT && have_count) {
-			fail(perr, sizeof(perr), line, len,
-			     "a sample after the repeat count on line %lu",
-			     count_line);
-			r = -1;
-		}
-		if (!r && pl.kind == PS_SAMPLE && !pl.ip_present && !nframes) {
-			fail(perr, sizeof(perr), line, len,
-			     "the sample IP before the branch stack");
-			r = -1;
-		}
-		if (r) {
-			if (!skip_bad) {
-				snprintf(err, errsz, "%s:%lu: %s", name, lineno,
-					 perr);
-				ret = -1;
-				goto out;
-			}
-			stats->bad_lines++;
-			/* A bad sample line consumes the pending state. */
-			have_count = false;
-			nframes = 0;
-			continue;
-		}
-		switch (pl.kind) {
-		case PS_SKIP:
-			break;
-		case PS_COUNT:
-			have_count = true;
-			count = pl.count;
-			count_line = lineno;
-			break;
-		case PS_FRAME:
-			if (!nframes++) {
-				first_frame = pl.frame;
-				frame_line = lineno;
-			}
-			break;
-		case PS_MMAP:
-			stats->mmaps++;
-			pl.mmap.line = lineno;
-			if (cb && cb->mmap) {
-				ret = cb->mmap(cb->arg, &pl.mmap, err, errsz);
-				if (ret)
-					goto out;
-			}
-			break;
-		case PS_SAMPLE:
-			if (!pl.ip_present)
-				pl.sample.ip = first_frame;
-			pl.sample.hybrid = nframes > 0;
-			pl.sample.repeat = have_count ? count : 1;
-			pl.sample.repeat_line = have_count ? count_line : 0;
-			pl.sample.line = lineno;
-			have_count = false;
-			nframes = 0;
-			stats->samples++;
-			if (cb && cb->sample) {
-				ret = cb->sample(cb->arg, &pl.sample, err,
-						 errsz);
-				if (ret)
-					goto out;
-			}
-			break;
-		}
 	}
 	if (ferror(f)) {
-		snprintf(err, errsz, "%s:%lu: read error: %s", name, lineno + 1,
-			 strerror(errno));
+		snprintf(err, errsz, "%s:%lu: read error: %s", name,
+			 r.lineno + 1, strerror(errno));
 		ret = -2;
 		goto out;
 	}
-	if (have_count || nframes) {
-		unsigned long at = have_count ? count_line : frame_line;
-
-		if (!skip_bad) {
-			snprintf(err, errsz,
-				 "%s:%lu: expected a sample after the %s on this line, got end of file",
-				 name, at,
-				 have_count ? "repeat count" : "call-stack frames");
-			ret = -1;
-			goto out;
-		}
-		stats->bad_lines++;
-	}
+	ret = ps_reader_end(&r, err, errsz);
 out:
 	free(line);
-	ps_line_free(&pl);
+	ps_reader_free(&r);
+	return ret;
+}
+
+int ps_read_mem(const char *buf, size_t len, const char *name,
+		unsigned long line_base, bool at_end, bool skip_bad,
+		const struct ps_callbacks *cb, struct ps_stats *stats,
+		char *err, size_t errsz)
+{
+	struct ps_reader r;
+	const char *p = buf, *e = buf + len;
+	int ret = 0;
+
+	ps_reader_init(&r, name, skip_bad, cb, stats, line_base);
+	while (p < e) {
+		const char *nl = memchr(p, '\n', (size_t)(e - p));
+
+		ret = ps_reader_line(&r, p, (size_t)((nl ? nl : e) - p), nl,
+				     err, errsz);
+		if (ret)
+			goto out;
+		p = nl ? nl + 1 : e;
+	}
+	if (at_end)
+		ret = ps_reader_end(&r, err, errsz);
+	else if (!ps_reader_clean(&r))
+		ret = -3;
+out:
+	ps_reader_free(&r);
 	return ret;
 }

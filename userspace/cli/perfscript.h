@@ -118,6 +118,7 @@ struct ps_stats {
 	unsigned long samples;
 	unsigned long mmaps;
 	unsigned long bad_lines;	/* skipped with skip_bad */
+	uint64_t bytes;			/* read so far */
 };
 
 /*
@@ -140,5 +141,49 @@ struct ps_callbacks {
 int ps_read(FILE *f, const char *name, bool skip_bad,
 	    const struct ps_callbacks *cb, struct ps_stats *stats,
 	    char *err, size_t errsz);
+
+/*
+ * The reader line by line, for callers that have the text in memory
+ * (ps_read() and ps_read_mem() use it).  ps_reader_line() takes one line
+ * without its newline (@newline: it had one; only the last line may lack
+ * it); @line_base is the number of the line before the first.
+ * ps_reader_end() checks what is pending at the end of the input (a count
+ * or frames without their sample).  ps_reader_clean(): nothing is pending
+ * (a line after here does not depend on the lines before).
+ */
+struct ps_reader {
+	const char *name;
+	bool skip_bad;
+	const struct ps_callbacks *cb;
+	struct ps_stats *stats;
+	struct ps_stats dummy;
+	struct ps_line pl;
+	unsigned long lineno;
+	bool have_count;
+	uint64_t count;
+	unsigned long count_line;
+	unsigned long nframes, frame_line;
+	uint64_t first_frame;
+};
+
+void ps_reader_init(struct ps_reader *r, const char *name, bool skip_bad,
+		    const struct ps_callbacks *cb, struct ps_stats *stats,
+		    unsigned long line_base);
+int ps_reader_line(struct ps_reader *r, const char *line, size_t len,
+		   bool newline, char *err, size_t errsz);
+int ps_reader_end(struct ps_reader *r, char *err, size_t errsz);
+bool ps_reader_clean(const struct ps_reader *r);
+void ps_reader_free(struct ps_reader *r);
+
+/*
+ * Read @len bytes of text at @buf as lines @line_base + 1, ...: the same
+ * rules as ps_read().  @at_end: the input ends here (pending counts or
+ * frames are then an error); otherwise -3 if something is still pending
+ * at the end of @buf (the caller cut the text where it should not have).
+ */
+int ps_read_mem(const char *buf, size_t len, const char *name,
+		unsigned long line_base, bool at_end, bool skip_bad,
+		const struct ps_callbacks *cb, struct ps_stats *stats,
+		char *err, size_t errsz);
 
 #endif /* BLOCKRANGE_CLI_PERFSCRIPT_H */

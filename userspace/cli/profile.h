@@ -51,6 +51,11 @@ uint64_t pairmap_get(const struct pairmap *pm, uint64_t a, uint64_t b);
 /* Used slots sorted by (a, b); caller frees.  NULL if out of memory. */
 struct pairmap_slot *pairmap_sorted(const struct pairmap *pm);
 
+/* Add every slot of @src to @dst: 0, -1 out of memory, -2 overflow. */
+int pairmap_merge(struct pairmap *dst, const struct pairmap *src);
+/* Sum of the counts, saturating at UINT64_MAX. */
+uint64_t pairmap_total(const struct pairmap *pm);
+
 #define PROFILE_EXTERNAL 1
 
 /* One DSO's raw profile (NULL dso: the raw mode, every address is code). */
@@ -59,43 +64,35 @@ struct profile {
 	struct pairmap ranges;
 	struct pairmap branches;
 	uint64_t samples;	/* samples that touched this DSO's code */
+	bool has_base;		/* @base holds the DSO's text base (a profile
+				 * read back from a .brprof) */
+	uint64_t base;
 };
 
-struct profiler_opts {
-	const char *event;		/* keep only samples of this event */
-	bool leading_ip_only;
-	bool raw;			/* no binary: every address is code */
+void profile_free(struct profile *prof);
+
+/* Scratch of profile_apply(): one per entry of the longest stack. */
+struct profile_kept {
+	uint64_t src;
+	uint64_t dst;
+	bool src_code;
+	bool dst_code;
 };
 
-struct profiler {
-	struct session s;		/* first: the sink's arg is both */
-	struct profiler_opts o;
-	struct profile raw;		/* raw mode */
-	struct profile **per;		/* by dso->idx */
-	size_t nr_per;
-	struct session_addr *ends;
-	size_t ends_cap;
-	struct kept *kept;
-	size_t kept_cap;
-	struct dso **touched;
-	size_t touched_cap;
-	uint64_t samples_used;
-};
+/*
+ * llvm-profgen's rules for @prof on one sample's @nr entries @br (newest
+ * first), each count weighted by @repeat.  @ends (2 per entry: source,
+ * target, resolved) gives the ELF addresses; NULL in raw mode (the
+ * addresses as they are, all code).  @kept: room for @nr.  0, -1 out of
+ * memory, -2 a count would pass 2^64 - 1.
+ */
+int profile_apply(struct profile *prof, const struct ev_branch *br,
+		  size_t nr, uint64_t repeat,
+		  const struct session_addr *ends, struct profile_kept *kept);
 
-/* 0, or an exit status after a message (see session_init()). */
-int profiler_init(struct profiler *p, const char *name,
-		  const struct session_opts *so,
-		  const struct profiler_opts *o);
-void profiler_free(struct profiler *p);
-void profiler_sink(struct profiler *p, struct ev_sink *sink);
-
-/* The profile of @d (NULL: none), or the raw one. */
-const struct profile *profiler_get(const struct profiler *p,
-				   const struct dso *d);
-/* Number of DSOs with a profile. */
-size_t profiler_nr(const struct profiler *p);
-/* The i-th profile in DSO order. */
-const struct profile *profiler_at(const struct profiler *p, size_t i);
+/* Whether the resolved end @e is code of @prof's DSO. */
+bool profile_code_of(const struct profile *prof,
+		     const struct session_addr *e);
 
 /*
  * Print @prof in llvm-profgen's text: addresses minus @base (external ones

@@ -569,7 +569,7 @@ static void write_disasm(struct rep *r, size_t si, const struct rsym *rs)
 			b->drawn ? "" : ", not drawn");
 		for (i = b->first; i < b->first + b->nr_insns; i++) {
 			const struct cfg_insn *in = &g->insns[i];
-			struct blockrange_addr_info info;
+			struct blockrange_addr_rec info;
 			uint64_t n = pairmap_get(&p->ad->ips, in->addr, 0);
 			char cm[ANNOT_COMMENT_MAX];
 
@@ -582,7 +582,7 @@ static void write_disasm(struct rep *r, size_t si, const struct rsym *rs)
 				si, in->addr, heat_name(annot_heat_of(info.coverage)),
 				b->start,
 				p->samples ? 100.0 * (double)n / (double)p->samples : 0.0,
-				info.range ? info.range->coverage : 0, in->addr);
+				info.found ? info.range.coverage : 0, in->addr);
 			html(out, r->tx.line);
 			fputs("</td><td class=\"cm\">", out);
 			html(out, cm);
@@ -596,15 +596,16 @@ static void write_disasm(struct rep *r, size_t si, const struct rsym *rs)
 static void write_ranges(struct rep *r, const struct rsym *rs)
 {
 	const struct annot_sym *p = rs->p;
-	struct blockrange_iter it;
-	const struct blockrange *br;
+	struct blockrange_cursor cur;
+	struct blockrange_rec rec;
+	const struct blockrange_rec *br = &rec;
 	FILE *out = r->out;
 
 	fputs("<p>No code for this symbol (kernel symbols from kallsyms only): its ranges.</p>\n"
 	      "<div class=\"disasm\"><table><thead><tr><th>Range</th><th>Coverage</th>"
 	      "<th>Entry</th><th>Taken</th></tr></thead><tbody>\n", out);
-	if (!blockrange_span(p->ad->ctx, p->start, p->end - 1, &it))
-		while ((br = blockrange_iter_next(&it)))
+	if (!blockrange_rec_span(p->ad->ctx, p->start, p->end - 1, &cur))
+		while (blockrange_rec_iter(p->ad->ctx, &cur, &rec))
 			fprintf(out, "<tr><td class=\"addr\">%" PRIx64 "-%" PRIx64 "</td><td class=\"cov\">%" PRIu64 "</td><td class=\"cov\">%" PRIu64 "</td><td class=\"cov\">%" PRIu64 "</td></tr>\n",
 				br->start, br->end, br->coverage, br->entry,
 				br->taken);
@@ -751,15 +752,16 @@ static int prepare(struct rep *r, size_t nr)
 	for (i = 0; i < nr; i++) {
 		struct rsym *rs = &r->rs[i];
 		const struct annot_sym *p = &r->ps.v[i];
-		struct blockrange_iter it;
+		struct blockrange_cursor cur;
+		struct blockrange_rec rec;
 		struct annot_branch *br;
 		long n, k;
 		size_t b;
 
 		r->nr_rs++;
 		rs->p = p;
-		if (!blockrange_span(p->ad->ctx, p->start, p->end - 1, &it))
-			while (blockrange_iter_next(&it))
+		if (!blockrange_rec_span(p->ad->ctx, p->start, p->end - 1, &cur))
+			while (blockrange_rec_iter(p->ad->ctx, &cur, &rec))
 				rs->nr_ranges++;
 		n = annot_sym_branches(p, &br);
 		if (n < 0)
@@ -829,8 +831,13 @@ int report_write(struct annot *a, const struct report_opts *o, FILE *out,
 	size_t i, nr;
 	int ret;
 
+	if (annot_finish(a)) {
+		snprintf(err, errsz, "out of memory");
+		return -2;
+	}
 	for (i = 0; i < a->nr_per; i++)
-		if (a->per[i] && blockrange_has_pred(a->per[i]->ctx))
+		if (a->per[i] && a->per[i]->ctx &&
+		    blockrange_has_pred(a->per[i]->ctx))
 			r.pred = true;
 	if (annot_insn_text_init(&r.tx, a)) {
 		snprintf(err, errsz, "out of memory");

@@ -97,10 +97,39 @@ int session_init(struct session *s, const char *name,
 	return 0;
 }
 
+int session_init_replica(struct session *s, const struct session *master)
+{
+	memset(s, 0, sizeof(*s));
+	s->name = master->name;
+	s->o = master->o;
+	s->replica = true;
+	s->reg = master->reg;
+	s->bin_dso = master->bin_dso;
+	s->started = true;
+	s->as = as_new(s->reg);
+	if (!s->as)
+		return -1;
+	as_set_filter(s->as, want_dso, s);
+	if (s->bin_dso && !s->bin_dso->bin.pie && as_identity(s->as, s->bin_dso))
+		return -1;
+	return 0;
+}
+
+int session_start(struct session *s)
+{
+	if (s->started)
+		return 0;
+	if (!as_kernel_dso(s->as))
+		return -1;
+	s->started = true;
+	return 0;
+}
+
 void session_free(struct session *s)
 {
 	as_free(s->as);
-	dso_registry_free(s->reg);
+	if (!s->replica)
+		dso_registry_free(s->reg);
 	free(s->event);
 	s->as = NULL;
 	s->reg = NULL;
@@ -144,11 +173,13 @@ static int check_bin_map(struct session *s, const struct ev_mmap *m,
 	return 0;
 }
 
-int session_mmap(void *arg, const struct ev_mmap *m, char *err, size_t errsz)
+int session_mmap_prepare(struct session *s, const struct ev_mmap *m,
+			 struct session_mmap_res *res, char *err, size_t errsz)
 {
-	struct session *s = arg;
 	struct dso *d = NULL;
 
+	memset(res, 0, sizeof(*res));
+	res->skip = true;
 	if (!m->len)
 		return 0;
 	if (s->bin_dso && !strcmp(base_of(m->path), s->bin_dso->short_name)) {
@@ -157,13 +188,38 @@ int session_mmap(void *arg, const struct ev_mmap *m, char *err, size_t errsz)
 		if (!s->bin_dso->bin.pie)
 			return 0;	/* non-PIE: mapped at its own addresses */
 		d = s->bin_dso;
-		s->bin_mapped = true;
+		res->bin = true;
 	}
-	if (as_mmap(s->as, m, d)) {
+	if (as_mmap_prepare(s->as, m, d, &res->as)) {
+		snprintf(err, errsz, "%s: out of memory", s->name);
+		return -2;
+	}
+	res->skip = false;
+	return 0;
+}
+
+int session_mmap_apply(struct session *s, const struct ev_mmap *m,
+		       const struct session_mmap_res *res, char *err,
+		       size_t errsz)
+{
+	if (res->skip)
+		return 0;
+	if (res->bin)
+		s->bin_mapped = true;
+	if (as_mmap_apply(s->as, m, &res->as)) {
 		snprintf(err, errsz, "%s: out of memory", s->name);
 		return -2;
 	}
 	return 0;
+}
+
+int session_mmap(void *arg, const struct ev_mmap *m, char *err, size_t errsz)
+{
+	struct session *s = arg;
+	struct session_mmap_res res;
+	int r = session_mmap_prepare(s, m, &res, err, errsz);
+
+	return r ? r : session_mmap_apply(s, m, &res, err, errsz);
 }
 
 int session_comm(void *arg, const struct ev_comm *c, char *err, size_t errsz)
@@ -213,6 +269,10 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 int session_sample(struct session *s, const struct ev_sample *smp, char *err,
 		   size_t errsz)
 {
+	if (session_start(s)) {
+		snprintf(err, errsz, "%s: out of memory", s->name);
+		return -2;
+	}
 	if (s->bin_dso && s->bin_dso->bin.pie && !s->bin_mapped) {
 		int n = pos_prefix(&smp->pos, err, errsz);
 
@@ -243,6 +303,20 @@ int session_sample(struct session *s, const struct ev_sample *smp, char *err,
 				smp->nr > UINT64_MAX / (smp->repeat ? smp->repeat : 1) ?
 				UINT64_MAX : smp->nr * smp->repeat);
 	return 0;
+}
+
+int session_merge_event(struct session *dst, const struct session *src)
+{
+	dst->mixed_events |= src->mixed_events;
+	if (!src->event)
+		return 0;
+	if (dst->event) {
+		if (strcmp(dst->event, src->event))
+			dst->mixed_events = true;
+		return 0;
+	}
+	dst->event = strdup(src->event);
+	return dst->event ? 0 : -1;
 }
 
 bool session_wants(const struct session *s, const struct dso *d)

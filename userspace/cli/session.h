@@ -71,6 +71,8 @@ struct session {
 	struct session_stats st;
 	char *event;		/* first sample's event, NULL: none */
 	bool mixed_events;
+	bool started;		/* a sample was seen (the kernel DSO made) */
+	bool replica;		/* shares the registry of another session */
 };
 
 /*
@@ -80,6 +82,42 @@ struct session {
 int session_init(struct session *s, const char *name,
 		 const struct session_opts *o);
 void session_free(struct session *s);
+
+/*
+ * A session with an address space of its own that shares @master's DSO
+ * registry and --binary (par.h): it must be fed the same mmap, comm and
+ * task events (mmaps through session_mmap_apply() with @master's
+ * session_mmap_prepare() result) and never creates DSOs itself.  0 or -1
+ * (out of memory).  session_free() leaves the shared parts alone.
+ */
+int session_init_replica(struct session *s, const struct session *master);
+
+/*
+ * session_mmap() in two steps (as_mmap_prepare() / as_mmap_apply()):
+ * session_mmap_prepare() checks the mmap (the --binary rules; same
+ * messages and statuses as session_mmap()) and resolves its DSO on the
+ * session that owns the registry; session_mmap_apply() maps it into any
+ * session that follows the events.
+ */
+struct session_mmap_res {
+	struct as_mmap_res as;
+	bool skip;		/* nothing to map (empty, or a non-PIE --binary) */
+	bool bin;		/* a mapping of the --binary */
+};
+
+int session_mmap_prepare(struct session *s, const struct ev_mmap *m,
+			 struct session_mmap_res *res, char *err,
+			 size_t errsz);
+int session_mmap_apply(struct session *s, const struct ev_mmap *m,
+		       const struct session_mmap_res *res, char *err,
+		       size_t errsz);
+
+/*
+ * Before the first sample: make the kernel DSO of kernel addresses without
+ * a kernel mmap (so that no DSO is ever made while samples are resolved,
+ * on any thread).  0 or -1 (out of memory).  session_sample() calls it.
+ */
+int session_start(struct session *s);
 
 /* ev_sink callbacks (arg: struct session *) for mmap, comm, task, build_id. */
 int session_mmap(void *arg, const struct ev_mmap *m, char *err, size_t errsz);
@@ -94,6 +132,13 @@ int session_build_id(void *arg, const struct ev_build_id *b, char *err,
  */
 int session_sample(struct session *s, const struct ev_sample *smp, char *err,
 		   size_t errsz);
+
+/*
+ * The event of @src's samples into @dst: @dst keeps its event if it has
+ * one (and notes mixed events if they differ), else takes @src's.  0 or -1
+ * (out of memory).
+ */
+int session_merge_event(struct session *dst, const struct session *src);
 
 /* Whether a DSO is one the profile is restricted to (--dso/--binary). */
 bool session_wants(const struct session *s, const struct dso *d);
