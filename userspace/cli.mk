@@ -5,8 +5,8 @@
 #   make cli        build/bin/blockrange
 #   make check-cli  Check suites of the CLI (parser, mapper, formatting, LBR
 #                   fixtures, llvm-profgen-19 parity, exactness, the
-#                   hostile-input corpus); logs in build/cli/check.tap and
-#                   check.xml
+#                   hostile-input corpus); logs in build/cli/check-{a,b}.tap
+#                   and .xml
 #   make cli-demo   record the branchy workload and annotate its hot function
 #   make fuzz-perfscript
 #                   libFuzzer on the perf script reader (FUZZ_SECONDS,
@@ -52,7 +52,7 @@ CLI_CHECK_BIN := $(CLI_OUT)/check_cli
 CLI_WL_NAMES := $(basename $(notdir $(wildcard $(CLI_TESTS)/workloads/*.c)))
 CLI_WL := $(foreach w,$(CLI_WL_NAMES),$(CLI_OUT)/wl/$(w)-nopie $(CLI_OUT)/wl/$(w)-pie)
 
-.PHONY: cli check-cli cli-demo
+.PHONY: cli check-cli cli-demo check-cli-part-a check-cli-part-b
 
 cli: $(CLI_BIN)
 
@@ -132,17 +132,30 @@ $(CLI_BADGEN)/.stamp: $(CLI_BAD)/make-fixtures.sh $(CLI_OUT)/wl/golden \
 	touch $@
 
 # Everything runs inside one Check runner, so its summary is the last line.
+# The suites run as two processes side by side, CLI_SUITES_A and all the
+# others (together: every suite), with the multi-DSO oracle beside them;
+# logs per part: build/cli/check-a.tap / .xml, check-b.tap / .xml.
+CLI_SUITES_A ?= scale perfdata lookup bad-input
+CLI_CHECK_JOBS ?= 2
+
 check-cli: deps $(CLI_BIN) $(CLI_CHECK_BIN) $(CLI_WL) $(CLI_OUT)/wl/golden \
 		$(CLI_OUT)/wl/sortsearch-rdynamic $(CLI_OUT)/wl/golden-vmlinux \
-		$(CLI_BADGEN)/.stamp
-	cd $(CLI_OUT) && CK_FORK=yes \
-		CK_TAP_LOG_FILE_NAME=$(CLI_OUT)/check.tap \
-		CK_XML_LOG_FILE_NAME=$(CLI_OUT)/check.xml \
+		$(CLI_BADGEN)/.stamp $(CLI_OUT)/tools/pdreloc \
+		$(CLI_OUT)/wl/multidso-nopie $(CLI_OUT)/wl/multidso-pie
+	$(MAKE) --no-print-directory -O -j$(CLI_CHECK_JOBS) \
+		check-cli-part-a check-cli-part-b check-cli-dsos
+
+check-cli-part-a: CLI_PART_SEL = BLOCKRANGE_SUITES='$(CLI_SUITES_A)'
+check-cli-part-b: CLI_PART_SEL = BLOCKRANGE_SKIP_SUITES='$(CLI_SUITES_A)'
+check-cli-part-a check-cli-part-b: check-cli-part-%:
+	cd $(CLI_OUT) && CK_FORK=yes $(CLI_PART_SEL) \
+		CK_TAP_LOG_FILE_NAME=$(CLI_OUT)/check-$*.tap \
+		CK_XML_LOG_FILE_NAME=$(CLI_OUT)/check-$*.xml \
 		BLOCKRANGE=$(CLI_BIN) \
 		BLOCKRANGE_FIXTURES=$(CLI_FIXTURES) \
 		BLOCKRANGE_GOLDEN=$(CLI_TESTS)/golden \
 		BLOCKRANGE_WORKLOADS=$(CLI_OUT)/wl \
-		BLOCKRANGE_SCRATCH=$(CLI_OUT)/scratch \
+		BLOCKRANGE_SCRATCH=$(CLI_OUT)/scratch-$* \
 		BLOCKRANGE_BADINPUT=$(CLI_BAD) \
 		BLOCKRANGE_BADGEN=$(CLI_BADGEN) \
 		BLOCKRANGE_FUZZ_CORPUS=$(CLI_FUZZ_CORPUS) \
@@ -150,7 +163,6 @@ check-cli: deps $(CLI_BIN) $(CLI_CHECK_BIN) $(CLI_WL) $(CLI_OUT)/wl/golden \
 		BLOCKRANGE_PERFDATA=$(SHARED)/fixtures/perfdata \
 		LLVM_PROFGEN=$(LLVM_PROFGEN) \
 		$(CLI_CHECK_BIN)
-	$(MAKE) --no-print-directory check-cli-dsos
 
 # Multi-DSO checks on recordings of the multi-DSO workload (non-PIE and
 # PIE): perf 6.1's `perf annotate --stdio` is the oracle of every branch
