@@ -123,8 +123,18 @@ CI_612 := check-kernel e2e
 check-6.12:
 	$(MAKE) --no-print-directory KERNEL=6.12 $(CHECK_612)
 
-check: check-kernel check-userspace check-cli check-sanitize check-drivers \
-	check-install check-report coverage e2e kunit-debug check-6.12
+# The parts of check, one after the other, each with its time.  The
+# library's and the CLI's suites run in `coverage` (instrumented, same -O2)
+# and in `check-sanitize`, not a third time on their own.
+CHECK_PARTS := check-kernel check-sanitize check-drivers check-install \
+	check-report coverage e2e kunit-debug check-6.12
+
+check:
+	@set -e; for part in $(CHECK_PARTS); do \
+		start=$$(date +%s); \
+		$(MAKE) --no-print-directory $$part; \
+		echo "== check: $$part passed in $$(( $$(date +%s) - start )) s"; \
+	done
 
 clean:
 	rm -rf $(BUILD)/userspace $(BUILD)/shared $(BUILD)/report \
