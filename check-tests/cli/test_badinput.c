@@ -503,6 +503,48 @@ START_TEST(truncated_elf_sweep)
 }
 END_TEST
 
+/*
+ * A line longer than the reader takes (16 MiB, no newline: /dev/zero, a
+ * binary file) is refused with one line and status 2, whether it comes on
+ * a pipe or from a file, with one thread or two; memory stays bounded.
+ */
+START_TEST(overlong_line)
+{
+	char in[512], err[512], cmd[2048], gold[512];
+	const char *bin = env_path("BLOCKRANGE");
+	const char *want = ":1: expected a line of at most 16777216 bytes (perf script text), got a longer one\n";
+	char *sh[] = { "sh", "-c", cmd, NULL };
+	const char *jobs[] = { "1", "2" };
+	int i;
+
+	scratch("bad-longline.txt", in, sizeof(in));
+	scratch("bad-longline.err", err, sizeof(err));
+	snprintf(gold, sizeof(gold), "%s/golden",
+		 env_path("BLOCKRANGE_WORKLOADS"));
+	snprintf(cmd, sizeof(cmd),
+		 "head -c 17000000 /dev/zero | tr '\\0' a > '%s'", in);
+	ck_assert_int_eq(run_cmd(sh, NULL, NULL), 0);
+	for (i = 0; i < 4; i++) {
+		char *e, expect[700];
+
+		if (i < 2)
+			snprintf(cmd, sizeof(cmd),
+				 "'%s' annotate -j %s --perfscript - --binary '%s' < '%s'",
+				 bin, jobs[i], gold, in);
+		else
+			snprintf(cmd, sizeof(cmd),
+				 "'%s' annotate -j %s --perfscript '%s' --binary '%s'",
+				 bin, jobs[i - 2], in, gold);
+		ck_assert_int_eq(run_cmd(sh, NULL, err), 2);
+		e = slurp(err, NULL);
+		snprintf(expect, sizeof(expect), "blockrange: %s%s",
+			 i < 2 ? "<stdin>" : in, want);
+		ck_assert_str_eq(e, expect);
+		free(e);
+	}
+}
+END_TEST
+
 /* The corpus holds at least 40 classes of input that must be refused. */
 START_TEST(corpus_size)
 {
@@ -530,6 +572,7 @@ Suite *badinput_suite(void)
 	scan_classes();
 	tcase_add_test(t, corpus_size);
 	tcase_add_test(t, truncated_elf_sweep);
+	tcase_add_test(t, overlong_line);
 	if (nr_classes)
 		tcase_add_loop_test(t, bad_class, 0, nr_classes);
 	/* Generous: the 1 MB lines run under the sanitizers too. */

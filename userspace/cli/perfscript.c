@@ -952,28 +952,107 @@ bool ps_reader_clean(const struct ps_reader *r)
 	return !r->have_count && !r->nframes;
 }
 
+/* Lines of a FILE, read in blocks; a line may not exceed PS_LINE_MAX. */
+struct line_reader {
+	FILE *f;
+	char *b;
+	size_t cap, start, end, scanned;
+	bool eof;
+};
+
+/*
+ * The next line: *@line (valid until the next call) and its length without
+ * the newline (*@nl: it had one).  Returns the length, -1 at the end of the
+ * input, -2 on a read error, -3 when the line is longer than PS_LINE_MAX,
+ * -4 when memory ran out.
+ */
+static ssize_t next_line(struct line_reader *lr, const char **line, bool *nl)
+{
+	for (;;) {
+		char *p = memchr(lr->b + lr->start + lr->scanned, '\n',
+				 lr->end - lr->start - lr->scanned);
+		size_t n;
+
+		if (p) {
+			n = (size_t)(p - (lr->b + lr->start));
+			*line = lr->b + lr->start;
+			*nl = true;
+			lr->start += n + 1;
+			lr->scanned = 0;
+			return (ssize_t)n;
+		}
+		n = lr->end - lr->start;
+		lr->scanned = n;
+		if (n > PS_LINE_MAX)
+			return -3;
+		if (lr->eof) {
+			if (!n)
+				return -1;
+			*line = lr->b + lr->start;
+			*nl = false;
+			lr->start = lr->end;
+			lr->scanned = 0;
+			return (ssize_t)n;
+		}
+		if (lr->start) {
+			memmove(lr->b, lr->b + lr->start, n);
+			lr->start = 0;
+			lr->end = n;
+		}
+		if (lr->end == lr->cap) {
+			size_t ncap = lr->cap ? lr->cap * 2 : 65536;
+			char *b2;
+
+			if (ncap > (size_t)PS_LINE_MAX + 65536)
+				ncap = (size_t)PS_LINE_MAX + 65536;
+			b2 = realloc(lr->b, ncap);
+			if (!b2)
+				return -4;
+			lr->b = b2;
+			lr->cap = ncap;
+		}
+		n = fread(lr->b + lr->end, 1, lr->cap - lr->end, lr->f);
+		lr->end += n;
+		if (!n) {
+			if (ferror(lr->f))
+				return -2;
+			lr->eof = true;
+		}
+	}
+}
+
 int ps_read(FILE *f, const char *name, bool skip_bad,
 	    const struct ps_callbacks *cb, struct ps_stats *stats,
 	    char *err, size_t errsz)
 {
+	struct line_reader lr = { .f = f };
 	struct ps_reader r;
-	char *line = NULL;
-	size_t cap = 0;
+	const char *line;
 	ssize_t n;
+	bool nl;
 	int ret = 0;
 
 	ps_reader_init(&r, name, skip_bad, cb, stats, 0);
 	errno = 0;
-	while ((n = getline(&line, &cap, f)) >= 0) {
-		size_t len = (size_t)n;
-		bool nl = line[len - 1] == '\n';
-
-		ret = ps_reader_line(&r, line, nl ? len - 1 : len, nl, err,
-				     errsz);
+	while ((n = next_line(&lr, &line, &nl)) >= 0) {
+		ret = ps_reader_line(&r, line, (size_t)n, nl, err, errsz);
 		if (ret)
 			goto out;
 	}
-	if (ferror(f)) {
+	if (n == -3) {
+		snprintf(err, errsz,
+			 "%s:%lu: expected a line of at most %u bytes (perf script text), got a longer one",
+			 name, r.lineno + 1, PS_LINE_MAX);
+		ret = -1;
+		goto out;
+	}
+	if (n == -4) {
+		snprintf(err, errsz, "%s:%lu: out of memory", name,
+			 r.lineno + 1);
+		ret = -2;
+		goto out;
+	}
+	if (n == -2) {
 		snprintf(err, errsz, "%s:%lu: read error: %s", name,
 			 r.lineno + 1, strerror(errno));
 		ret = -2;
@@ -981,7 +1060,7 @@ int ps_read(FILE *f, const char *name, bool skip_bad,
 	}
 	ret = ps_reader_end(&r, err, errsz);
 out:
-	free(line);
+	free(lr.b);
 	ps_reader_free(&r);
 	return ret;
 }

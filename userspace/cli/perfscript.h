@@ -133,9 +133,13 @@ struct ps_callbacks {
 	void *arg;
 };
 
+/* The longest line ps_read() takes (perf script lines are a few KiB). */
+#define PS_LINE_MAX (16u << 20)
+
 /*
  * Read all of @f (named @name in messages).  Returns 0, -1 on a malformed
- * line (err: "NAME:LINE: expected ..., got '...'"), -2 on I/O or memory
+ * line (err: "NAME:LINE: expected ..., got '...'"; a line longer than
+ * PS_LINE_MAX is malformed, so memory stays bounded), -2 on I/O or memory
  * errors (err says which), or a callback's non-zero value.
  */
 int ps_read(FILE *f, const char *name, bool skip_bad,
