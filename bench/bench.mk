@@ -247,7 +247,8 @@ $(BENCH_MERGE_DIR)/in-%.brprof: $(BENCH_OUT)/brpgen
 .PHONY: bench-profile
 bench-profile: $(BENCH_BINS) $(BENCH_OUT)/blockgen $(BENCH_STREAMS)/b.blk \
 		$(BENCH_STREAMS)/c.blk \
-		$(CLI_BIN) $(BENCH_WL)
+		$(CLI_BIN) $(BENCH_WL) $(BENCH_MD)
 	BLOCKRANGE=$(CLI_BIN) WORKLOAD=$(BENCH_WL) \
 	LLVM_PROFGEN=$(BENCH_LLVM_PROFGEN) \
+	MD_DATA=$(BENCH_MD) PDREPL=$(BENCH_SRC)/pdrepl.py PERF=$(BENCH_PERF) \
 		bash $(BENCH_SRC)/profile.sh $(BENCH_OUT)/profile
