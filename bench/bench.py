@@ -972,6 +972,9 @@ def print_scale(sc):
               f"{t['j1']['cpu_seconds']['median']:.2f} s, -j 2 "
               f"{t['j2']['cpu_seconds']['median']:.2f} s "
               f"({t['j2']['cores_used']['median']:.2f} cores busy)")
+        # -j 2 with two idle cores: its CPU time over 2 at best
+        print(f"              with both cores free, at most 2 x CPU -j 1 / "
+              f"CPU -j 2 = {2 * t['j1']['cpu_seconds']['median'] / t['j2']['cpu_seconds']['median']:.2f}x")
     mg = sc["merge"]
     print()
     print(f"== merge: {mg['inputs']} synthetic .brprof, {mg['input_mb']} MB, "
