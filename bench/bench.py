@@ -559,6 +559,9 @@ def brprof_records(path):
 def scale_merge(args):
     """blockrange merge of N synthetic profiles."""
     ins, out = args.merge_inputs, args.out
+    if len(ins) < 2:
+        raise SystemExit("bench: merge needs 2 inputs or more "
+                         "(BENCH_MERGE_INPUTS)")
     for p in ins:
         warm(p)
     in_bytes = sum(os.path.getsize(p) for p in ins)
