@@ -7,16 +7,25 @@
 #                         and print the table
 #   make bench-profile    callgrind instruction counts of both sides
 #                         (what limits a ratio); not part of bench
-#   make bench-userspace  parts 1-3: the splitter against perf 6.1's
-#                         block-range.c (NDEBUG and not) and the offline
-#                         bound; `blockrange ranges` against llvm-profgen
+#   make bench-userspace  the splitter against perf 6.1's block-range.c
+#                         (NDEBUG and not) and the offline bound;
+#                         `blockrange ranges` against llvm-profgen; the CLI
+#                         at scale: perf.data against the perf script
+#                         pipeline, -j 1 against -j 2, merge of .brprof
+#                         profiles, perf2bolt against `blockrange bolt`, a
+#                         pipe-mode stream of BENCH_STREAM_GB GB
 #                         -> build/bench/userspace.json
 #
 # Knobs: BENCH_RUNS (splitter repetitions, 5), BENCH_DEBUG_RUNS (perf
 # without NDEBUG, 3), BENCH_DEBUG_CAP (seconds per such run, 4),
-# BENCH_E2E_RUNS (end to end repetitions, 5).  The parts must not share the
-# two cores with each other: under `make -j bench`, bench-hwmon waits for
-# bench-userspace.
+# BENCH_E2E_RUNS (end to end repetitions, 5); the CLI at scale:
+# BENCH_SCALE (0 leaves it out, 1), BENCH_PD_BYTES (size of the replicated
+# perf.data, 200 MiB), BENCH_PD_RUNS (5), BENCH_JOBS_BYTES (the perf.data
+# of -j, 1 GB), BENCH_JOBS_RUNS (5),
+# BENCH_MERGE_INPUTS (8), BENCH_MERGE_RECORDS (records per DSO and section
+# of each, 40000), BENCH_MERGE_RUNS (3), BENCH_BOLT_RUNS (3),
+# BENCH_STREAM_GB (10).  The parts must not share the two cores with each
+# other: under `make -j bench`, bench-hwmon waits for bench-userspace.
 #
 # perf's block-range.c and tools/lib/rbtree.c are compiled here from the
 # unpacked linux-source-6.1 tree (build/pristine, made by scripts/tree.sh);
@@ -51,6 +60,44 @@ BENCH_STREAMS := $(BENCH_OUT)/streams
 BENCH_BINS := $(addprefix $(BENCH_OUT)/splitbench-,ours batch perf-ndebug \
 	perf-debug bound)
 
+# The CLI at scale.  The recording is the multi-DSO demo's (hot code in the
+# PIE executable, its own libhot.so, libc and ld.so): one run of it in
+# perf.data, replicated by pdrepl.py to BENCH_PD_BYTES (kept for the next
+# run; its name carries the size).
+BENCH_SCALE ?= 1
+BENCH_PERF ?= perf
+# perf2bolt under its own name: as perf2bolt-19 it acts as llvm-bolt.
+BENCH_PERF2BOLT ?= /usr/lib/llvm-19/bin/perf2bolt
+BENCH_PD_BYTES ?= 209715200
+BENCH_PD_RUNS ?= 5
+# -j on a larger copy: at 200 MiB the serial start (loading the DSOs) and
+# end (printing) are a third of the time.
+BENCH_JOBS_BYTES ?= 1000000000
+BENCH_JOBS_RUNS ?= 5
+BENCH_MERGE_INPUTS ?= 8
+BENCH_MERGE_RECORDS ?= 40000
+BENCH_MERGE_DSOS := 4
+BENCH_MERGE_RUNS ?= 3
+BENCH_BOLT_RUNS ?= 3
+BENCH_STREAM_GB ?= 10
+BENCH_MD_WL := $(CLI_OUT)/wl/multidso-pie
+BENCH_MD_ARGS := 2000 2000 64
+BENCH_MD := $(BENCH_OUT)/md.data
+BENCH_MD_BIG := $(BENCH_OUT)/md-$(BENCH_PD_BYTES).data
+BENCH_MD_JOBS := $(BENCH_OUT)/md-$(BENCH_JOBS_BYTES).data
+BENCH_MERGE_DIR := $(BENCH_OUT)/merge/d$(BENCH_MERGE_DSOS)-r$(BENCH_MERGE_RECORDS)
+BENCH_MERGE_FILES := $(foreach i,$(shell seq 1 $(BENCH_MERGE_INPUTS)),\
+	$(BENCH_MERGE_DIR)/in-$(i).brprof)
+BENCH_SCALE_DEPS := $(BENCH_MD) $(BENCH_MD_BIG) $(BENCH_MD_JOBS) $(BENCH_MD_WL) \
+	$(BENCH_MERGE_FILES)
+BENCH_SCALE_ARGS := --scale --md-data $(BENCH_MD) --md-big $(BENCH_MD_BIG) \
+	--md-workload $(BENCH_MD_WL) --pdrepl $(BENCH_SRC)/pdrepl.py \
+	--perf $(BENCH_PERF) --perf2bolt $(BENCH_PERF2BOLT) \
+	--pd-runs $(BENCH_PD_RUNS) --jobs-runs $(BENCH_JOBS_RUNS) \
+	--jobs-input $(BENCH_MD_JOBS) \
+	--merge-inputs $(BENCH_MERGE_FILES) --merge-runs $(BENCH_MERGE_RUNS) \
+	--bolt-runs $(BENCH_BOLT_RUNS) --stream-gb $(BENCH_STREAM_GB)
+
 .PHONY: bench bench-userspace bench-report
 
 bench: bench-userspace bench-hwmon
@@ -64,9 +111,13 @@ bench-report:
 	@$(BENCH_PY) report --dir $(BENCH_OUT)
 
 bench-userspace: $(BENCH_BINS) $(CLI_BIN) $(BENCH_WL) $(BENCH_E2E) \
-		$(BENCH_STREAMS)/a.blk $(BENCH_STREAMS)/b.blk $(BENCH_STREAMS)/c.blk
+		$(BENCH_STREAMS)/a.blk $(BENCH_STREAMS)/b.blk $(BENCH_STREAMS)/c.blk \
+		$(if $(filter 1,$(BENCH_SCALE)),$(BENCH_SCALE_DEPS))
 	@command -v $(BENCH_LLVM_PROFGEN) >/dev/null || \
 		{ echo "bench: $(BENCH_LLVM_PROFGEN) not found (make deps)" >&2; exit 1; }
+	@[ "$(BENCH_SCALE)" != 1 ] || { command -v $(BENCH_PERF) >/dev/null && \
+		[ -x $(BENCH_PERF2BOLT) ]; } || \
+		{ echo "bench: $(BENCH_PERF) or $(BENCH_PERF2BOLT) not found (make deps)" >&2; exit 1; }
 	$(BENCH_PY) userspace --out $(BENCH_OUT) --streams $(BENCH_STREAMS) \
 		--ours $(BENCH_OUT)/splitbench-ours \
 		--batch $(BENCH_OUT)/splitbench-batch \
@@ -78,6 +129,7 @@ bench-userspace: $(BENCH_BINS) $(CLI_BIN) $(BENCH_WL) $(BENCH_E2E) \
 		--cli $(CLI_BIN) --llvm-profgen $(BENCH_LLVM_PROFGEN) \
 		--workload $(BENCH_WL) --trace $(BENCH_TRACE) \
 		--e2e-input $(BENCH_E2E) \
+		$(if $(filter 1,$(BENCH_SCALE)),$(BENCH_SCALE_ARGS)) \
 		$(if $(filter bench,$(MAKECMDGOALS)),,--print)
 
 # ---- the perf 6.1 anchor, from the unpacked tree ---------------------------
@@ -168,11 +220,35 @@ $(BENCH_TRACE): $(CLI_BIN) $(BENCH_WL)
 $(BENCH_E2E): $(BENCH_TRACE) $(BENCH_SRC)/bench.py
 	$(BENCH_PY) replicate $< $@
 
+# One run of the multi-DSO workload in perf.data, then replicated; reused.
+$(BENCH_MD): $(CLI_BIN) $(BENCH_MD_WL)
+	@mkdir -p $(@D)
+	rm -f $@.tmp $@.tmp.old
+	$(CLI_BIN) record -o $@.tmp --depth 32 --period 7 -- \
+		$(BENCH_MD_WL) $(BENCH_MD_ARGS) >/dev/null
+	mv $@.tmp $@
+
+$(BENCH_OUT)/md-%.data: $(BENCH_MD) $(BENCH_SRC)/pdrepl.py
+	python3 $(BENCH_SRC)/pdrepl.py $< $@ --min-bytes $*
+
+# Synthetic profiles for merge (the same DSOs, keys overlapping in part).
+$(BENCH_OUT)/brpgen: $(BENCH_SRC)/brpgen.c $(CLI_LIBA) $(US_LIB)
+	@mkdir -p $(@D)
+	$(BENCH_CC) $(BENCH_CFLAGS) -I$(TOP)/userspace/cli \
+		-I$(TOP)/userspace/include -o $@ $< $(CLI_LIBA) $(US_LIB) \
+		$(CLI_LIBS)
+
+$(BENCH_MERGE_DIR)/in-%.brprof: $(BENCH_OUT)/brpgen
+	@mkdir -p $(@D)
+	$< $@.tmp $* $(BENCH_MERGE_DSOS) $(BENCH_MERGE_RECORDS)
+	mv $@.tmp $@
+
 # Instruction counts (callgrind) behind the ratios; not part of `bench`.
 .PHONY: bench-profile
 bench-profile: $(BENCH_BINS) $(BENCH_OUT)/blockgen $(BENCH_STREAMS)/b.blk \
 		$(BENCH_STREAMS)/c.blk \
-		$(CLI_BIN) $(BENCH_WL)
+		$(CLI_BIN) $(BENCH_WL) $(BENCH_MD)
 	BLOCKRANGE=$(CLI_BIN) WORKLOAD=$(BENCH_WL) \
 	LLVM_PROFGEN=$(BENCH_LLVM_PROFGEN) \
+	MD_DATA=$(BENCH_MD) PDREPL=$(BENCH_SRC)/pdrepl.py PERF=$(BENCH_PERF) \
 		bash $(BENCH_SRC)/profile.sh $(BENCH_OUT)/profile

@@ -5,6 +5,9 @@
   pdrepl.py IN.data OUT.data --min-bytes N   file mode, >= N bytes
   pdrepl.py IN.data - --copies K --pipe      pipe mode on stdout (streaming)
 
+--stats: print {"copies": K, "bytes": N} (what was written) as one JSON
+line on stderr at the end.
+
 IN is a little-endian file-mode perf.data (what `blockrange record` writes).
 OUT holds IN's side-band records (mmap, comm, fork, ...) once, then IN's
 samples K times, each copy's timestamps shifted past the previous copy's,
@@ -15,6 +18,8 @@ a HEADER_FEATURE record, the way perf writes a pipe.
 """
 
 import argparse
+import json
+import os
 import struct
 import sys
 
@@ -141,16 +146,25 @@ def feature_bit_index(flags, bit):
 
 
 def write_pipe(pd, f, copies):
-    f.write(MAGIC + struct.pack("<Q", 16))
+    """Returns the bytes written."""
+    n = 0
+
+    def put(b):
+        nonlocal n
+        f.write(b)
+        n += len(b)
+    put(MAGIC + struct.pack("<Q", 16))
     for attr, ids in pd["attrs"]:
         body = attr + ids
-        f.write(struct.pack("<IHH", HEADER_ATTR, 0, 8 + len(body)) + body)
+        put(struct.pack("<IHH", HEADER_ATTR, 0, 8 + len(body)) + body)
     i = feature_bit_index(pd["flags"], FEAT_EVENT_DESC)
     if i is not None:
         body = struct.pack("<Q", FEAT_EVENT_DESC) + pd["feats"][i]
-        f.write(struct.pack("<IHH", HEADER_FEATURE, 0, 8 + len(body)) + body)
+        put(struct.pack("<IHH", HEADER_FEATURE, 0, 8 + len(body)) + body)
     for chunk in samples(pd, copies):
-        f.write(chunk)
+        put(chunk)
+    f.flush()
+    return n
 
 
 def main():
@@ -160,6 +174,7 @@ def main():
     ap.add_argument("--min-bytes", type=int)
     ap.add_argument("--copies", type=int)
     ap.add_argument("--pipe", action="store_true")
+    ap.add_argument("--stats", action="store_true")
     a = ap.parse_args()
     pd = parse(a.input)
     body = sum(len(r) for r in pd["body"])
@@ -167,15 +182,19 @@ def main():
     if a.pipe:
         out = sys.stdout.buffer if a.output == "-" else open(a.output, "wb")
         try:
-            write_pipe(pd, out, copies)
+            size = write_pipe(pd, out, copies)
         except BrokenPipeError:
-            pass
-        return
-    size = write_file(pd, a.output + ".tmp", copies)
-    import os
-    os.replace(a.output + ".tmp", a.output)
-    print(f"bench: {a.output}: {copies} copies of the samples of {a.input}, "
-          f"{size / 1e6:.0f} MB", file=sys.stderr)
+            # the reader stopped before the end: not a complete stream
+            print("pdrepl: the reader closed the pipe", file=sys.stderr)
+            os._exit(1)
+    else:
+        write_file(pd, a.output + ".tmp", copies)
+        os.replace(a.output + ".tmp", a.output)
+        size = os.path.getsize(a.output)
+        print(f"bench: {a.output}: {copies} copies of the samples of "
+              f"{a.input}, {size / 1e6:.0f} MB", file=sys.stderr)
+    if a.stats:
+        print(json.dumps({"copies": copies, "bytes": size}), file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,12 @@
 #  - the splitters on 10^5-block versions of streams (a) and (b) and on (c)
 #    (--no-check: only loading and feeding; loading costs every side the
 #    same few instructions per block);
-#  - `blockrange ranges` and llvm-profgen-19 on 10 copies of the trace.
+#  - `blockrange ranges` and llvm-profgen-19 on 10 copies of the trace;
+#  - with MD_DATA (one recording of the multi-DSO workload, perf.data):
+#    `blockrange annotate -i` and the perf script pipeline (perf script,
+#    then `blockrange annotate --perfscript`) on 10 and 20 copies of it
+#    (the difference / 10 is the cost of one copy, without the start and
+#    the printing), and annotate -j 2 on 20 copies, thread by thread.
 #
 # Writes OUT/cg.* (open with callgrind_annotate or kcachegrind) and prints
 # totals and the top functions.
@@ -61,3 +66,37 @@ for t in ranges llvm-profgen; do
 	top "$out/cg.$t"
 done
 rm -f "$out/e2e10.perfscript"
+
+[ -n "${MD_DATA:-}" ] || exit 0
+: "${PDREPL:?}" "${PERF:=perf}"
+n() { total "$1" | tr -d ,; }
+for k in 10 20; do
+	python3 "$PDREPL" "$MD_DATA" "$out/md$k.data" --copies $k 2>/dev/null
+	valgrind --tool=callgrind --callgrind-out-file="$out/cg.annotate.md$k" \
+		"$BLOCKRANGE" annotate -i "$out/md$k.data" -j 1 --no-pager \
+		> "$out/md$k.ours" 2>/dev/null
+	valgrind --tool=callgrind --callgrind-out-file="$out/cg.perf-script.md$k" \
+		"$PERF" script -F event,ip,brstack --show-mmap-events -f \
+		-i "$out/md$k.data" > "$out/md$k.txt" 2>/dev/null
+	valgrind --tool=callgrind --callgrind-out-file="$out/cg.annotate-text.md$k" \
+		"$BLOCKRANGE" annotate --perfscript "$out/md$k.txt" -j 1 \
+		--no-pager > "$out/md$k.pipe" 2>/dev/null
+	cmp "$out/md$k.ours" "$out/md$k.pipe"
+done
+for t in annotate perf-script annotate-text; do
+	a=$(n "$out/cg.$t.md10")
+	b=$(n "$out/cg.$t.md20")
+	echo "== $t: 10 copies $a, 20 copies $b instructions;" \
+		"one copy $(( (b - a) / 10 )), the rest $(( a - (b - a) ))"
+	top "$out/cg.$t.md20"
+done
+rm -f "$out"/cg.annotate-j2.md20*
+valgrind --tool=callgrind --separate-threads=yes \
+	--callgrind-out-file="$out/cg.annotate-j2.md20" \
+	"$BLOCKRANGE" annotate -i "$out/md20.data" -j 2 --no-pager \
+	> /dev/null 2>&1
+for f in "$out"/cg.annotate-j2.md20-*; do
+	echo "== annotate -j 2, thread ${f##*-}: $(total "$f") instructions"
+	top "$f" | head -4
+done
+rm -f "$out"/md10.* "$out"/md20.*
