@@ -492,7 +492,14 @@ static char *find_debug(struct dso_registry *r, struct dso *d,
 	dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
 	*ud = r;
 	r->pending_debug = cached;
-	dwfl_module_getdwarf(mod, &bias);
+	/*
+	 * The symbol table alone, found in the file or else in its debug
+	 * file, unless source lines are wanted: opening the DWARF
+	 * decompresses every .debug_* section of the debug file (for
+	 * libc6-dbg's libc, about half of a whole run's start-up).
+	 */
+	if (r->o.source)
+		dwfl_module_getdwarf(mod, &bias);
 	dwfl_module_getsymtab(mod);
 	r->pending_debug = NULL;
 	d->dwfl_mod = mod;
