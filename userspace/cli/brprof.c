@@ -66,18 +66,24 @@ static inline uint64_t mix(uint64_t h)
  * by word and byte by byte, then an avalanche: every input bit reaches
  * every output bit, and a stripe costs four independent multiplies.
  */
-uint64_t brprof_hash(const void *data, size_t n)
+static void hash_stripes(uint64_t v[4], const uint8_t *p, size_t n)
 {
-	const uint8_t *p = data, *e = p + n;
-	uint64_t v[4] = { K1, K2, K3, K1 ^ K2 }, h;
+	const uint8_t *e = p + n;
 
 	while (e - p >= 32) {
 		for (int i = 0; i < 4; i++)
 			v[i] = rotl(v[i] + ld64(p + 8 * i) * K2, 29) * K1;
 		p += 32;
 	}
-	h = rotl(v[0], 1) + rotl(v[1], 9) + rotl(v[2], 17) + rotl(v[3], 25) +
-	    (uint64_t)n * K3;
+}
+
+/* The end of a hash: @p .. @e are the last (fewer than 32) bytes. */
+static uint64_t hash_final(const uint64_t v[4], const uint8_t *p,
+			   const uint8_t *e, size_t n)
+{
+	uint64_t h = rotl(v[0], 1) + rotl(v[1], 9) + rotl(v[2], 17) +
+		     rotl(v[3], 25) + (uint64_t)n * K3;
+
 	while (e - p >= 8) {
 		h = rotl(h ^ (ld64(p) * K2), 27) * K1 + K3;
 		p += 8;
@@ -85,6 +91,49 @@ uint64_t brprof_hash(const void *data, size_t n)
 	while (p < e)
 		h = rotl(h ^ (*p++ * K3), 11) * K1;
 	return mix(h);
+}
+
+uint64_t brprof_hash(const void *data, size_t n)
+{
+	uint64_t v[4] = { K1, K2, K3, K1 ^ K2 };
+	const uint8_t *p = data;
+	size_t whole = n & ~(size_t)31;
+
+	hash_stripes(v, p, whole);
+	return hash_final(v, p + whole, p + n, n);
+}
+
+/*
+ * The pages wholly inside [@from, @to) of a read-only file mapping leave
+ * the process (they are read again from the page cache if touched), so
+ * that reading a profile does not keep all of it resident.
+ */
+static void drop_pages(const uint8_t *from, const uint8_t *to)
+{
+	uintptr_t a = ((uintptr_t)from + 4095) & ~(uintptr_t)4095;
+	uintptr_t e = (uintptr_t)to & ~(uintptr_t)4095;
+
+	if (e > a)
+		(void)madvise((void *)a, e - a, MADV_DONTNEED);
+}
+
+/* brprof_hash() of a file mapping, dropping its pages behind (@drop). */
+static uint64_t hash_mapped(const uint8_t *p, size_t n, bool drop)
+{
+	const size_t window = (size_t)4 << 20;
+	uint64_t v[4] = { K1, K2, K3, K1 ^ K2 };
+	size_t whole = n & ~(size_t)31, done = 0;
+
+	if (!drop)
+		return brprof_hash(p, n);
+	while (done < whole) {
+		size_t w = whole - done < window ? whole - done : window;
+
+		hash_stripes(v, p + done, w);
+		drop_pages(p + done, p + done + w);
+		done += w;
+	}
+	return hash_final(v, p + whole, p + n, n);
 }
 
 /* ---- output --------------------------------------------------------------- */
@@ -300,7 +349,8 @@ static int obuf_close(struct obuf *b, const char *path, size_t *bytes,
 		memcpy(hdr, m, BRPROF_HEADER);
 		v = htole64(len - BRPROF_HEADER);
 		memcpy(hdr + 16, &v, 8);
-		v = htole64(brprof_hash(m + BRPROF_HEADER, len - BRPROF_HEADER));
+		v = htole64(hash_mapped(m + BRPROF_HEADER, len - BRPROF_HEADER,
+					 map != NULL));
 		memcpy(hdr + 24, &v, 8);
 		v = htole64(brprof_hash(hdr, 56));
 		memcpy(hdr + 56, &v, 8);
@@ -473,8 +523,9 @@ static int cmp_dso_ptr(const void *x, const void *y)
 	return dso_key_cmp(*a, *b);
 }
 
-int brprof_parse(const uint8_t *buf, size_t len, const char *name,
-		 struct brprof *out, char *err, size_t errsz)
+/* brprof_parse(); @drop: @buf is a file mapping whose pages may be dropped. */
+static int parse(const uint8_t *buf, size_t len, const char *name,
+		 struct brprof *out, bool drop, char *err, size_t errsz)
 {
 	uint64_t body, p, i;
 	uint32_t nr_stats, k;
@@ -505,7 +556,7 @@ int brprof_parse(const uint8_t *buf, size_t len, const char *name,
 		return bad(name, 16, err, errsz,
 			   "expected a body of %zu bytes (the rest of the file), got %" PRIu64 " (a cut or padded file)",
 			   len - BRPROF_HEADER, body);
-	if (brprof_hash(buf + BRPROF_HEADER, body) != ld64(buf + 24))
+	if (hash_mapped(buf + BRPROF_HEADER, body, drop) != ld64(buf + 24))
 		return bad(name, 24, err, errsz,
 			   "expected the body checksum %016" PRIx64 ", got %016" PRIx64 " (a damaged file)",
 			   brprof_hash(buf + BRPROF_HEADER, body), ld64(buf + 24));
@@ -612,6 +663,8 @@ int brprof_parse(const uint8_t *buf, size_t len, const char *name,
 			}
 			p += rs * d->nr[s];
 		}
+		if (drop)
+			drop_pages(buf + d->offset, buf + p);
 	}
 	if (out->nr_dsos > 1) {
 		const struct brprof_dso **v = malloc(out->nr_dsos * sizeof(*v));
@@ -640,6 +693,12 @@ int brprof_parse(const uint8_t *buf, size_t len, const char *name,
 			   "expected the end of the profile, got %zu more bytes",
 			   (size_t)(len - p));
 	return 0;
+}
+
+int brprof_parse(const uint8_t *buf, size_t len, const char *name,
+		 struct brprof *out, char *err, size_t errsz)
+{
+	return parse(buf, len, name, out, false, err, errsz);
 }
 
 void brprof_free(struct brprof *p)
@@ -1061,7 +1120,7 @@ int brprof_load(const char *path, struct annot *a, char *err, size_t errsz)
 	r = map_file(path, name, &m, err, errsz);
 	if (r)
 		return r;
-	r = brprof_parse(m.p, m.len, name, &p, err, errsz);
+	r = parse(m.p, m.len, name, &p, m.mapped, err, errsz);
 	for (i = 0; !r && i < p.nr_dsos; i++)
 		r = load_dso(a, &p.dsos[i], name, err, errsz);
 	if (!r) {
@@ -1166,7 +1225,11 @@ static int64_t merge_section(struct obuf *b, struct ref *g, size_t n,
 
 			memcpy(o + 8 * i, &v, 8);
 		}
-		out++;
+		/* the records merged so far leave the process (mappings) */
+		if (!(++out & 0xffff))
+			for (x = 0; x < n; x++)
+				drop_pages(g[x].d->sec[s],
+					   g[x].d->sec[s] + 8 * f * cur[x]);
 	}
 }
 
@@ -1174,12 +1237,9 @@ static int64_t merge_section(struct obuf *b, struct ref *g, size_t n,
 static void drop_entry(const struct brprof_dso *d)
 {
 	int s = BRP_NR_SECTIONS - 1;
-	uintptr_t a = ((uintptr_t)d->path + 4095) & ~(uintptr_t)4095;
-	uintptr_t e = ((uintptr_t)d->sec[s] +
-		       8 * brprof_fields[s] * d->nr[s]) & ~(uintptr_t)4095;
 
-	if (e > a)
-		(void)madvise((void *)a, e - a, MADV_DONTNEED);
+	drop_pages((const uint8_t *)d->path,
+		   d->sec[s] + 8 * brprof_fields[s] * d->nr[s]);
 }
 
 static uint64_t sat(uint64_t a, uint64_t b)
@@ -1212,7 +1272,7 @@ int brprof_merge(const char *const *in, size_t n, const char *out,
 
 		r = map_file(in[i], name, &m[i], err, errsz);
 		if (!r)
-			r = brprof_parse(m[i].p, m[i].len, name, &p[i], err,
+			r = parse(m[i].p, m[i].len, name, &p[i], m[i].mapped, err,
 					 errsz);
 		nr += p[i].nr_dsos;
 	}
