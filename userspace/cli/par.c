@@ -782,8 +782,10 @@ static int r_sample(void *arg, const struct ev_sample *s, char *err,
 	h->off = s->pos.offset;
 	at += sizeof(*h);
 	memcpy(at, s, sizeof(*s));
-	memcpy(at + sizeof(*s), s->br, s->nr * sizeof(*s->br));
-	memcpy(at + sizeof(*s) + s->nr * sizeof(*s->br), s->event, ev);
+	if (s->nr)
+		memcpy(at + sizeof(*s), s->br, s->nr * sizeof(*s->br));
+	if (ev)
+		memcpy(at + sizeof(*s) + s->nr * sizeof(*s->br), s->event, ev);
 	p->cur->used += n;
 	progress(p, s->pos.offset, 1);
 	return 0;

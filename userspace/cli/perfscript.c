@@ -969,9 +969,9 @@ struct line_reader {
 static ssize_t next_line(struct line_reader *lr, const char **line, bool *nl)
 {
 	for (;;) {
-		char *p = memchr(lr->b + lr->start + lr->scanned, '\n',
-				 lr->end - lr->start - lr->scanned);
-		size_t n;
+		size_t n = lr->end - lr->start - lr->scanned;
+		char *p = n ? memchr(lr->b + lr->start + lr->scanned, '\n', n) :
+			      NULL;
 
 		if (p) {
 			n = (size_t)(p - (lr->b + lr->start));
