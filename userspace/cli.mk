@@ -135,7 +135,7 @@ $(CLI_BADGEN)/.stamp: $(CLI_BAD)/make-fixtures.sh $(CLI_OUT)/wl/golden \
 # The suites run as two processes side by side, CLI_SUITES_A and all the
 # others (together: every suite), with the multi-DSO oracle beside them;
 # logs per part: build/cli/check-a.tap / .xml, check-b.tap / .xml.
-CLI_SUITES_A ?= scale perfdata lookup bad-input
+CLI_SUITES_A ?= perfdata bad-input lookup record
 CLI_CHECK_JOBS ?= 2
 
 check-cli: deps $(CLI_BIN) $(CLI_CHECK_BIN) $(CLI_WL) $(CLI_OUT)/wl/golden \
@@ -143,7 +143,8 @@ check-cli: deps $(CLI_BIN) $(CLI_CHECK_BIN) $(CLI_WL) $(CLI_OUT)/wl/golden \
 		$(CLI_BADGEN)/.stamp $(CLI_OUT)/tools/pdreloc \
 		$(CLI_OUT)/wl/multidso-nopie $(CLI_OUT)/wl/multidso-pie
 	$(MAKE) --no-print-directory -O -j$(CLI_CHECK_JOBS) \
-		check-cli-part-a check-cli-part-b check-cli-dsos
+		check-cli-part-a check-cli-part-b check-cli-dsos-nopie \
+		check-cli-dsos-pie
 
 check-cli-part-a: CLI_PART_SEL = BLOCKRANGE_SUITES='$(CLI_SUITES_A)'
 check-cli-part-b: CLI_PART_SEL = BLOCKRANGE_SKIP_SUITES='$(CLI_SUITES_A)'
@@ -173,31 +174,31 @@ check-cli-part-a check-cli-part-b: check-cli-part-%:
 CLI_DSOS_OUT := $(CLI_OUT)/dsos
 CLI_DSOS := multidso-nopie libhot.so libc.so.6 ld-linux-x86-64.so.2
 
-.PHONY: check-cli-dsos
+.PHONY: check-cli-dsos check-cli-dsos-nopie check-cli-dsos-pie
 
-check-cli-dsos: $(CLI_BIN) $(CLI_OUT)/tools/pdreloc \
-		$(CLI_OUT)/wl/multidso-nopie $(CLI_OUT)/wl/multidso-pie
-	rm -rf $(CLI_DSOS_OUT)
-	mkdir -p $(CLI_DSOS_OUT)
-	for v in nopie pie; do \
-		$(CLI_BIN) record -o $(CLI_DSOS_OUT)/$$v.data --depth 32 \
-			--period 7 -- $(REC_WL_OUT)/multidso-$$v 300 300 32 \
-			> /dev/null 2> $(CLI_DSOS_OUT)/$$v.record && \
-		python3 $(CLI_TESTS)/annotate_oracle.py $(CLI_BIN) \
-			$(CLI_OUT)/tools/pdreloc $(CLI_DSOS_OUT) \
-			$(CLI_DSOS_OUT)/$$v.data multidso-$$v \
-			$(filter-out multidso-nopie,$(CLI_DSOS)) && \
-		$(CLI_BIN) record -o $(CLI_DSOS_OUT)/$$v-full.data --depth 0 \
-			--period 1 --counts $(CLI_DSOS_OUT)/$$v-full.counts \
-			-- $(REC_WL_OUT)/multidso-$$v 40 40 16 \
-			> /dev/null 2> $(CLI_DSOS_OUT)/$$v-full.record && \
-		$(CLI_BIN) annotate -i $(CLI_DSOS_OUT)/$$v-full.data \
-			--format=json > $(CLI_DSOS_OUT)/$$v-full.json \
-			2> $(CLI_DSOS_OUT)/$$v-full.err && \
-		python3 $(CLI_TESTS)/exact_dso.py $(CLI_DSOS_OUT)/$$v-full.json \
-			$(CLI_DSOS_OUT)/$$v-full.counts multidso-$$v libhot.so \
-			libc.so.6 || exit 1; \
-	done
+check-cli-dsos: check-cli-dsos-nopie check-cli-dsos-pie
+
+check-cli-dsos-nopie check-cli-dsos-pie: check-cli-dsos-%: $(CLI_BIN) \
+		$(CLI_OUT)/tools/pdreloc $(CLI_OUT)/wl/multidso-%
+	rm -rf $(CLI_DSOS_OUT)/$*
+	mkdir -p $(CLI_DSOS_OUT)/$*
+	$(CLI_BIN) record -o $(CLI_DSOS_OUT)/$*/rec.data --depth 32 \
+		--period 7 -- $(REC_WL_OUT)/multidso-$* 300 300 32 \
+		> /dev/null 2> $(CLI_DSOS_OUT)/$*/rec.record
+	python3 $(CLI_TESTS)/annotate_oracle.py $(CLI_BIN) \
+		$(CLI_OUT)/tools/pdreloc $(CLI_DSOS_OUT)/$* \
+		$(CLI_DSOS_OUT)/$*/rec.data multidso-$* \
+		$(filter-out multidso-nopie,$(CLI_DSOS))
+	$(CLI_BIN) record -o $(CLI_DSOS_OUT)/$*/full.data --depth 0 \
+		--period 1 --counts $(CLI_DSOS_OUT)/$*/full.counts \
+		-- $(REC_WL_OUT)/multidso-$* 40 40 16 \
+		> /dev/null 2> $(CLI_DSOS_OUT)/$*/full.record
+	$(CLI_BIN) annotate -i $(CLI_DSOS_OUT)/$*/full.data \
+		--format=json > $(CLI_DSOS_OUT)/$*/full.json \
+		2> $(CLI_DSOS_OUT)/$*/full.err
+	python3 $(CLI_TESTS)/exact_dso.py $(CLI_DSOS_OUT)/$*/full.json \
+		$(CLI_DSOS_OUT)/$*/full.counts multidso-$* libhot.so \
+		libc.so.6
 
 cli-demo: $(CLI_BIN) $(CLI_OUT)/wl/branches-pie
 	$(CLI_BIN) record --format=perfscript -o $(CLI_OUT)/demo.perfscript \
