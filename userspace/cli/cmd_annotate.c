@@ -138,7 +138,6 @@ static int annotate(const struct args *a)
 	struct annot_opts o;
 	struct cli_pager pager;
 	char err[CLI_ERR_MAX];
-	size_t i;
 	int r;
 
 	cmd_session_opts(&a->c, &so);
@@ -148,15 +147,9 @@ static int annotate(const struct args *a)
 	if (r)
 		return r;
 	/* With --binary, an unknown --symbol is reported before reading. */
-	for (i = 0; an.s.bin_dso && i < a->nr_symbols; i++) {
-		if (!eb_sym_by_name(&an.s.bin_dso->bin, a->symbols[i])) {
-			r = cli_fail(CLI_EXIT_INPUT,
-				     "expected a function symbol of %s for --symbol, got '%s'",
-				     a->c.binary, a->symbols[i]);
-			goto out;
-		}
-	}
-	r = cmd_collect(&a->c, &an);
+	r = cmd_check_symbols(&a->c, &an, a->symbols, a->nr_symbols);
+	if (!r)
+		r = cmd_collect(&a->c, &an);
 	if (r)
 		goto out;
 	session_report(&an.s, "annotated", annot_nr_dsos(&an));

@@ -172,6 +172,19 @@ static bool is_brprof(const char *path)
 	return yes;
 }
 
+int cmd_check_symbols(const struct cmd_common *c, const struct annot *a,
+		      const char *const *symbols, size_t nr_symbols)
+{
+	size_t i;
+
+	for (i = 0; a->s.bin_dso && i < nr_symbols; i++)
+		if (!eb_sym_by_name(&a->s.bin_dso->bin, symbols[i]))
+			return cli_fail(CLI_EXIT_INPUT,
+					"expected a function symbol of %s for --symbol, got '%s'",
+					c->binary, symbols[i]);
+	return 0;
+}
+
 int cmd_collect(const struct cmd_common *c, struct annot *a)
 {
 	struct input_opts io = { .skip_bad = c->skip_bad };

@@ -142,4 +142,12 @@ bool cmd_progress(const struct cmd_common *c);
  */
 int cmd_collect(const struct cmd_common *c, struct annot *a);
 
+/*
+ * With --binary, every name of @symbols must be a function symbol of it:
+ * else the usual error (exit status returned), before the input is read.
+ * 0 when they all are, or without --binary.
+ */
+int cmd_check_symbols(const struct cmd_common *c, const struct annot *a,
+		      const char *const *symbols, size_t nr_symbols);
+
 #endif /* BLOCKRANGE_CLI_CMD_COMMON_H */

@@ -149,7 +149,6 @@ static int report(const struct args *a)
 	bool to_stdout = !strcmp(a->output, "-");
 	FILE *out = NULL;
 	long size;
-	size_t i;
 	int r;
 
 	cmd_session_opts(&a->c, &so);
@@ -157,15 +156,9 @@ static int report(const struct args *a)
 	r = annot_init(&an, cli_input_name(a->c.input), &so, &cfg);
 	if (r)
 		return r;
-	for (i = 0; an.s.bin_dso && i < a->nr_symbols; i++) {
-		if (!eb_sym_by_name(&an.s.bin_dso->bin, a->symbols[i])) {
-			r = cli_fail(CLI_EXIT_INPUT,
-				     "expected a function symbol of %s for --symbol, got '%s'",
-				     a->c.binary, a->symbols[i]);
-			goto out;
-		}
-	}
-	r = cmd_collect(&a->c, &an);
+	r = cmd_check_symbols(&a->c, &an, a->symbols, a->nr_symbols);
+	if (!r)
+		r = cmd_collect(&a->c, &an);
 	if (r)
 		goto out;
 	session_report(&an.s, "reported", annot_nr_dsos(&an));
