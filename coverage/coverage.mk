@@ -11,7 +11,10 @@
 # 12 + GCOV need; see the patches' descriptions). UML writes the .gcda files
 # itself when the kernel exits.
 # The userspace part rebuilds the library, CLI and tests with --coverage in
-# build/coverage/us-obj/, so the normal build stays uninstrumented.
+# build/coverage/us-obj/, so the normal build stays uninstrumented. The
+# counters are updated atomically: blockrange -j N runs the engine on several
+# threads, and racing increments lose counts, which gcov then derives into
+# negative branch counts that gcovr rejects.
 
 COV := $(BUILD)/coverage
 KCOV := $(KB)/coverage
@@ -56,8 +59,8 @@ tree-coverage: deps
 coverage-userspace: deps
 	rm -rf $(COV)/us-obj $(COV)/userspace
 	$(MAKE) --no-print-directory check-userspace check-cli \
-		US_OUT=$(COV)/us-obj/lib US_CC='gcc --coverage' \
-		CLI_OUT=$(COV)/us-obj/cli CLI_CC='gcc --coverage' \
+		US_OUT=$(COV)/us-obj/lib US_CC='gcc --coverage -fprofile-update=atomic' \
+		CLI_OUT=$(COV)/us-obj/cli CLI_CC='gcc --coverage -fprofile-update=atomic' \
 		CLI_BIN=$(COV)/us-obj/bin/blockrange
 	mkdir -p $(COV)/userspace
 	gcovr --config $(TOP)/coverage/gcovr-userspace.cfg --root $(TOP) \
