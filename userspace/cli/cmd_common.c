@@ -5,6 +5,7 @@
 #include "cmd_common.h"
 
 #include <fcntl.h>
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -103,6 +104,37 @@ int cmd_common_opt(const struct cli_cmd *cmd, struct cmd_common *c, int opt,
 	default:
 		return -1;
 	}
+}
+
+int cmd_parse_output(const struct cli_cmd *cmd, struct cmd_common *c,
+		     int argc, char **argv, const char **output)
+{
+	int o, r = 0;
+
+	optind = 1;
+	opterr = 0;
+	while (!r && (o = getopt_long(argc, argv, "+:i:o:j:h", cmd->options,
+				      NULL)) != -1) {
+		r = cmd_common_opt(cmd, c, o, argv);
+		if (r >= 0)
+			continue;
+		r = 0;
+		switch (o) {
+		case 'o':
+			*output = optarg;
+			break;
+		case 'h':
+			cli_help(cmd);
+			r = -1;
+			break;
+		default:
+			r = cli_bad_option(cmd, o, argv);
+			break;
+		}
+	}
+	if (!r && optind < argc)
+		r = cli_usage(cmd, "unexpected argument '%s'", argv[optind]);
+	return r;
 }
 
 void cmd_session_opts(const struct cmd_common *c, struct session_opts *o)

@@ -112,6 +112,15 @@ void cmd_common_free(struct cmd_common *c);
 int cmd_common_opt(const struct cli_cmd *cmd, struct cmd_common *c, int opt,
 		   char **argv);
 
+/*
+ * Parse the command line of a subcommand whose options are the common
+ * ones, -o FILE (into @output, left alone when absent) and -h: 0 to go on,
+ * -1 after the help was printed, or an exit status after a usage message.
+ * Arguments other than options are a usage error.
+ */
+int cmd_parse_output(const struct cli_cmd *cmd, struct cmd_common *c,
+		     int argc, char **argv, const char **output);
+
 /* Append @s to a growing array of strings; 0 or -1. */
 int cmd_push(const char ***v, size_t *nr, const char *s);
 

@@ -95,31 +95,10 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct cmd_common c;
 	const char *output = NULL;
-	int o, r = 0;
+	int r;
 
 	cmd_common_init(&c);
-	optind = 1;
-	opterr = 0;
-	while (!r && (o = getopt_long(argc, argv, "+:i:o:j:h", opts, NULL)) != -1) {
-		r = cmd_common_opt(cmd, &c, o, argv);
-		if (r >= 0)
-			continue;
-		r = 0;
-		switch (o) {
-		case O_OUTPUT:
-			output = optarg;
-			break;
-		case O_HELP:
-			cli_help(cmd);
-			r = -1;
-			break;
-		default:
-			r = cli_bad_option(cmd, o, argv);
-			break;
-		}
-	}
-	if (!r && optind < argc)
-		r = cli_usage(cmd, "unexpected argument '%s'", argv[optind]);
+	r = cmd_parse_output(cmd, &c, argc, argv, &output);
 	if (!r && !output)
 		r = cli_usage(cmd, "profile needs -o FILE.brprof");
 	if (!r)
