@@ -791,20 +791,38 @@ static int r_sample(void *arg, const struct ev_sample *s, char *err,
 	return 0;
 }
 
+/*
+ * A new item of @kind for the workers, the current unit flushed first (so
+ * that the item comes after the samples read before it): NULL with *@r the
+ * handler's status (STOPPED, or out of memory) when there is none.
+ */
+static struct item *new_item(struct par *p, enum item_kind kind, int *r,
+			     char *err, size_t errsz)
+{
+	struct item *it;
+
+	if (p->stop) {
+		*r = STOPPED;
+		return NULL;
+	}
+	it = flush_cur(p) ? NULL : calloc(1, sizeof(*it));
+	if (!it) {
+		*r = oom(p, err, errsz);
+		return NULL;
+	}
+	it->kind = kind;
+	return it;
+}
+
 static int r_mmap(void *arg, const struct ev_mmap *m, char *err, size_t errsz)
 {
 	struct par *p = arg;
 	struct item *it;
 	int r;
 
-	if (p->stop)
-		return STOPPED;
-	if (flush_cur(p))
-		return oom(p, err, errsz);
-	it = calloc(1, sizeof(*it));
+	it = new_item(p, IT_MMAP, &r, err, errsz);
 	if (!it)
-		return oom(p, err, errsz);
-	it->kind = IT_MMAP;
+		return r;
 	it->mmap = *m;
 	r = session_mmap_prepare(&p->master->s, m, &it->res, err, errsz);
 	if (!r && !it->res.skip && it->res.as.kernel_text)
@@ -823,15 +841,11 @@ static int r_comm(void *arg, const struct ev_comm *c, char *err, size_t errsz)
 {
 	struct par *p = arg;
 	struct item *it;
+	int r;
 
-	if (p->stop)
-		return STOPPED;
-	if (flush_cur(p))
-		return oom(p, err, errsz);
-	it = calloc(1, sizeof(*it));
+	it = new_item(p, IT_COMM, &r, err, errsz);
 	if (!it)
-		return oom(p, err, errsz);
-	it->kind = IT_COMM;
+		return r;
 	it->comm = *c;
 	it->str = strdup(c->comm);
 	if (!it->str) {
@@ -846,15 +860,11 @@ static int r_task(void *arg, const struct ev_task *t, char *err, size_t errsz)
 {
 	struct par *p = arg;
 	struct item *it;
+	int r;
 
-	if (p->stop)
-		return STOPPED;
-	if (flush_cur(p))
-		return oom(p, err, errsz);
-	it = calloc(1, sizeof(*it));
+	it = new_item(p, IT_TASK, &r, err, errsz);
 	if (!it)
-		return oom(p, err, errsz);
-	it->kind = IT_TASK;
+		return r;
 	it->task = *t;
 	return broadcast(p, it, -1) ? oom(p, err, errsz) : 0;
 }
