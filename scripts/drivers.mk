@@ -10,6 +10,7 @@
 #   make patches         the series in build/patches/
 #   make patches-check   git am the series onto a fresh pristine tree
 #                        (build/patches-check) and run KUnit on it
+#                        (PATCHES_KUNIT=0: compare with build/ours/src only)
 #   make check-drivers   both checks, for "make check"
 
 .PHONY: hwmon-drivers patches patches-check check-drivers
@@ -22,7 +23,12 @@ patches: tree-stock
 	@$(KENV) $(TOP)/scripts/patches.sh
 
 # tree-ours: the applied series is compared with build/ours/src.
+# PATCHES_KUNIT=0 stops after that comparison: the applied tree is then
+# proven to be the one `make kunit` builds and tests (.ci/run, after
+# check-kernel has done so).
+PATCHES_KUNIT ?= 1
 patches-check: patches tree-ours
-	@$(KENV) JOBS=$(JOBS) $(TOP)/scripts/patches-check.sh
+	@$(KENV) JOBS=$(JOBS) $(TOP)/scripts/patches-check.sh \
+		$(if $(filter 0,$(PATCHES_KUNIT)),--apply-only)
 
 check-drivers: hwmon-drivers patches-check
