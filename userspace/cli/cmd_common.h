@@ -116,7 +116,8 @@ int cmd_common_opt(const struct cli_cmd *cmd, struct cmd_common *c, int opt,
  * Parse the command line of a subcommand whose options are the common
  * ones, -o FILE (into @output, left alone when absent) and -h: 0 to go on,
  * -1 after the help was printed, or an exit status after a usage message.
- * Arguments other than options are a usage error.
+ * Arguments other than options are a usage error.  @cmd->options must give
+ * "output" and "help" the values 'o' and 'h'.
  */
 int cmd_parse_output(const struct cli_cmd *cmd, struct cmd_common *c,
 		     int argc, char **argv, const char **output);
