@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer harness for the perf.data reader (userspace/cli/perfdata.c).
+ * libFuzzer harness for the perf.data reader (userspace/cli/input/perfdata.c).
  * Built by `make fuzz-perfdata` (with BLOCKRANGE_FUZZ_LIBFUZZER: the
  * LLVMFuzzerTestOneInput entry point) and into the CLI's Check runner,
  * which replays corpora through perfdata_fuzz_one().  Empty unless
@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfdata.h"
+#include "input/perfdata.h"
 
 #define CHECK(c)							\
 	do {								\

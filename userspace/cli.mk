@@ -28,7 +28,7 @@ CLI_CC ?= gcc
 # Workloads are never instrumented (the coverage build overrides CLI_CC).
 CLI_WL_CC ?= gcc
 CLI_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g -pthread \
-	-I$(TOP)/userspace/include \
+	-I$(CLI_SRC) -I$(TOP)/userspace/include \
 	$$(pkg-config --cflags capstone libelf libdw libdebuginfod libgvc libzstd)
 # report.c links Graphviz's dot layout and core (SVG) plugins directly and
 # registers them itself (see report.h), so they are found by the runpath.
@@ -37,7 +37,7 @@ CLI_LIBS := -pthread $$(pkg-config --libs capstone libelf libdw libdebuginfod li
 	-L$(CLI_GV_PLUGINS) -Wl,-rpath,$(CLI_GV_PLUGINS) \
 	-lgvplugin_dot_layout -lgvplugin_core -ldl
 
-CLI_LIB_SRCS := $(filter-out $(CLI_SRC)/main.c,$(wildcard $(CLI_SRC)/*.c))
+CLI_LIB_SRCS := $(filter-out $(CLI_SRC)/builtin/main.c,$(wildcard $(CLI_SRC)/*/*.c))
 CLI_LIB_OBJS := $(patsubst $(CLI_SRC)/%.c,$(CLI_OUT)/obj/%.o,$(CLI_LIB_SRCS))
 CLI_LIBA := $(CLI_OUT)/libblockrange-cli.a
 
@@ -68,7 +68,7 @@ $(CLI_LIBA): $(CLI_LIB_OBJS)
 	rm -f $@
 	ar rcs $@ $^
 
-$(CLI_BIN): $(CLI_OUT)/obj/main.o $(CLI_LIBA) $(US_LIB)
+$(CLI_BIN): $(CLI_OUT)/obj/builtin/main.o $(CLI_LIBA) $(US_LIB)
 	@mkdir -p $(@D)
 	$(CLI_CC) -o $@ $^ $(CLI_LIBS)
 
@@ -209,8 +209,8 @@ cli-demo: $(CLI_BIN) $(CLI_OUT)/wl/branches-pie
 		--no-pager
 
 # libFuzzer on the perf script reader: check-tests/fuzz_perfscript.c and
-# perfscript.c, clang with ASan + UBSan.  FUZZ_SECONDS (default 60) and/or
-# FUZZ_RUNS (-runs=N; alone it sets no time limit).  Runs on a corpus in
+# input/perfscript.c, clang with ASan + UBSan.  FUZZ_SECONDS (default 60)
+# and/or FUZZ_RUNS (-runs=N; alone it sets no time limit).  Runs on a corpus in
 # build/cli/fuzz/ seeded from the committed one (new inputs stay in build/
 # and carry over to the next run) and the bad-input files; a crash leaves
 # its input in artifacts/ and fails the target.  Final statistics in
@@ -230,10 +230,11 @@ CLI_FUZZ_LIMITS = -max_total_time=$(CLI_FUZZ_SECONDS) \
 
 .PHONY: fuzz-perfscript
 
-$(CLI_FUZZ_BIN): $(CLI_FUZZ_SRC) $(CLI_SRC)/perfscript.c $(CLI_SRC)/perfscript.h \
+$(CLI_FUZZ_BIN): $(CLI_FUZZ_SRC) $(CLI_SRC)/input/perfscript.c \
+		$(CLI_SRC)/input/perfscript.h \
 		$(TOP)/userspace/cli.mk
 	@mkdir -p $(@D)
-	clang $(CLI_FUZZ_CFLAGS) -o $@ $(CLI_FUZZ_SRC) $(CLI_SRC)/perfscript.c
+	clang $(CLI_FUZZ_CFLAGS) -o $@ $(CLI_FUZZ_SRC) $(CLI_SRC)/input/perfscript.c
 
 fuzz-perfscript: $(CLI_FUZZ_BIN)
 	mkdir -p $(CLI_FUZZ_OUT)/corpus $(CLI_FUZZ_OUT)/artifacts
@@ -282,4 +283,4 @@ check-cli-sanitize: deps
 include $(TOP)/userspace/record.mk
 include $(TOP)/userspace/perfdata.mk
 
--include $(wildcard $(CLI_OUT)/obj/*.d $(CLI_OUT)/tests/*.d)
+-include $(wildcard $(CLI_OUT)/obj/*/*.d $(CLI_OUT)/tests/*.d)

@@ -31,7 +31,7 @@
 #                   numbers, screenshot build/report/report.png)
 
 BR_VERSION := $(shell sed -n 's/^\#define BLOCKRANGE_VERSION "\(.*\)"/\1/p' \
-	$(TOP)/userspace/cli/version.h)
+	$(TOP)/userspace/cli/base/version.h)
 BR_SOMAJOR := $(firstword $(subst ., ,$(BR_VERSION)))
 
 PREFIX ?= /usr/local

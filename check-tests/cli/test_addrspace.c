@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "addrspace.h"
+#include "resolve/addrspace.h"
 #include "cli_tests.h"
-#include "elfbin.h"
-#include "session.h"
+#include "resolve/elfbin.h"
+#include "resolve/session.h"
 
 static struct eb_binary bin;
 static struct session ses;

@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "cli_tests.h"
-#include "perfdata_write.h"
+#include "output/perfdata_write.h"
 
 #define WL "sortsearch-pie"
 

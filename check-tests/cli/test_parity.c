@@ -19,12 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "annotate.h"
+#include "collect/annotate.h"
 #include "cli_tests.h"
-#include "elfbin.h"
-#include "input.h"
-#include "perfscript.h"
-#include "profile.h"
+#include "resolve/elfbin.h"
+#include "input/input.h"
+#include "input/perfscript.h"
+#include "collect/profile.h"
 
 static const struct workload {
 	const char *name;

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "cli_tests.h"
-#include "perfscript.h"
+#include "input/perfscript.h"
 
 static struct ps_line pl;
 static char err[PS_ERR_MAX];

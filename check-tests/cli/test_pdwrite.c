@@ -17,8 +17,8 @@
 #include <sys/mman.h>
 
 #include "cli_tests.h"
-#include "perfdata_write.h"
-#include "pswrite.h"
+#include "output/perfdata_write.h"
+#include "output/pswrite.h"
 
 static void attr_of(struct perf_event_attr *a, uint64_t config)
 {

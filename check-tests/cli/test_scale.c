@@ -393,7 +393,7 @@ END_TEST
 
 /* ---- .brprof ----------------------------------------------------------------- */
 
-#include "brprof.h"
+#include "input/brprof.h"
 
 /* `blockrange ARGS` in @dir (through sh), stdout/stderr into @tag files. */
 static int br_in(const char *dir, const char *tag, const char *cmdline,

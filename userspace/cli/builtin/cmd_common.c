@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Options shared by the profile-reading subcommands.  See cmd_common.h. */
+#define _GNU_SOURCE
+
+#include "builtin/cmd_common.h"
+
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "collect/annotate.h"
+#include "input/brprof.h"
+#include "input/input.h"
+#include "input/par.h"
+
+void cmd_common_init(struct cmd_common *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->input = "perf.data";
+	c->progress = -1;
+}
+
+void cmd_common_free(struct cmd_common *c)
+{
+	free(c->dsos);
+	c->dsos = NULL;
+}
+
+int cmd_push(const char ***v, size_t *nr, const char *s)
+{
+	const char **x = realloc(*v, (*nr + 1) * sizeof(*x));
+
+	if (!x)
+		return -1;
+	x[(*nr)++] = s;
+	*v = x;
+	return 0;
+}
+
+int cmd_common_opt(const struct cli_cmd *cmd, struct cmd_common *c, int opt,
+		   char **argv)
+{
+	(void)argv;
+	switch (opt) {
+	case CMD_OPT_INPUT:
+	case CMD_OPT_PERFSCRIPT:
+		c->input = optarg;
+		return 0;
+	case CMD_OPT_BINARY:
+		c->binary = optarg;
+		return 0;
+	case CMD_OPT_DSO:
+		if (cmd_push(&c->dsos, &c->nr_dsos, optarg))
+			return cli_fail(CLI_EXIT_USAGE, "out of memory");
+		return 0;
+	case CMD_OPT_SYMFS:
+		c->symfs = optarg;
+		return 0;
+	case CMD_OPT_VMLINUX:
+		c->vmlinux = optarg;
+		return 0;
+	case CMD_OPT_KALLSYMS:
+		c->kallsyms = optarg;
+		return 0;
+	case CMD_OPT_DEBUG_DIR:
+		c->debug_dir = optarg;
+		return 0;
+	case CMD_OPT_BUILDID_DIR:
+		c->buildid_dir = optarg;
+		return 0;
+	case CMD_OPT_NO_DEBUGINFOD:
+		c->no_debuginfod = true;
+		return 0;
+	case CMD_OPT_SKIP_BAD:
+		c->skip_bad = true;
+		return 0;
+	case CMD_OPT_JOBS: {
+		uint64_t n;
+
+		if (!cli_parse_u64(optarg, &n) || !n || n > CMD_MAX_JOBS)
+			return cli_usage(cmd, "expected -j N with N from 1 to %u, got '%s'",
+					 CMD_MAX_JOBS, optarg);
+		c->jobs = (unsigned)n;
+		return 0;
+	}
+	case CMD_OPT_ENGINE:
+		if (!strcmp(optarg, "tree"))
+			c->tree = true;
+		else if (!strcmp(optarg, "batch"))
+			c->tree = false;
+		else
+			return cli_usage(cmd, "expected --engine=batch|tree, got '%s'",
+					 optarg);
+		return 0;
+	case CMD_OPT_PROGRESS:
+		c->progress = 1;
+		return 0;
+	case CMD_OPT_NO_PROGRESS:
+		c->progress = 0;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+int cmd_parse_output(const struct cli_cmd *cmd, struct cmd_common *c,
+		     int argc, char **argv, const char **output)
+{
+	int o, r = 0;
+
+	optind = 1;
+	opterr = 0;
+	while (!r && (o = getopt_long(argc, argv, "+:i:o:j:h", cmd->options,
+				      NULL)) != -1) {
+		r = cmd_common_opt(cmd, c, o, argv);
+		if (r >= 0)
+			continue;
+		r = 0;
+		switch (o) {
+		case 'o':
+			*output = optarg;
+			break;
+		case 'h':
+			cli_help(cmd);
+			r = -1;
+			break;
+		default:
+			r = cli_bad_option(cmd, o, argv);
+			break;
+		}
+	}
+	if (!r && optind < argc)
+		r = cli_usage(cmd, "unexpected argument '%s'", argv[optind]);
+	return r;
+}
+
+void cmd_session_opts(const struct cmd_common *c, struct session_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->dso.symfs = c->symfs;
+	o->dso.buildid_dir = c->buildid_dir;
+	o->dso.debug_dir = c->debug_dir;
+	o->dso.vmlinux = c->vmlinux;
+	o->dso.kallsyms = c->kallsyms;
+	o->dso.debuginfod = !c->no_debuginfod;
+	o->binary = c->binary;
+	o->dsos = c->dsos;
+	o->nr_dsos = c->nr_dsos;
+}
+
+int cmd_read(const struct cmd_common *c, const struct ev_sink *sink,
+	     char *err, size_t errsz)
+{
+	struct input_opts io = { .skip_bad = c->skip_bad };
+	struct input_stats st;
+	int r = input_read(c->input, &io, sink, &st, err, errsz);
+
+	if (r)
+		return cli_fail(r == -1 ? CLI_EXIT_INPUT : CLI_EXIT_USAGE,
+				"%s", err);
+	if (c->skip_bad)
+		fprintf(stderr, "blockrange: skipped %lu malformed line%s\n",
+			(unsigned long)st.ps.bad_lines,
+			st.ps.bad_lines == 1 ? "" : "s");
+	return 0;
+}
+
+void cmd_annot_cfg(const struct cmd_common *c, unsigned parts,
+		   struct annot_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->parts = parts;
+	cfg->engine = c->tree ? ANNOT_ENGINE_TREE : ANNOT_ENGINE_BATCH;
+}
+
+unsigned cmd_jobs(const struct cmd_common *c)
+{
+	return c->jobs ? c->jobs : par_default_jobs();
+}
+
+bool cmd_progress(const struct cmd_common *c)
+{
+	return c->progress < 0 ? isatty(STDERR_FILENO) : c->progress;
+}
+
+/* Is @path a .brprof (a regular file starting with its magic)? */
+static bool is_brprof(const char *path)
+{
+	uint8_t head[8];
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) :
+				     dup(STDIN_FILENO);
+	struct stat sb;
+	bool yes = false;
+
+	if (fd < 0)
+		return false;
+	if (!fstat(fd, &sb) && S_ISREG(sb.st_mode) &&
+	    pread(fd, head, sizeof(head), 0) == (ssize_t)sizeof(head))
+		yes = brprof_sniff(head, sizeof(head));
+	close(fd);
+	return yes;
+}
+
+int cmd_check_symbols(const struct cmd_common *c, const struct annot *a,
+		      const char *const *symbols, size_t nr_symbols)
+{
+	size_t i;
+
+	for (i = 0; a->s.bin_dso && i < nr_symbols; i++)
+		if (!eb_sym_by_name(&a->s.bin_dso->bin, symbols[i]))
+			return cli_fail(CLI_EXIT_INPUT,
+					"expected a function symbol of %s for --symbol, got '%s'",
+					c->binary, symbols[i]);
+	return 0;
+}
+
+int cmd_collect(const struct cmd_common *c, struct annot *a)
+{
+	struct input_opts io = { .skip_bad = c->skip_bad };
+	struct input_stats st;
+	char err[CLI_ERR_MAX];
+	int r;
+
+	if (is_brprof(c->input)) {
+		if (a->cfg.event || a->cfg.leading_ip_only || a->cfg.raw)
+			return cli_fail(CLI_EXIT_USAGE,
+					"%s: a .brprof holds llvm-profgen's profile of every sample of each DSO; --perf-event, --leading-ip-only and --base or --use-offset=0 without --dso need the input itself",
+					cli_input_name(c->input));
+		r = brprof_load(c->input, a, err, sizeof(err));
+		if (r)
+			return cli_fail(r == -1 ? CLI_EXIT_INPUT :
+					CLI_EXIT_USAGE, "%s", err);
+		return 0;
+	}
+	r = par_collect(c->input, &io, cmd_jobs(c), cmd_progress(c), a, &st,
+			err, sizeof(err));
+	if (r)
+		return cli_fail(r == -1 ? CLI_EXIT_INPUT : CLI_EXIT_USAGE,
+				"%s", err);
+	if (c->skip_bad)
+		fprintf(stderr, "blockrange: skipped %lu malformed line%s\n",
+			(unsigned long)st.ps.bad_lines,
+			st.ps.bad_lines == 1 ? "" : "s");
+	return 0;
+}

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The raw (unsymbolized) profile of llvm-profgen --skip-symbolization, for
+ * LBR samples without call stacks, computed with llvm-profgen's rules (see
+ * README.md, "ranges"):
+ *  - an address is code if a code-set instruction starts there; anything
+ *    else (including unmapped addresses) is external, printed as 1 - base;
+ *  - entries with neither end in code are dropped before pairing;
+ *  - a branch FROM->TO is counted when TO is code;
+ *  - for consecutive kept entries (older, newer), the range
+ *    [older.to, newer.from] is counted when both ends are code, start <= end
+ *    and no call, ret or direct jmp lies in [start, end);
+ *  - every count is weighted by the sample's repeat count; a count that
+ *    would pass 2^64 - 1 is an input error (exit status 2), not a wrap.
+ * Without a binary every address is code and only start <= end is checked.
+ *
+ * Every DSO gets its own profile, as llvm-profgen --binary=DSO would print
+ * it: addresses in other DSOs are external to it.
+ */
+#ifndef BLOCKRANGE_CLI_PROFILE_H
+#define BLOCKRANGE_CLI_PROFILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "resolve/elfbin.h"
+#include "input/events.h"
+#include "resolve/session.h"
+
+/* (a, b) -> count, open addressing. */
+struct pairmap {
+	struct pairmap_slot {
+		uint64_t a;
+		uint64_t b;
+		uint64_t count;
+		bool used;
+	} *slots;
+	size_t cap;
+	size_t nr;
+};
+
+/*
+ * Add @count to (a, b): 0, -1 out of memory, or -2 (nothing changed) if the
+ * sum would not fit in 64 bits.
+ */
+int pairmap_add(struct pairmap *pm, uint64_t a, uint64_t b, uint64_t count);
+void pairmap_free(struct pairmap *pm);
+/* Count of (a, b), 0 if absent. */
+uint64_t pairmap_get(const struct pairmap *pm, uint64_t a, uint64_t b);
+/* Used slots sorted by (a, b); caller frees.  NULL if out of memory. */
+struct pairmap_slot *pairmap_sorted(const struct pairmap *pm);
+
+/* Add every slot of @src to @dst: 0, -1 out of memory, -2 overflow. */
+int pairmap_merge(struct pairmap *dst, const struct pairmap *src);
+/* Sum of the counts, saturating at UINT64_MAX. */
+uint64_t pairmap_total(const struct pairmap *pm);
+
+#define PROFILE_EXTERNAL 1
+
+/* One DSO's raw profile (NULL dso: the raw mode, every address is code). */
+struct profile {
+	struct dso *dso;
+	struct pairmap ranges;
+	struct pairmap branches;
+	uint64_t samples;	/* samples that touched this DSO's code */
+	bool has_base;		/* @base holds the DSO's text base (a profile
+				 * read back from a .brprof) */
+	uint64_t base;
+};
+
+void profile_free(struct profile *prof);
+
+/* Scratch of profile_apply(): one per entry of the longest stack. */
+struct profile_kept {
+	uint64_t src;
+	uint64_t dst;
+	bool src_code;
+	bool dst_code;
+};
+
+/*
+ * llvm-profgen's rules for @prof on one sample's @nr entries @br (newest
+ * first), each count weighted by @repeat.  @ends (2 per entry: source,
+ * target, resolved) gives the ELF addresses; NULL in raw mode (the
+ * addresses as they are, all code).  @kept: room for @nr.  0, -1 out of
+ * memory, -2 a count would pass 2^64 - 1.
+ */
+int profile_apply(struct profile *prof, const struct ev_branch *br,
+		  size_t nr, uint64_t repeat,
+		  const struct session_addr *ends, struct profile_kept *kept);
+
+/* Whether the resolved end @e is code of @prof's DSO. */
+bool profile_code_of(const struct profile *prof,
+		     const struct session_addr *e);
+
+/*
+ * Print @prof in llvm-profgen's text: addresses minus @base (external ones
+ * as 1 - base).  0 or -1 (out of memory or an output error).
+ */
+int profile_write(const struct profile *prof, uint64_t base, FILE *out);
+
+#endif /* BLOCKRANGE_CLI_PROFILE_H */

@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Input layer: format sniffing and the perf-script adapter.  See input.h. */
+#define _GNU_SOURCE
+
+#include "input/input.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "input/perf_file.h"
+
+const char *input_format_name(enum input_format f)
+{
+	switch (f) {
+	case INPUT_PERFSCRIPT:
+		return "perf script text";
+	case INPUT_PERFDATA:
+		return "perf.data";
+	case INPUT_PERFDATA_PIPE:
+		return "perf.data (pipe mode)";
+	default:
+		return "none";
+	}
+}
+
+/* ---- perf script text -> events ---- */
+
+struct ps_adapter {
+	const struct ev_sink *sink;
+	const char *name;
+	struct ev_branch *br;
+	size_t cap;
+	struct input_stats *st;
+};
+
+static int ad_sample(void *arg, const struct ps_sample *s, char *err,
+		     size_t errsz)
+{
+	struct ps_adapter *ad = arg;
+	struct ev_sample e;
+	size_t i;
+
+	if (s->nr > ad->cap) {
+		size_t n = ad->cap ? ad->cap : 64;
+		struct ev_branch *b;
+
+		while (n < s->nr)
+			n *= 2;
+		b = realloc(ad->br, n * sizeof(*b));
+		if (!b) {
+			snprintf(err, errsz, "%s:%lu: out of memory", ad->name,
+				 s->line);
+			return -2;
+		}
+		ad->br = b;
+		ad->cap = n;
+	}
+	for (i = 0; i < s->nr; i++) {
+		const struct ps_entry *p = &s->entries[i];
+
+		memset(&ad->br[i], 0, sizeof(ad->br[i]));
+		ad->br[i].from = p->from;
+		ad->br[i].to = p->to;
+		ad->br[i].cycles = p->cycles;
+		ad->br[i].predicted = p->predicted;
+		ad->br[i].mispredicted = p->mispredicted;
+		ad->br[i].in_tx = p->in_tx;
+		ad->br[i].abort = p->abort;
+		ad->br[i].not_taken = p->not_taken;
+	}
+	memset(&e, 0, sizeof(e));
+	e.pid = (int32_t)s->pid;
+	e.tid = (int32_t)s->tid;
+	e.has_ip = true;
+	e.ip = s->ip;
+	e.cpu = UINT32_MAX;
+	e.period = 1;
+	e.event = s->event;
+	e.repeat = s->repeat;
+	e.repeat_line = s->repeat_line;
+	e.has_brstack = true;
+	e.br = ad->br;
+	e.nr = s->nr;
+	e.pos.name = ad->name;
+	e.pos.line = s->line;
+	ad->st->samples++;
+	ad->st->samples_brstack++;
+	ad->st->branch_entries += s->nr;
+	if (ad->sink && ad->sink->sample)
+		return ad->sink->sample(ad->sink->arg, &e, err, errsz);
+	return 0;
+}
+
+static int ad_mmap(void *arg, const struct ps_mmap *m, char *err,
+		   size_t errsz)
+{
+	struct ps_adapter *ad = arg;
+	struct ev_mmap e;
+	const char *p;
+
+	memset(&e, 0, sizeof(e));
+	e.pid = (int32_t)m->pid;
+	e.tid = -1;
+	e.start = m->start;
+	e.len = m->len;
+	e.pgoff = m->pgoff;
+	e.path = m->path;
+	e.has_prot = true;
+	for (p = m->prot; *p; p++) {
+		if (*p == 'r')
+			e.prot |= 1;
+		else if (*p == 'w')
+			e.prot |= 2;
+		else if (*p == 'x')
+			e.prot |= 4;
+		else if (*p == 's')
+			e.flags |= 1;	/* MAP_SHARED */
+		else if (*p == 'p')
+			e.flags |= 2;	/* MAP_PRIVATE */
+	}
+	e.exec = e.prot & 4;
+	e.pos.name = ad->name;
+	e.pos.line = m->line;
+	ad->st->mmaps++;
+	if (ad->sink && ad->sink->mmap)
+		return ad->sink->mmap(ad->sink->arg, &e, err, errsz);
+	return 0;
+}
+
+/* A FILE that yields the sniffed bytes, then the rest of the fd. */
+struct prefixed {
+	int fd;
+	unsigned char head[16];
+	size_t len, pos;
+};
+
+static ssize_t pf_read(void *cookie, char *buf, size_t n)
+{
+	struct prefixed *p = cookie;
+	ssize_t r;
+
+	if (p->pos < p->len) {
+		size_t k = p->len - p->pos;
+
+		if (k > n)
+			k = n;
+		memcpy(buf, p->head + p->pos, k);
+		p->pos += k;
+		return (ssize_t)k;
+	}
+	do {
+		r = read(p->fd, buf, n);
+	} while (r < 0 && errno == EINTR);
+	return r;
+}
+
+void input_text_no_samples(const char *name, const struct input_opts *opts,
+			   const struct input_stats *st, char *err,
+			   size_t errsz)
+{
+	if (!st->ps.lines)
+		snprintf(err, errsz,
+			 "%s: expected perf script sample lines, got an empty file",
+			 name);
+	else if (opts && opts->skip_bad)
+		snprintf(err, errsz,
+			 "%s: expected perf script sample lines, got none in %lu line%s (%lu malformed, skipped)",
+			 name, st->ps.lines, st->ps.lines == 1 ? "" : "s",
+			 st->ps.bad_lines);
+	else
+		snprintf(err, errsz,
+			 "%s: expected perf script sample lines, got none in %lu line%s",
+			 name, st->ps.lines, st->ps.lines == 1 ? "" : "s");
+}
+
+static int read_text(FILE *f, const char *name, const struct input_opts *opts,
+		     const struct ev_sink *sink, struct input_stats *st,
+		     char *err, size_t errsz)
+{
+	struct ps_adapter ad = { sink, name, NULL, 0, st };
+	struct ps_callbacks cb = { ad_sample, ad_mmap, &ad };
+	int r;
+
+	st->format = INPUT_PERFSCRIPT;
+	r = ps_read(f, name, opts && opts->skip_bad, &cb, &st->ps, err, errsz);
+	free(ad.br);
+	if (r || st->ps.samples)
+		return r;
+	/* Text without a single sample is malformed (llvm-profgen agrees). */
+	input_text_no_samples(name, opts, st, err, errsz);
+	return -1;
+}
+
+int input_read_text_mem(const char *buf, size_t len, const char *name,
+			unsigned long line_base, bool at_end,
+			const struct input_opts *opts,
+			const struct ev_sink *sink, struct input_stats *st,
+			char *err, size_t errsz)
+{
+	struct ps_adapter ad = { sink, name, NULL, 0, st };
+	struct ps_callbacks cb = { ad_sample, ad_mmap, &ad };
+	int r;
+
+	st->format = INPUT_PERFSCRIPT;
+	r = ps_read_mem(buf, len, name, line_base, at_end,
+			opts && opts->skip_bad, &cb, &st->ps, err, errsz);
+	free(ad.br);
+	return r;
+}
+
+int input_read(const char *path, const struct input_opts *opts,
+	       const struct ev_sink *sink, struct input_stats *stats,
+	       char *err, size_t errsz)
+{
+	const char *name = strcmp(path, "-") ? path : "<stdin>";
+	struct input_stats dummy;
+	struct prefixed pre;
+	struct stat sb;
+	uint64_t magic = 0;
+	bool is_stdin = !strcmp(path, "-");
+	int fd, r;
+
+	if (!stats)
+		stats = &dummy;
+	memset(stats, 0, sizeof(*stats));
+	fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errsz, "%s: %s", path, strerror(errno));
+		return -2;
+	}
+	if (fstat(fd, &sb) < 0) {
+		snprintf(err, errsz, "%s: %s", name, strerror(errno));
+		r = -2;
+		goto out;
+	}
+	if (S_ISDIR(sb.st_mode)) {
+		snprintf(err, errsz,
+			 "%s: expected a perf.data or perf script file, got a directory",
+			 name);
+		r = -2;
+		goto out;
+	}
+	memset(&pre, 0, sizeof(pre));
+	pre.fd = fd;
+	if (S_ISREG(sb.st_mode)) {
+		ssize_t n = pread(fd, pre.head, 8, 0);
+
+		if (n < 0) {
+			snprintf(err, errsz, "%s:1: read error: %s", name,
+				 strerror(errno));
+			r = -2;
+			goto out;
+		}
+		pre.len = (size_t)n;
+	} else {
+		while (pre.len < 8) {
+			ssize_t n = read(fd, pre.head + pre.len, 8 - pre.len);
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0) {
+				snprintf(err, errsz, "%s:1: read error: %s",
+					 name, strerror(errno));
+				r = -2;
+				goto out;
+			}
+			if (!n)
+				break;
+			pre.len += (size_t)n;
+		}
+	}
+	if (pre.len == 8)
+		memcpy(&magic, pre.head, 8);
+	if (pre.len == 8 && !memcmp(pre.head, "\x7f" "BRPROF\n", 8)) {
+		snprintf(err, errsz,
+			 "%s: expected perf.data or perf script text, got a .brprof profile (read it from a file with annotate, ranges, report or bolt)",
+			 name);
+		r = -1;
+		goto out;
+	}
+	/* PERFFILE (version 1) too: perfdata.c refuses it by name */
+	if (magic == PF_MAGIC2 || magic == __builtin_bswap64(PF_MAGIC2) ||
+	    (pre.len == 8 && (!memcmp(pre.head, PF_MAGIC1, 8) ||
+			      !memcmp(pre.head, "ELIFFREP", 8)))) {
+		r = pd_read(fd, name, pre.head,
+			    S_ISREG(sb.st_mode) ? 0 : pre.len,
+			    opts ? &opts->pd : NULL, sink, &stats->pd, err,
+			    errsz);
+		stats->format = stats->pd.pipe ? INPUT_PERFDATA_PIPE :
+						 INPUT_PERFDATA;
+		stats->swapped = stats->pd.swapped;
+		stats->samples = stats->pd.samples;
+		stats->samples_brstack = stats->pd.samples_brstack;
+		stats->branch_entries = stats->pd.branch_entries;
+		stats->mmaps = stats->pd.mmaps;
+		/* a malformed header is -1 too: keep the format known */
+		if (r == -1 && stats->format == INPUT_PERFDATA &&
+		    !stats->pd.records && !stats->pd.attrs)
+			stats->format = INPUT_PERFDATA;
+		goto out;
+	}
+	{
+		cookie_io_functions_t io = { pf_read, NULL, NULL, NULL };
+		FILE *f;
+
+		if (S_ISREG(sb.st_mode)) {
+			pre.len = 0;	/* pread: read it from its start */
+			if (lseek(fd, 0, SEEK_SET) < 0) {
+				snprintf(err, errsz, "%s: %s", name,
+					 strerror(errno));
+				r = -2;
+				goto out;
+			}
+		}
+		f = fopencookie(&pre, "r", io);
+		if (!f) {
+			snprintf(err, errsz, "%s: %s", name, strerror(errno));
+			r = -2;
+			goto out;
+		}
+		r = read_text(f, name, opts, sink, stats, err, errsz);
+		fclose(f);
+	}
+out:
+	if (!is_stdin)
+		close(fd);
+	return r;
+}

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The input layer: one entry point for every profile input.
+ *
+ *   input_read(path or "-", opts, sink, stats, err)
+ *
+ * sniffs the format from the first bytes (the perf.data magic 'PERFILE2'
+ * in either byte order: perf.data in file or pipe mode, see perfdata.h;
+ * anything else: the text of `perf script`, see perfscript.h) and delivers
+ * the input as events (events.h) to the sink.  Standard input works for
+ * every format: the sniffed bytes are not lost (a regular file on stdin is
+ * read from its start; a file-mode perf.data on a pipe is spooled to an
+ * unlinked temporary file first, see perfdata.h).
+ *
+ * Returns 0, -1 for malformed input (err: one line naming the input and
+ * where: "NAME:LINE: ..." for text, "NAME: offset N: ..." for perf.data),
+ * -2 for usage, I/O or memory errors (a missing or unreadable file, a
+ * directory), or the non-zero value a sink callback returned.  An input
+ * without samples is not an error here (the subcommand decides).
+ */
+#ifndef BLOCKRANGE_CLI_INPUT_H
+#define BLOCKRANGE_CLI_INPUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "input/events.h"
+#include "input/perfdata.h"
+#include "input/perfscript.h"
+
+enum input_format {
+	INPUT_NONE = 0,		/* not opened */
+	INPUT_PERFSCRIPT,	/* perf script text */
+	INPUT_PERFDATA,		/* perf.data, file mode */
+	INPUT_PERFDATA_PIPE,	/* perf.data, pipe mode */
+};
+
+struct input_opts {
+	bool skip_bad;		/* perf script text: skip malformed lines */
+	struct pd_opts pd;
+};
+
+struct input_stats {
+	enum input_format format;
+	bool swapped;		/* perf.data of the other byte order */
+	/* summary, whatever the format */
+	uint64_t samples;
+	uint64_t samples_brstack;
+	uint64_t branch_entries;
+	uint64_t mmaps;
+	/* per format */
+	struct ps_stats ps;
+	struct pd_stats pd;
+};
+
+int input_read(const char *path, const struct input_opts *opts,
+	       const struct ev_sink *sink, struct input_stats *stats,
+	       char *err, size_t errsz);
+
+/*
+ * perf script text already in memory, @len bytes as lines @line_base + 1,
+ * ... (see ps_read_mem(); @at_end: the input ends there), delivered to
+ * @sink with input_read()'s conversion; @stats is added to.  For reading
+ * parts of one text on several threads (par.h).  Returns like
+ * ps_read_mem().
+ */
+int input_read_text_mem(const char *buf, size_t len, const char *name,
+			unsigned long line_base, bool at_end,
+			const struct input_opts *opts,
+			const struct ev_sink *sink, struct input_stats *stats,
+			char *err, size_t errsz);
+
+/* The message of a perf script text without samples (input_read()'s). */
+void input_text_no_samples(const char *name, const struct input_opts *opts,
+			   const struct input_stats *st, char *err,
+			   size_t errsz);
+
+/* "perf script text", "perf.data", "perf.data (pipe mode)". */
+const char *input_format_name(enum input_format f);
+
+#endif /* BLOCKRANGE_CLI_INPUT_H */
