@@ -47,6 +47,7 @@ struct cli_cmd {
 };
 
 extern const struct cli_cmd cli_cmd_annotate;
+extern const struct cli_cmd cli_cmd_autofdo;
 extern const struct cli_cmd cli_cmd_bolt;
 extern const struct cli_cmd cli_cmd_merge;
 extern const struct cli_cmd cli_cmd_profile;

@@ -20,6 +20,7 @@
 
 static const struct cli_cmd *const cmds[] = {
 	&cli_cmd_annotate,
+	&cli_cmd_autofdo,
 	&cli_cmd_bolt,
 	&cli_cmd_merge,
 	&cli_cmd_profile,

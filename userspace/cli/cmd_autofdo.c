@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `blockrange autofdo`: the LLVM sample profile of one DSO, as
+ * llvm-profgen-19 writes it, for `clang -fprofile-sample-use`.  See
+ * sampleprof.h and docs/autofdo.md.
+ */
+#define _GNU_SOURCE
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "annotate.h"
+#include "cli.h"
+#include "cmd_common.h"
+#include "sampleprof.h"
+
+static const char synopsis[] =
+	"usage: blockrange autofdo [-i FILE|-] (--binary BIN | --dso NAME) [-o FILE]\n"
+	"                          [--format=text|extbinary] [--debug-file FILE]\n"
+	"                          [--skip-bad] [-j N] [--progress]\n";
+
+static const char help[] =
+	"Write the LLVM sample profile of one DSO (what `clang -fprofile-sample-use=FILE`\n"
+	"reads), the profile llvm-profgen-19 writes for the same input and binary:\n"
+	"per function its total and head samples, body samples by line offset and\n"
+	"discriminator, call targets, and the functions inlined into it from DWARF.\n"
+	"The DSO needs DWARF line info (clang: -g -fdebug-info-for-profiling).\n"
+	"\n"
+	"  -i, --input FILE|-    perf.data, `perf script -F ip,brstack` text or a .brprof\n"
+	"                        profile (default perf.data; - is stdin)\n"
+	"  --perfscript FILE|-   the same as --input\n"
+	"  --dso NAME            the DSO to profile (basename or recorded path); not\n"
+	"                        needed when the input has samples in one DSO only\n"
+	"  -o, --output FILE     write the profile to FILE (default stdout)\n"
+	"  --format=FORMAT       extbinary (default, as llvm-profgen's) or text\n"
+	"  --debug-file FILE     read DWARF from FILE (default: the DSO's debug file if\n"
+	"                        one is found, else the DSO itself)\n"
+	"  --skip-bad            perf script text: skip malformed lines\n"
+	"  -h, --help            this help\n"
+	CMD_RUN_HELP
+	CMD_LOOKUP_HELP
+	"\n"
+	"Examples:\n"
+	"  blockrange autofdo -i perf.data --binary ./app -o app.afdo\n"
+	"  clang -O2 -g -fdebug-info-for-profiling -fprofile-sample-use=app.afdo app.c\n"
+	"  blockrange autofdo -i fleet.brprof --dso app --format=text\n"
+	"\n"
+	"One line on stderr sums up the profile and names what had no line info.\n"
+	"\n"
+	"Exit status: 0 success, 1 usage or I/O error, 2 malformed input, no DWARF,\n"
+	"a DSO without samples or an empty profile.\n";
+
+enum {
+	O_FORMAT = CMD_OPT_NEXT,
+	O_DEBUG_FILE,
+	O_HELP = 'h',
+};
+
+static const struct option opts[] = {
+	CMD_LOOKUP_OPTIONS,
+	CMD_RUN_OPTIONS,
+	{ "output", required_argument, NULL, 'o' },
+	{ "format", required_argument, NULL, O_FORMAT },
+	{ "debug-file", required_argument, NULL, O_DEBUG_FILE },
+	{ "help", no_argument, NULL, O_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct args {
+	struct cmd_common c;
+	const char *output;
+	const char *debug_file;
+	bool text;
+};
+
+/* "a, b, c": the DSOs the input mapped, for messages. */
+static void list_dsos(const struct annot *p, FILE *f)
+{
+	size_t i, n = dso_count(p->s.reg), shown = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct dso *d = dso_at(p->s.reg, i);
+
+		if (d->kernel)
+			continue;
+		fprintf(f, "%s%s", shown++ ? ", " : "", d->short_name);
+	}
+	if (!shown)
+		fputs("none", f);
+}
+
+static const struct dso *find_dso(const struct annot *p, const char *name)
+{
+	size_t i, n = dso_count(p->s.reg);
+
+	for (i = 0; i < n; i++) {
+		const struct dso *d = dso_at(p->s.reg, i);
+
+		if (!strcmp(d->short_name, name) || !strcmp(d->path, name))
+			return d;
+	}
+	return NULL;
+}
+
+/* The raw profile to convert, or NULL after a message (*status set). */
+static const struct profile *pick(const struct args *a, struct annot *p,
+				  int *status)
+{
+	const char *want = a->c.binary ? p->s.bin_dso->short_name :
+			   a->c.nr_dsos ? a->c.dsos[0] : NULL;
+	size_t n = annot_nr_profiles(p), i;
+
+	*status = CLI_EXIT_INPUT;
+	if (!want) {
+		if (n == 1)
+			return annot_profile_at(p, 0);
+		if (!n) {
+			session_nothing(&p->s, "profile");
+			return NULL;
+		}
+		fprintf(stderr, "blockrange: autofdo: the input has samples in %zu DSOs (", n);
+		for (i = 0; i < n; i++)
+			fprintf(stderr, "%s%s", i ? ", " : "",
+				annot_profile_at(p, i)->dso->short_name);
+		fputs("): pick one with --dso NAME or --binary BIN\n", stderr);
+		*status = CLI_EXIT_USAGE;
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		const struct profile *prof = annot_profile_at(p, i);
+
+		if (prof->samples &&
+		    (prof->dso == p->s.bin_dso ||
+		     !strcmp(prof->dso->short_name, want) ||
+		     !strcmp(prof->dso->path, want)))
+			return prof;
+	}
+	{
+		const struct dso *d = a->c.binary ? p->s.bin_dso :
+				      find_dso(p, want);
+
+		if (d && d->state == DSO_MISMATCH) {
+			fprintf(stderr, "blockrange: autofdo: %s: %s; pass the binary that was recorded (--binary, --symfs or --buildid-dir)\n",
+				want, d->why ? d->why : "build-id mismatch");
+			return NULL;
+		}
+		if (d && d->state > DSO_SYMS_ONLY) {
+			fprintf(stderr, "blockrange: autofdo: %s: %s\n", want,
+				d->why ? d->why : "no usable binary");
+			return NULL;
+		}
+	}
+	fprintf(stderr, "blockrange: autofdo: %s: no samples of this DSO in %s (DSOs in it: ",
+		want, p->s.name);
+	list_dsos(p, stderr);
+	fputs(")\n", stderr);
+	return NULL;
+}
+
+static int write_out(const struct args *a, const struct sp_profile *sp)
+{
+	FILE *f = stdout;
+	int r;
+
+	if (a->output) {
+		f = fopen(a->output, "wb");
+		if (!f)
+			return cli_fail(CLI_EXIT_USAGE, "%s: %s", a->output,
+					strerror(errno));
+	}
+	r = a->text ? sp_write_text(sp, f) : sp_write_extbinary(sp, f);
+	if (fflush(f))
+		r = -1;
+	if (a->output && fclose(f))
+		r = -1;
+	if (r)
+		return cli_fail(CLI_EXIT_USAGE, "%s: cannot write the profile",
+				a->output ? a->output : "stdout");
+	return 0;
+}
+
+static void summary(const struct dso *d, const struct sp_profile *sp)
+{
+	uint64_t total = 0, head = 0;
+	size_t i;
+
+	for (i = 0; i < sp->nr_funcs; i++) {
+		total += sp->funcs[i]->total;
+		head += sp->funcs[i]->head;
+	}
+	fprintf(stderr, "blockrange: autofdo: %s: %zu functions, %zu inlined instances, %" PRIu64 " total samples, %" PRIu64 " head samples; %zu functions without line info",
+		d->short_name, sp->nr_funcs, sp_nr_inlined(sp), total, head,
+		sp->st.funcs_no_line);
+	if (sp->st.funcs_no_line)
+		fprintf(stderr, " (%s: %" PRIu64 " samples on %" PRIu64 " instructions left out)",
+			sp->st.no_line_names, sp->st.samples_no_line,
+			sp->st.insns_no_line);
+	fputc('\n', stderr);
+}
+
+static int autofdo(struct args *a)
+{
+	struct session_opts so;
+	struct annot_cfg po = { .parts = ANNOT_PROFGEN };
+	struct annot p;
+	const struct profile *prof;
+	struct sp_profile sp;
+	char err[CLI_ERR_MAX];
+	const char *dwarf;
+	int r, status;
+
+	cmd_session_opts(&a->c, &so);
+	r = annot_init(&p, cli_input_name(a->c.input), &so, &po);
+	if (r)
+		return r;
+	r = cmd_collect(&a->c, &p);
+	if (r)
+		goto out;
+	session_report(&p.s, "profiled", annot_nr_profiles(&p));
+	prof = pick(a, &p, &status);
+	if (!prof) {
+		r = status;
+		goto out;
+	}
+	dwarf = a->debug_file ? a->debug_file :
+		prof->dso->debug_file ? prof->dso->debug_file : prof->dso->file;
+	r = sp_build(&sp, prof, &prof->dso->bin, dwarf, err, sizeof(err));
+	if (r == -2) {
+		r = cli_fail(CLI_EXIT_INPUT,
+			     "autofdo: %s: no debug info: %s; rebuild it with -g (clang: -g -fdebug-info-for-profiling) or give its debug file (--debug-file FILE, --debug-file-directory DIR, --symfs DIR)",
+			     prof->dso->short_name, err);
+		goto out;
+	}
+	if (r) {
+		r = cli_fail(CLI_EXIT_USAGE, "autofdo: %s", err);
+		goto out;
+	}
+	summary(prof->dso, &sp);
+	if (!sp.nr_funcs) {
+		r = cli_fail(CLI_EXIT_INPUT,
+			     "autofdo: %s: no sample has line info (%s): the profile would be empty",
+			     prof->dso->short_name, dwarf);
+	} else {
+		r = write_out(a, &sp);
+	}
+	sp_free(&sp);
+out:
+	annot_free(&p);
+	return r;
+}
+
+static int run(const struct cli_cmd *cmd, int argc, char **argv)
+{
+	struct args a;
+	int c, r = 0;
+
+	memset(&a, 0, sizeof(a));
+	cmd_common_init(&a.c);
+	optind = 1;
+	opterr = 0;
+	while (!r && (c = getopt_long(argc, argv, "+:i:o:j:h", opts, NULL)) != -1) {
+		r = cmd_common_opt(cmd, &a.c, c, argv);
+		if (r >= 0)
+			continue;
+		r = 0;
+		switch (c) {
+		case 'o':
+			a.output = optarg;
+			break;
+		case O_FORMAT:
+			if (!strcmp(optarg, "text"))
+				a.text = true;
+			else if (!strcmp(optarg, "extbinary"))
+				a.text = false;
+			else
+				r = cli_usage(cmd, "expected --format=text|extbinary, got '%s'",
+					      optarg);
+			break;
+		case O_DEBUG_FILE:
+			a.debug_file = optarg;
+			break;
+		case O_HELP:
+			cli_help(cmd);
+			r = -1;
+			break;
+		default:
+			r = cli_bad_option(cmd, c, argv);
+			break;
+		}
+	}
+	if (!r && optind < argc)
+		r = cli_usage(cmd, "unexpected argument '%s'", argv[optind]);
+	if (!r && a.c.binary && a.c.nr_dsos)
+		r = cli_usage(cmd, "autofdo takes --dso NAME or --binary BIN, not both");
+	if (!r && a.c.nr_dsos > 1)
+		r = cli_usage(cmd, "autofdo writes the profile of one DSO: give one --dso");
+	if (!r && !a.text && !a.output && isatty(STDOUT_FILENO))
+		r = cli_usage(cmd, "the extbinary profile is binary: write it with -o FILE (or --format=text)");
+	if (!r)
+		r = autofdo(&a);
+	cmd_common_free(&a.c);
+	return r < 0 ? 0 : r;
+}
+
+const struct cli_cmd cli_cmd_autofdo = {
+	.name = "autofdo",
+	.summary = "the LLVM sample profile of a DSO (clang -fprofile-sample-use)",
+	.synopsis = synopsis,
+	.help = help,
+	.options = opts,
+	.run = run,
+};

@@ -1,0 +1,766 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The DWARF view of a binary for sample profiles.  See spdwarf.h. */
+#define _GNU_SOURCE
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <gelf.h>
+#include <libelf.h>
+
+#include "../common/hash.h"
+#include "sampleprof.h"
+#include "spdwarf.h"
+
+#ifndef DW_AT_GNU_discriminator
+#define DW_AT_GNU_discriminator 0x2136
+#endif
+
+/* ---- interned strings ---- */
+
+struct sp_names {
+	char **slots;
+	size_t cap;
+	size_t nr;
+};
+
+static uint64_t str_hash(const char *s, size_t len)
+{
+	uint64_t h = BR_HASH_K ^ len;
+	size_t i;
+
+	for (i = 0; i + 8 <= len; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, s + i, 8);
+		h = br_hash64(h ^ w);
+	}
+	if (i < len) {
+		uint64_t w = 0;
+
+		memcpy(&w, s + i, len - i);
+		h = br_hash64(h ^ w ^ ((uint64_t)(len - i) << 59));
+	}
+	return h;
+}
+
+struct sp_names *sp_names_new(void)
+{
+	struct sp_names *n = calloc(1, sizeof(*n));
+
+	if (!n)
+		return NULL;
+	n->cap = 256;
+	n->slots = calloc(n->cap, sizeof(*n->slots));
+	if (!n->slots) {
+		free(n);
+		return NULL;
+	}
+	return n;
+}
+
+void sp_names_free(struct sp_names *n)
+{
+	size_t i;
+
+	if (!n)
+		return;
+	for (i = 0; i < n->cap; i++)
+		free(n->slots[i]);
+	free(n->slots);
+	free(n);
+}
+
+static int names_grow(struct sp_names *n)
+{
+	size_t cap = n->cap * 2, i;
+	char **s = calloc(cap, sizeof(*s));
+
+	if (!s)
+		return -1;
+	for (i = 0; i < n->cap; i++) {
+		size_t j;
+
+		if (!n->slots[i])
+			continue;
+		j = str_hash(n->slots[i], strlen(n->slots[i])) & (cap - 1);
+		while (s[j])
+			j = (j + 1) & (cap - 1);
+		s[j] = n->slots[i];
+	}
+	free(n->slots);
+	n->slots = s;
+	n->cap = cap;
+	return 0;
+}
+
+const char *sp_intern(struct sp_names *n, const char *s, size_t len)
+{
+	size_t j;
+	char *c;
+
+	if ((n->nr + 1) * 2 > n->cap && names_grow(n))
+		return NULL;
+	j = str_hash(s, len) & (n->cap - 1);
+	while (n->slots[j]) {
+		if (!strncmp(n->slots[j], s, len) && !n->slots[j][len])
+			return n->slots[j];
+		j = (j + 1) & (n->cap - 1);
+	}
+	c = strndup(s, len);
+	if (!c)
+		return NULL;
+	n->slots[j] = c;
+	n->nr++;
+	return c;
+}
+
+/* ---- the index ---- */
+
+/* A DW_TAG_subprogram or DW_TAG_inlined_subroutine. */
+struct node {
+	const char *name;	/* canonical, interned; NULL: none */
+	uint32_t decl_line;
+	uint32_t call_line;
+	uint32_t call_disc;
+	int32_t parent;		/* enclosing node, -1: none */
+	uint32_t cu;		/* its compile unit (index) */
+	bool subprogram;
+};
+
+/* A range of a node, for the innermost-node lookup. */
+struct paint {
+	uint64_t lo;
+	uint64_t hi;
+	uint32_t node;
+	uint32_t order;		/* DIE order: later ones are nested deeper */
+	int64_t up;		/* the enclosing paint (sorted index), -1 */
+};
+
+struct func {
+	const char *name;	/* as in DWARF, interned */
+	const char *canon;	/* canonical, interned */
+	struct spd_range *ranges;
+	size_t nr;
+	size_t cap;
+};
+
+struct frange {
+	uint64_t lo;
+	uint64_t hi;
+	uint32_t func;
+	uint32_t seq;
+	bool entry;
+};
+
+struct spd {
+	int fd;
+	Dwarf *dw;
+	struct sp_names *names;
+	uint64_t text_base;
+	struct node *nodes;
+	size_t nr_nodes, cap_nodes;
+	struct paint *paint;
+	size_t nr_paint, cap_paint;
+	struct func *funcs;
+	size_t nr_funcs, cap_funcs;
+	uint32_t *func_idx;	/* raw name -> index + 1 */
+	size_t func_idx_cap;
+	struct frange *fr;
+	size_t nr_fr, cap_fr;
+	Dwarf_Die *cus;		/* compile units, by index */
+	size_t nr_cus, cap_cus;
+	struct spd_frame *frames;
+	size_t cap_frames;
+	uint32_t *chain;
+	size_t cap_chain;
+	bool fs_disc;
+};
+
+static int grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	size_t c;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	c = *cap ? *cap * 2 : 64;
+	while (c < need)
+		c *= 2;
+	q = realloc(*p, c * size);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
+static const char *die_string(Dwarf_Die *die, unsigned at)
+{
+	Dwarf_Attribute a;
+
+	if (!dwarf_attr_integrate(die, at, &a))
+		return NULL;
+	return dwarf_formstring(&a);
+}
+
+/* llvm's DINameKind::LinkageName: the linkage name, else the name. */
+static const char *die_name(Dwarf_Die *die)
+{
+	const char *s = die_string(die, DW_AT_linkage_name);
+
+	if (!s)
+		s = die_string(die, DW_AT_MIPS_linkage_name);
+	if (!s)
+		s = die_string(die, DW_AT_name);
+	return s;
+}
+
+static uint32_t die_udata(Dwarf_Die *die, unsigned at, bool integrate)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word w;
+
+	if (!(integrate ? dwarf_attr_integrate(die, at, &a) :
+	      dwarf_attr(die, at, &a)))
+		return 0;
+	if (dwarf_formudata(&a, &w))
+		return 0;
+	return (uint32_t)w;
+}
+
+static int func_of(struct spd *d, const char *name, uint32_t *idx)
+{
+	size_t j;
+
+	if ((d->nr_funcs + 1) * 2 > d->func_idx_cap) {
+		size_t cap = d->func_idx_cap ? d->func_idx_cap * 2 : 256, i;
+		uint32_t *m = calloc(cap, sizeof(*m));
+
+		if (!m)
+			return -1;
+		for (i = 0; i < d->nr_funcs; i++) {
+			j = br_hash64((uintptr_t)d->funcs[i].name) & (cap - 1);
+			while (m[j])
+				j = (j + 1) & (cap - 1);
+			m[j] = (uint32_t)i + 1;
+		}
+		free(d->func_idx);
+		d->func_idx = m;
+		d->func_idx_cap = cap;
+	}
+	j = br_hash64((uintptr_t)name) & (d->func_idx_cap - 1);
+	while (d->func_idx[j]) {
+		if (d->funcs[d->func_idx[j] - 1].name == name) {
+			*idx = d->func_idx[j] - 1;
+			return 0;
+		}
+		j = (j + 1) & (d->func_idx_cap - 1);
+	}
+	if (grow((void **)&d->funcs, &d->cap_funcs, d->nr_funcs + 1,
+		 sizeof(*d->funcs)))
+		return -1;
+	{
+		struct func *f = &d->funcs[d->nr_funcs];
+		char *c = strdup(name);
+
+		if (!c)
+			return -1;
+		sp_canonical_name(c);
+		memset(f, 0, sizeof(*f));
+		f->name = name;
+		f->canon = sp_intern(d->names, c, strlen(c));
+		free(c);
+		if (!f->canon)
+			return -1;
+	}
+	d->func_idx[j] = (uint32_t)d->nr_funcs + 1;
+	*idx = (uint32_t)d->nr_funcs++;
+	return 0;
+}
+
+static int add_node(struct spd *d, Dwarf_Die *die, int tag, int32_t parent,
+		    uint32_t *order)
+{
+	struct node *n;
+	const char *name = die_name(die), *canon = NULL;
+	uint32_t self, fidx = 0;
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+	bool is_sub = tag == DW_TAG_subprogram;
+
+	if (name) {
+		char *c = strdup(name);
+
+		if (!c)
+			return -1;
+		sp_canonical_name(c);
+		canon = sp_intern(d->names, c, strlen(c));
+		free(c);
+		if (!canon)
+			return -1;
+	}
+	if (grow((void **)&d->nodes, &d->cap_nodes, d->nr_nodes + 1,
+		 sizeof(*d->nodes)))
+		return -1;
+	self = (uint32_t)d->nr_nodes++;
+	n = &d->nodes[self];
+	n->name = canon;
+	n->decl_line = die_udata(die, DW_AT_decl_line, true);
+	n->call_line = die_udata(die, DW_AT_call_line, false);
+	n->call_disc = die_udata(die, DW_AT_GNU_discriminator, false);
+	n->parent = parent;
+	n->cu = (uint32_t)(d->nr_cus - 1);
+	n->subprogram = is_sub;
+	if (is_sub && name) {
+		const char *raw = sp_intern(d->names, name, strlen(name));
+
+		if (!raw || func_of(d, raw, &fidx))
+			return -1;
+	}
+	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
+		if (hi > lo) {
+			struct paint *p;
+
+			if (grow((void **)&d->paint, &d->cap_paint,
+				 d->nr_paint + 1, sizeof(*d->paint)))
+				return -1;
+			p = &d->paint[d->nr_paint++];
+			p->lo = lo;
+			p->hi = hi;
+			p->node = self;
+			p->order = (*order)++;
+			p->up = -1;
+		}
+		if (is_sub && name && hi > lo && lo >= d->text_base) {
+			struct func *f = &d->funcs[fidx];
+			struct frange *r;
+
+			if (grow((void **)&f->ranges, &f->cap, f->nr + 1,
+				 sizeof(*f->ranges)) ||
+			    grow((void **)&d->fr, &d->cap_fr, d->nr_fr + 1,
+				 sizeof(*d->fr)))
+				return -1;
+			f->ranges[f->nr].lo = lo;
+			f->ranges[f->nr].hi = hi;
+			f->nr++;
+			r = &d->fr[d->nr_fr];
+			r->lo = lo;
+			r->hi = hi;
+			r->func = fidx;
+			r->seq = (uint32_t)d->nr_fr;
+			r->entry = false;
+			d->nr_fr++;
+		}
+	}
+	return (int)self;
+}
+
+static int walk(struct spd *d, Dwarf_Die *die, int32_t parent,
+		uint32_t *order, unsigned depth)
+{
+	Dwarf_Die child;
+	int r;
+
+	if (depth > 256)
+		return 0;
+	do {
+		int tag = dwarf_tag(die);
+		int32_t p = parent;
+
+		if (tag == DW_TAG_subprogram ||
+		    tag == DW_TAG_inlined_subroutine) {
+			r = add_node(d, die, tag, parent, order);
+			if (r < 0)
+				return -1;
+			p = r;
+		}
+		if (dwarf_haschildren(die) && dwarf_child(die, &child) == 0 &&
+		    walk(d, &child, p, order, depth + 1))
+			return -1;
+	} while (dwarf_siblingof(die, die) == 0);
+	return 0;
+}
+
+static int cmp_paint(const void *a, const void *b)
+{
+	const struct paint *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	if (x->hi != y->hi)
+		return x->hi > y->hi ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int cmp_frange(const void *a, const void *b)
+{
+	const struct frange *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Enclosing links: for each paint, the nearest earlier one containing it. */
+static int link_paint(struct spd *d)
+{
+	int64_t *stack = malloc((d->nr_paint + 1) * sizeof(*stack));
+	size_t top = 0, i;
+
+	if (!stack)
+		return -1;
+	for (i = 0; i < d->nr_paint; i++) {
+		struct paint *p = &d->paint[i];
+
+		while (top && d->paint[stack[top - 1]].hi <= p->lo)
+			top--;
+		p->up = top ? stack[top - 1] : -1;
+		stack[top++] = (int64_t)i;
+	}
+	free(stack);
+	return 0;
+}
+
+/* The function ranges: sorted by start, the first of equal starts kept. */
+static void dedup_franges(struct spd *d)
+{
+	size_t i, u = 0;
+
+	qsort(d->fr, d->nr_fr, sizeof(*d->fr), cmp_frange);
+	for (i = 0; i < d->nr_fr; i++) {
+		if (u && d->fr[u - 1].lo == d->fr[i].lo)
+			continue;
+		d->fr[u++] = d->fr[i];
+	}
+	d->nr_fr = u;
+}
+
+/*
+ * The entries (llvm-profgen's setIsFuncEntry on every symbol of a text
+ * section other than .plt) and the FS-discriminator marker symbol.
+ */
+static int read_symbols(struct spd *d, const char *sym_path, char *err,
+			size_t errsz)
+{
+	int fd = open(sym_path, O_RDONLY);
+	Elf *elf;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	int r = 0;
+
+	if (fd < 0) {
+		snprintf(err, errsz, "%s: %s", sym_path, strerror(errno));
+		return -2;
+	}
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF ||
+	    elf_getshdrstrndx(elf, &shstrndx)) {
+		snprintf(err, errsz, "%s: expected an ELF file", sym_path);
+		if (elf)
+			elf_end(elf);
+		close(fd);
+		return -2;
+	}
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+		size_t i, n;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB ||
+		    !sh.sh_entsize)
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (!data)
+			continue;
+		n = sh.sh_size / sh.sh_entsize;
+		for (i = 0; i < n; i++) {
+			GElf_Sym s;
+			GElf_Shdr ss;
+			Elf_Scn *sec;
+			const char *name, *secname;
+			char *c;
+			long fr;
+
+			if (!gelf_getsym(data, (int)i, &s) ||
+			    s.st_shndx == SHN_UNDEF ||
+			    s.st_shndx >= SHN_LORESERVE)
+				continue;
+			sec = elf_getscn(elf, s.st_shndx);
+			if (!sec || !gelf_getshdr(sec, &ss))
+				continue;
+			secname = elf_strptr(elf, shstrndx, ss.sh_name);
+			name = elf_strptr(elf, sh.sh_link, s.st_name);
+			if (GELF_ST_TYPE(s.st_info) == STT_SECTION)
+				name = secname;
+			if (!name)
+				name = "";
+			if (!(ss.sh_flags & SHF_EXECINSTR)) {
+				if (!strcmp(name, "__llvm_fs_discriminator__") &&
+				    ss.sh_size && ss.sh_type == SHT_PROGBITS)
+					d->fs_disc = true;
+				continue;
+			}
+			if (!ss.sh_size || (secname && !strcmp(secname, ".plt")))
+				continue;
+			fr = spd_find_range(d, s.st_value);
+			if (fr < 0)
+				continue;
+			if (d->funcs[d->fr[fr].func].nr == 1) {
+				d->fr[fr].entry = true;
+				continue;
+			}
+			if (d->fr[fr].entry)
+				continue;
+			c = strdup(name);
+			if (!c) {
+				r = -1;
+				goto out;
+			}
+			sp_canonical_name(c);
+			if (!strcmp(c, d->funcs[d->fr[fr].func].name))
+				d->fr[fr].entry = true;
+			free(c);
+		}
+	}
+out:
+	elf_end(elf);
+	close(fd);
+	return r;
+}
+
+struct spd *spd_open(const char *path, const char *sym_path,
+		     uint64_t text_base, struct sp_names *names, char *err,
+		     size_t errsz, bool *oom)
+{
+	struct spd *d = calloc(1, sizeof(*d));
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	uint32_t order = 0;
+	int r;
+
+	*oom = false;
+	if (!d)
+		goto nomem;
+	d->names = names;
+	d->text_base = text_base;
+	d->fd = open(path, O_RDONLY);
+	if (d->fd < 0) {
+		snprintf(err, errsz, "%s: %s", path, strerror(errno));
+		free(d);
+		return NULL;
+	}
+	d->dw = dwarf_begin(d->fd, DWARF_C_READ);
+	if (!d->dw) {
+		snprintf(err, errsz,
+			 "%s: expected DWARF debug info (.debug_info), got none (%s)",
+			 path, dwarf_errmsg(-1));
+		close(d->fd);
+		free(d);
+		return NULL;
+	}
+	while (dwarf_nextcu(d->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+
+		if (dwarf_offdie(d->dw, off + hsize, &cu)) {
+			if (grow((void **)&d->cus, &d->cap_cus, d->nr_cus + 1,
+				 sizeof(*d->cus)))
+				goto nomem;
+			d->cus[d->nr_cus++] = cu;
+			if (walk(d, &cu, -1, &order, 0))
+				goto nomem;
+		}
+		off = next;
+	}
+	if (!d->nr_nodes) {
+		snprintf(err, errsz,
+			 "%s: expected DWARF functions (DW_TAG_subprogram), got none",
+			 path);
+		spd_close(d);
+		return NULL;
+	}
+	qsort(d->paint, d->nr_paint, sizeof(*d->paint), cmp_paint);
+	if (link_paint(d))
+		goto nomem;
+	dedup_franges(d);
+	r = read_symbols(d, sym_path, err, errsz);
+	if (r == -1)
+		goto nomem;
+	if (r) {
+		spd_close(d);
+		return NULL;
+	}
+	return d;
+nomem:
+	snprintf(err, errsz, "out of memory");
+	*oom = true;
+	spd_close(d);
+	return NULL;
+}
+
+void spd_close(struct spd *d)
+{
+	size_t i;
+
+	if (!d)
+		return;
+	if (d->dw)
+		dwarf_end(d->dw);
+	if (d->fd >= 0)
+		close(d->fd);
+	for (i = 0; i < d->nr_funcs; i++)
+		free(d->funcs[i].ranges);
+	free(d->funcs);
+	free(d->func_idx);
+	free(d->nodes);
+	free(d->paint);
+	free(d->fr);
+	free(d->cus);
+	free(d->frames);
+	free(d->chain);
+	free(d);
+}
+
+bool spd_fs_discriminators(const struct spd *d)
+{
+	return d->fs_disc;
+}
+
+/* The innermost node containing @addr, or -1. */
+static long innermost(const struct spd *d, uint64_t addr)
+{
+	size_t lo = 0, hi = d->nr_paint;
+	int64_t i;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->paint[mid].lo <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return -1;
+	i = (int64_t)lo - 1;
+	while (i >= 0 && addr >= d->paint[i].hi)
+		i = d->paint[i].up;
+	return i < 0 ? -1 : (long)d->paint[i].node;
+}
+
+/*
+ * Line and discriminator of the row of @addr in the line table of the
+ * compile unit @cu: 0 if none.
+ */
+static void line_of(struct spd *d, uint32_t cu, uint64_t addr,
+		    uint32_t *line, uint32_t *disc)
+{
+	Dwarf_Line *l;
+	int ln;
+	unsigned int ds;
+
+	*line = 0;
+	*disc = 0;
+	l = dwarf_getsrc_die(&d->cus[cu], addr);
+	if (!l)
+		return;
+	if (!dwarf_lineno(l, &ln) && ln > 0)
+		*line = (uint32_t)ln;
+	if (!dwarf_linediscriminator(l, &ds))
+		*disc = ds;
+}
+
+int spd_frames(struct spd *d, uint64_t addr, const struct spd_frame **frames)
+{
+	long leaf = innermost(d, addr);
+	size_t n = 0, i, k;
+	uint32_t line, disc;
+
+	*frames = NULL;
+	if (leaf < 0)
+		return 0;
+	/* The chain, innermost first, up to the subprogram. */
+	for (i = (size_t)leaf;;) {
+		if (grow((void **)&d->chain, &d->cap_chain, n + 1,
+			 sizeof(*d->chain)))
+			return -1;
+		d->chain[n++] = (uint32_t)i;
+		if (d->nodes[i].subprogram || d->nodes[i].parent < 0)
+			break;
+		i = (size_t)d->nodes[i].parent;
+	}
+	if (grow((void **)&d->frames, &d->cap_frames, n, sizeof(*d->frames)))
+		return -1;
+	line_of(d, d->nodes[leaf].cu, addr, &line, &disc);
+	/* Outermost first; stop at the first frame without a name. */
+	for (k = 0; k < n; k++) {
+		size_t ci = n - 1 - k;
+		const struct node *nd = &d->nodes[d->chain[ci]];
+		uint32_t l, ds;
+
+		if (!nd->name || !*nd->name)
+			break;
+		if (ci == 0) {
+			l = line;
+			ds = disc;
+		} else {
+			const struct node *inner = &d->nodes[d->chain[ci - 1]];
+
+			l = inner->call_line;
+			ds = inner->call_disc;
+		}
+		d->frames[k].name = nd->name;
+		d->frames[k].line = (l - nd->decl_line) & 0xffff;
+		d->frames[k].disc = ds;
+	}
+	*frames = d->frames;
+	return (int)k;
+}
+
+long spd_find_range(const struct spd *d, uint64_t addr)
+{
+	size_t lo = 0, hi = d->nr_fr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->fr[mid].lo <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || addr >= d->fr[lo - 1].hi)
+		return -1;
+	return (long)lo - 1;
+}
+
+long spd_range_at(const struct spd *d, uint64_t addr)
+{
+	long r = spd_find_range(d, addr);
+
+	return r >= 0 && d->fr[r].lo == addr ? r : -1;
+}
+
+bool spd_range_entry(const struct spd *d, long r)
+{
+	return d->fr[r].entry;
+}
+
+const char *spd_range_name(const struct spd *d, long r)
+{
+	return d->funcs[d->fr[r].func].canon;
+}
+
+void spd_range_func(const struct spd *d, long r,
+		    const struct spd_range **ranges, size_t *nr)
+{
+	const struct func *f = &d->funcs[d->fr[r].func];
+
+	*ranges = f->ranges;
+	*nr = f->nr;
+}

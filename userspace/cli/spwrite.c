@@ -1,0 +1,549 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The writers of LLVM sample profiles: text and extensible binary, in the
+ * order and encoding llvm-profgen-19 uses (docs/autofdo.md):
+ *
+ *  - functions by total samples (descending), then name; body samples and
+ *    inlined call sites by (line offset, discriminator), several callees
+ *    at one site by name; call targets by count (descending), then name;
+ *  - extbinary: magic and version 103 (ULEB128), a table of 7 section
+ *    headers (type, flags, offset, size: 64-bit little-endian) in the
+ *    order summary, name table, context name table, function offset
+ *    table, profiles, symbol list, function metadata; the sections written
+ *    in the order summary, names, context names (empty: 0), profiles,
+ *    symbol list (empty), function offsets, metadata (empty).  Names are
+ *    strings (no MD5), sorted; every number is ULEB128.
+ */
+#define _GNU_SOURCE
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/hash.h"
+#include "sampleprof.h"
+
+/* ---- shared order ---- */
+
+static int cmp_body(const void *a, const void *b)
+{
+	const struct sp_body *x = *(const struct sp_body *const *)a;
+	const struct sp_body *y = *(const struct sp_body *const *)b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return x->disc < y->disc ? -1 : x->disc > y->disc;
+}
+
+static int cmp_call(const void *a, const void *b)
+{
+	const struct sp_callsite *x = *(const struct sp_callsite *const *)a;
+	const struct sp_callsite *y = *(const struct sp_callsite *const *)b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->disc != y->disc)
+		return x->disc < y->disc ? -1 : 1;
+	return strcmp(x->callee->name, y->callee->name);
+}
+
+static int cmp_target(const void *a, const void *b)
+{
+	const struct sp_target *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static const struct sp_body **sorted_body(const struct sp_func *f)
+{
+	const struct sp_body **v = malloc((f->nr_body + 1) * sizeof(*v));
+	size_t i;
+
+	if (!v)
+		return NULL;
+	for (i = 0; i < f->nr_body; i++) {
+		v[i] = &f->body[i];
+		/* Call targets are sorted in place: the order is theirs. */
+		qsort(f->body[i].targets, f->body[i].nr_targets,
+		      sizeof(*f->body[i].targets), cmp_target);
+	}
+	qsort(v, f->nr_body, sizeof(*v), cmp_body);
+	return v;
+}
+
+static const struct sp_callsite **sorted_calls(const struct sp_func *f)
+{
+	const struct sp_callsite **v = malloc((f->nr_calls + 1) * sizeof(*v));
+	size_t i;
+
+	if (!v)
+		return NULL;
+	for (i = 0; i < f->nr_calls; i++)
+		v[i] = &f->calls[i];
+	qsort(v, f->nr_calls, sizeof(*v), cmp_call);
+	return v;
+}
+
+/* ---- text ---- */
+
+static void print_loc(FILE *out, uint32_t line, uint32_t disc)
+{
+	fprintf(out, "%" PRIu32, line);
+	if (disc)
+		fprintf(out, ".%" PRIu32, disc);
+}
+
+static int text_func(const struct sp_func *f, unsigned indent, FILE *out)
+{
+	const struct sp_body **body = sorted_body(f);
+	const struct sp_callsite **calls = sorted_calls(f);
+	size_t i, k;
+	int r = -1;
+
+	if (!body || !calls)
+		goto out;
+	fprintf(out, "%s:%" PRIu64, f->name, f->total);
+	if (!indent)
+		fprintf(out, ":%" PRIu64, f->head);
+	fputc('\n', out);
+	for (i = 0; i < f->nr_body; i++) {
+		const struct sp_body *b = body[i];
+
+		fprintf(out, "%*s", (int)indent + 1, "");
+		print_loc(out, b->line, b->disc);
+		fprintf(out, ": %" PRIu64, b->count);
+		for (k = 0; k < b->nr_targets; k++)
+			fprintf(out, " %s:%" PRIu64, b->targets[k].name,
+				b->targets[k].count);
+		fputc('\n', out);
+	}
+	for (i = 0; i < f->nr_calls; i++) {
+		fprintf(out, "%*s", (int)indent + 1, "");
+		print_loc(out, calls[i]->line, calls[i]->disc);
+		fputs(": ", out);
+		if (text_func(calls[i]->callee, indent + 1, out))
+			goto out;
+	}
+	r = ferror(out) ? -1 : 0;
+out:
+	free(body);
+	free(calls);
+	return r;
+}
+
+int sp_write_text(const struct sp_profile *p, FILE *out)
+{
+	struct sp_func **v = sp_sorted(p);
+	size_t i;
+	int r = 0;
+
+	if (!v)
+		return -1;
+	for (i = 0; i < p->nr_funcs && !r; i++)
+		r = text_func(v[i], 0, out);
+	free(v);
+	return r || ferror(out) ? -1 : 0;
+}
+
+/* ---- extensible binary ---- */
+
+struct buf {
+	unsigned char *p;
+	size_t len;
+	size_t cap;
+	bool oom;
+};
+
+static void put(struct buf *b, const void *data, size_t n)
+{
+	if (b->oom)
+		return;
+	if (b->len + n > b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 4096;
+		unsigned char *q;
+
+		while (cap < b->len + n)
+			cap *= 2;
+		q = realloc(b->p, cap);
+		if (!q) {
+			b->oom = true;
+			return;
+		}
+		b->p = q;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, data, n);
+	b->len += n;
+}
+
+static void uleb(struct buf *b, uint64_t v)
+{
+	unsigned char c[10];
+	size_t n = 0;
+
+	do {
+		c[n] = v & 0x7f;
+		v >>= 7;
+		if (v)
+			c[n] |= 0x80;
+		n++;
+	} while (v);
+	put(b, c, n);
+}
+
+static void u64le(struct buf *b, uint64_t v)
+{
+	unsigned char c[8];
+	int i;
+
+	for (i = 0; i < 8; i++)
+		c[i] = (unsigned char)(v >> (8 * i));
+	put(b, c, 8);
+}
+
+/* The name table: every name, sorted; name -> index by hash. */
+struct ntab {
+	const char **v;
+	size_t nr, cap;
+	uint32_t *idx;		/* pointer hash -> index + 1 */
+	size_t idx_cap;
+};
+
+static int ntab_add(struct ntab *t, const char *name)
+{
+	size_t j;
+
+	if ((t->nr + 1) * 2 > t->idx_cap) {
+		size_t cap = t->idx_cap ? t->idx_cap * 2 : 256, i;
+		uint32_t *m = calloc(cap, sizeof(*m));
+
+		if (!m)
+			return -1;
+		for (i = 0; i < t->nr; i++) {
+			j = br_hash64((uintptr_t)t->v[i]) & (cap - 1);
+			while (m[j])
+				j = (j + 1) & (cap - 1);
+			m[j] = (uint32_t)i + 1;
+		}
+		free(t->idx);
+		t->idx = m;
+		t->idx_cap = cap;
+	}
+	j = br_hash64((uintptr_t)name) & (t->idx_cap - 1);
+	while (t->idx[j]) {
+		if (t->v[t->idx[j] - 1] == name)
+			return 0;
+		j = (j + 1) & (t->idx_cap - 1);
+	}
+	if (t->nr == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 64;
+		const char **v = realloc(t->v, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		t->v = v;
+		t->cap = cap;
+	}
+	t->v[t->nr] = name;
+	t->idx[j] = (uint32_t)t->nr + 1;
+	t->nr++;
+	return 0;
+}
+
+static uint32_t ntab_index(const struct ntab *t, const char *name)
+{
+	size_t j = br_hash64((uintptr_t)name) & (t->idx_cap - 1);
+
+	while (t->idx[j]) {
+		if (t->v[t->idx[j] - 1] == name)
+			return t->idx[j] - 1;
+		j = (j + 1) & (t->idx_cap - 1);
+	}
+	return 0;	/* not reached: every name was added */
+}
+
+static int ntab_names(struct ntab *t, const struct sp_func *f)
+{
+	size_t i, k;
+
+	for (i = 0; i < f->nr_body; i++)
+		for (k = 0; k < f->body[i].nr_targets; k++)
+			if (ntab_add(t, f->body[i].targets[k].name))
+				return -1;
+	for (i = 0; i < f->nr_calls; i++)
+		if (ntab_add(t, f->calls[i].callee->name) ||
+		    ntab_names(t, f->calls[i].callee))
+			return -1;
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void ntab_sort(struct ntab *t)
+{
+	size_t i, j;
+
+	if (!t->nr)
+		return;
+	qsort(t->v, t->nr, sizeof(*t->v), cmp_str);
+	memset(t->idx, 0, t->idx_cap * sizeof(*t->idx));
+	for (i = 0; i < t->nr; i++) {
+		j = br_hash64((uintptr_t)t->v[i]) & (t->idx_cap - 1);
+		while (t->idx[j])
+			j = (j + 1) & (t->idx_cap - 1);
+		t->idx[j] = (uint32_t)i + 1;
+	}
+}
+
+/* The profile summary (llvm's ProfileSummaryBuilder for samples). */
+struct summary {
+	uint64_t total, max, max_func, nr_counts, nr_funcs;
+	uint64_t *counts;
+	size_t nr, cap;
+	bool oom;
+};
+
+static void sum_count(struct summary *s, uint64_t c)
+{
+	s->total += c;
+	if (c > s->max)
+		s->max = c;
+	s->nr_counts++;
+	if (s->nr == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 256;
+		uint64_t *v = realloc(s->counts, cap * sizeof(*v));
+
+		if (!v) {
+			s->oom = true;
+			return;
+		}
+		s->counts = v;
+		s->cap = cap;
+	}
+	s->counts[s->nr++] = c;
+}
+
+static void sum_record(struct summary *s, const struct sp_func *f, bool top)
+{
+	size_t i;
+
+	if (top) {
+		s->nr_funcs++;
+		if (f->head > s->max_func)
+			s->max_func = f->head;
+	}
+	for (i = 0; i < f->nr_body; i++)
+		sum_count(s, f->body[i].count);
+	for (i = 0; i < f->nr_calls; i++)
+		sum_record(s, f->calls[i].callee, false);
+}
+
+static int cmp_desc(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x > y ? -1 : x < y;
+}
+
+static const uint32_t cutoffs[] = {
+	10000, 100000, 200000, 300000, 400000, 500000, 600000, 700000,
+	800000, 900000, 950000, 990000, 999000, 999900, 999990, 999999,
+};
+
+static void write_summary(struct buf *b, struct summary *s)
+{
+	size_t i, at = 0;
+	uint64_t sum = 0, count = 0, seen = 0;
+	size_t nc = sizeof(cutoffs) / sizeof(cutoffs[0]);
+
+	qsort(s->counts, s->nr, sizeof(*s->counts), cmp_desc);
+	uleb(b, s->total);
+	uleb(b, s->max);
+	uleb(b, s->max_func);
+	uleb(b, s->nr_counts);
+	uleb(b, s->nr_funcs);
+	uleb(b, nc);
+	for (i = 0; i < nc; i++) {
+		uint64_t want = (uint64_t)((unsigned __int128)s->total *
+					   cutoffs[i] / 1000000);
+
+		/* All the counts of one value are taken together. */
+		while (sum < want && at < s->nr) {
+			count = s->counts[at];
+			while (at < s->nr && s->counts[at] == count) {
+				sum += count;
+				seen++;
+				at++;
+			}
+		}
+		uleb(b, cutoffs[i]);
+		uleb(b, count);
+		uleb(b, seen);
+	}
+}
+
+static void write_body(struct buf *b, const struct ntab *t,
+		       const struct sp_func *f)
+{
+	const struct sp_body **body = sorted_body(f);
+	const struct sp_callsite **calls = sorted_calls(f);
+	size_t i, k;
+
+	if (!body || !calls) {
+		b->oom = true;
+		goto out;
+	}
+	uleb(b, ntab_index(t, f->name));
+	uleb(b, f->total);
+	uleb(b, f->nr_body);
+	for (i = 0; i < f->nr_body; i++) {
+		uleb(b, body[i]->line);
+		uleb(b, body[i]->disc);
+		uleb(b, body[i]->count);
+		uleb(b, body[i]->nr_targets);
+		for (k = 0; k < body[i]->nr_targets; k++) {
+			uleb(b, ntab_index(t, body[i]->targets[k].name));
+			uleb(b, body[i]->targets[k].count);
+		}
+	}
+	uleb(b, f->nr_calls);
+	for (i = 0; i < f->nr_calls; i++) {
+		uleb(b, calls[i]->line);
+		uleb(b, calls[i]->disc);
+		write_body(b, t, calls[i]->callee);
+	}
+out:
+	free(body);
+	free(calls);
+}
+
+enum {
+	SEC_SUMMARY = 1,
+	SEC_NAMES = 2,
+	SEC_SYMBOLS = 3,
+	SEC_OFFSETS = 4,
+	SEC_METADATA = 5,
+	SEC_CS_NAMES = 6,
+	SEC_PROFILES = 0x20,
+};
+
+/* Section-specific flags live in the upper 32 bits of the flags word. */
+#define FLAG_NAMES_UNIQ_SUFFIX (4ull << 32)
+#define FLAG_SUMMARY_FS (4ull << 32)
+
+int sp_write_extbinary(const struct sp_profile *p, FILE *out)
+{
+	/* The header table's order (the readers'). */
+	static const uint64_t layout[7] = {
+		SEC_SUMMARY, SEC_NAMES, SEC_CS_NAMES, SEC_OFFSETS,
+		SEC_PROFILES, SEC_SYMBOLS, SEC_METADATA,
+	};
+	uint64_t off[7] = { 0 }, size[7] = { 0 }, flags[7] = { 0 };
+	struct buf b = { 0 };
+	struct ntab t = { 0 };
+	struct summary s = { 0 };
+	struct sp_func **v = sp_sorted(p);
+	uint64_t *foff = NULL;
+	size_t i, hdr, start;
+	int r = -1;
+
+	if (!v)
+		return -1;
+	foff = malloc((p->nr_funcs + 1) * sizeof(*foff));
+	if (!foff)
+		goto out;
+	/* Header: magic "SPROF42" + format 4, version 103. */
+	uleb(&b, 0x5350524f46343204ull);
+	uleb(&b, 103);
+	u64le(&b, 7);
+	hdr = b.len;
+	for (i = 0; i < 7 * 4; i++)
+		u64le(&b, 0);
+
+	/* Summary. */
+	start = b.len;
+	for (i = 0; i < p->nr_funcs; i++)
+		sum_record(&s, p->funcs[i], true);
+	if (s.oom)
+		goto out;
+	write_summary(&b, &s);
+	off[0] = start;
+	size[0] = b.len - start;
+	if (p->fs_discriminators)
+		flags[0] |= FLAG_SUMMARY_FS;
+
+	/* Names. */
+	for (i = 0; i < p->nr_funcs; i++)
+		if (ntab_add(&t, p->funcs[i]->name) ||
+		    ntab_names(&t, p->funcs[i]))
+			goto out;
+	ntab_sort(&t);
+	start = b.len;
+	uleb(&b, t.nr);
+	for (i = 0; i < t.nr; i++) {
+		put(&b, t.v[i], strlen(t.v[i]) + 1);
+		if (strstr(t.v[i], ".__uniq."))
+			flags[1] |= FLAG_NAMES_UNIQ_SUFFIX;
+	}
+	off[1] = start;
+	size[1] = b.len - start;
+
+	/* Context names: none. */
+	off[2] = b.len;
+	uleb(&b, 0);
+	size[2] = 1;
+
+	/* Profiles, by total samples. */
+	start = b.len;
+	for (i = 0; i < p->nr_funcs; i++) {
+		foff[i] = b.len - start;
+		uleb(&b, v[i]->head);
+		write_body(&b, &t, v[i]);
+	}
+	off[4] = start;
+	size[4] = b.len - start;
+
+	/* Symbol list: empty. */
+	off[5] = b.len;
+
+	/* Function offsets, in the order written. */
+	start = b.len;
+	uleb(&b, p->nr_funcs);
+	for (i = 0; i < p->nr_funcs; i++) {
+		uleb(&b, ntab_index(&t, v[i]->name));
+		uleb(&b, foff[i]);
+	}
+	off[3] = start;
+	size[3] = b.len - start;
+
+	/* Function metadata: empty. */
+	off[6] = b.len;
+
+	if (b.oom)
+		goto out;
+	for (i = 0; i < 7; i++) {
+		unsigned char *h = b.p + hdr + i * 32;
+		uint64_t f[4] = { layout[i], flags[i], off[i], size[i] };
+		size_t k, j;
+
+		for (k = 0; k < 4; k++)
+			for (j = 0; j < 8; j++)
+				h[k * 8 + j] = (unsigned char)(f[k] >> (8 * j));
+	}
+	if (fwrite(b.p, 1, b.len, out) != b.len || ferror(out))
+		goto out;
+	r = 0;
+out:
+	free(b.p);
+	free(t.v);
+	free(t.idx);
+	free(s.counts);
+	free(foff);
+	free(v);
+	return r;
+}
