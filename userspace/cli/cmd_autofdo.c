@@ -106,6 +106,28 @@ static const struct dso *find_dso(const struct annot *p, const char *name)
 	return NULL;
 }
 
+/*
+ * --binary BIN against the build-id the recording noted for its basename
+ * (perf.data has them; perf script text does not): 0, or an exit status
+ * after the message.
+ */
+static int check_build_id(struct annot *p)
+{
+	const struct eb_binary *b = &p->s.bin_dso->bin;
+	uint8_t id[DSO_BUILD_ID_MAX];
+	char want[2 * DSO_BUILD_ID_MAX + 1], have[2 * DSO_BUILD_ID_MAX + 1];
+	size_t n = dso_noted_build_id(p->s.reg, b->base_name, id);
+
+	if (!n || (n == b->build_id_size && !memcmp(id, b->build_id, n)))
+		return 0;
+	dso_build_id_hex(id, n, want);
+	dso_build_id_hex(b->build_id, b->build_id_size, have);
+	return cli_fail(CLI_EXIT_INPUT,
+			"autofdo: %s has build-id %s, the recording's %s has %s: pass the binary that was recorded",
+			b->path, b->build_id_size ? have : "(none)",
+			b->base_name, want);
+}
+
 /* The raw profile to convert, or NULL after a message (*status set). */
 static const struct profile *pick(const struct args *a, struct annot *p,
 				  int *status)
@@ -221,6 +243,11 @@ static int autofdo(struct args *a)
 	if (r)
 		goto out;
 	session_report(&p.s, "profiled", annot_nr_profiles(&p));
+	if (a->c.binary) {
+		r = check_build_id(&p);
+		if (r)
+			goto out;
+	}
 	prof = pick(a, &p, &status);
 	if (!prof) {
 		r = status;

@@ -292,7 +292,10 @@ struct build {
 	struct sp_profile *p;
 	const struct eb_binary *bin;
 	struct spd *d;
-	const struct eb_sym **no_line;	/* symbols without line info */
+	struct no_line {
+		const struct eb_sym *sym;
+		uint64_t samples;
+	} *no_line;			/* symbols without line info */
 	size_t nr_no_line, cap_no_line;
 };
 
@@ -330,12 +333,16 @@ static int note_no_line(struct build *b, uint64_t addr, uint64_t samples)
 	if (!s || !samples)
 		return 0;
 	for (i = 0; i < b->nr_no_line; i++)
-		if (b->no_line[i] == s)
+		if (b->no_line[i].sym == s) {
+			b->no_line[i].samples =
+				sat_add(b->no_line[i].samples, samples);
 			return 0;
+		}
 	if (grow((void **)&b->no_line, &b->cap_no_line, b->nr_no_line + 1,
 		 sizeof(*b->no_line)))
 		return -1;
-	b->no_line[b->nr_no_line++] = s;
+	b->no_line[b->nr_no_line].sym = s;
+	b->no_line[b->nr_no_line++].samples = samples;
 	return 0;
 }
 
@@ -644,6 +651,16 @@ static int drop_ambiguous(struct sp_profile *p)
 	return 0;
 }
 
+static int cmp_no_line(const void *a, const void *b)
+{
+	const struct no_line *x = a, *y = b;
+
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	return strcmp(x->sym->name, y->sym->name);
+}
+
+/* The hottest few functions without line info, for the summary line. */
 static int name_list(struct build *b)
 {
 	size_t i, len = 0, shown = b->nr_no_line < 5 ? b->nr_no_line : 5;
@@ -652,8 +669,9 @@ static int name_list(struct build *b)
 	b->p->st.funcs_no_line = b->nr_no_line;
 	if (!shown)
 		return 0;
+	qsort(b->no_line, b->nr_no_line, sizeof(*b->no_line), cmp_no_line);
 	for (i = 0; i < shown; i++)
-		len += strlen(b->no_line[i]->name) + 2;
+		len += strlen(b->no_line[i].sym->name) + 2;
 	s = malloc(len + 8);
 	if (!s)
 		return -1;
@@ -661,7 +679,7 @@ static int name_list(struct build *b)
 	for (i = 0; i < shown; i++) {
 		if (i)
 			strcat(s, ", ");
-		strcat(s, b->no_line[i]->name);
+		strcat(s, b->no_line[i].sym->name);
 	}
 	if (b->nr_no_line > shown)
 		strcat(s, ", ...");

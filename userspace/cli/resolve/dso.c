@@ -257,6 +257,26 @@ int dso_note_build_id(struct dso_registry *r, const char *path,
 	return ret;
 }
 
+size_t dso_noted_build_id(struct dso_registry *r, const char *base,
+			  uint8_t id[DSO_BUILD_ID_MAX])
+{
+	size_t i, size = 0;
+
+	pthread_mutex_lock(&r->lock);
+	for (i = r->nr_notes; i-- > 0;) {
+		const struct bid_note *n = &r->notes[i];
+		const char *slash = strrchr(n->path, '/');
+
+		if (!n->kernel && !strcmp(slash ? slash + 1 : n->path, base)) {
+			memcpy(id, n->id, n->size);
+			size = n->size;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&r->lock);
+	return size;
+}
+
 static struct dso *get_locked(struct dso_registry *r, const char *path,
 			      const uint8_t *id, size_t id_size, bool kernel)
 {

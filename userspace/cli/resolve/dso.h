@@ -117,6 +117,13 @@ struct dso *dso_get(struct dso_registry *r, const char *path,
 int dso_note_build_id(struct dso_registry *r, const char *path,
 		      const uint8_t *id, size_t id_size, bool kernel);
 
+/*
+ * The build-id the recording gave a user DSO whose recorded path has the
+ * basename @base (the last one, if several), into @id: its size, 0 if none.
+ */
+size_t dso_noted_build_id(struct dso_registry *r, const char *base,
+			  uint8_t id[DSO_BUILD_ID_MAX]);
+
 /* The runtime address of the kernel's _text (the kernel mmap's offset). */
 void dso_set_kernel_text(struct dso_registry *r, struct dso *d,
 			 uint64_t text);
