@@ -32,6 +32,7 @@ Suite *report_suite(void);
 Suite *manners_suite(void);
 Suite *perfdata_suite(void);
 Suite *scale_suite(void);
+Suite *autofdo_suite(void);
 
 /* getenv() that fails the test when the variable is missing. */
 const char *env_path(const char *name);

@@ -253,6 +253,16 @@ static int autofdo(struct args *a)
 		r = status;
 		goto out;
 	}
+	/* A .brprof names its DSOs: their files are found now. */
+	if (prof->dso->state == DSO_UNLOADED)
+		dso_load(p.s.reg, prof->dso);
+	if (prof->dso->state != DSO_READY) {
+		r = cli_fail(CLI_EXIT_INPUT, "autofdo: %s: %s",
+			     prof->dso->short_name,
+			     prof->dso->why ? prof->dso->why :
+			     "no usable binary");
+		goto out;
+	}
 	dwarf = a->debug_file ? a->debug_file :
 		prof->dso->debug_file ? prof->dso->debug_file : prof->dso->file;
 	r = sp_build(&sp, prof, &prof->dso->bin, dwarf, err, sizeof(err));
