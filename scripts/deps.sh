@@ -20,6 +20,9 @@ pkgs=(
 	linux-perf
 	# BOLT oracle, report graphs, browser test
 	bolt-19 libgraphviz-dev graphviz chromium chromium-driver python3-selenium
+	# sample profiles: the compiler that reads them (and gcc-12 binaries);
+	# the real program of `make pgo-demo` (binutils' readelf)
+	clang-19 gcc-12 binutils-source
 )
 
 missing=()
