@@ -23,6 +23,8 @@ pkgs=(
 	# sample profiles: the compiler that reads them (and gcc-12 binaries);
 	# the real program of `make pgo-demo` (binutils' readelf)
 	clang-19 gcc-12 binutils-source
+	# glibc with its DWARF: the sample-profile oracle on optimized code
+	libc6-dbg
 )
 
 missing=()

@@ -319,6 +319,74 @@ START_TEST(oracle)
 }
 END_TEST
 
+/*
+ * glibc: gcc -O2 code with inlining, .cold parts and IFUNCs.  Debian's
+ * libc.so.6 is stripped and llvm-profgen reads symbols from --binary only,
+ * so it gets libc.so.6 with libc6-dbg's symbols and DWARF put back
+ * (eu-unstrip); ours must equal its profile both from that file and from
+ * the stripped one with the debug file found by build-id (--dso).
+ */
+START_TEST(libc)
+{
+	char dir[512], full[600], wl[512], pd[512], f[5][512], err[512];
+	char dbg[600], id[64];
+	size_t funcs, inlined;
+	FILE *p;
+
+	scratch("libc", dir, sizeof(dir));
+	snprintf(full, sizeof(full), "%s/libc.so.6", dir);
+	scratch("libc.err", err, sizeof(err));
+	{
+		char cmd[1200];
+
+		snprintf(cmd, sizeof(cmd),
+			 "mkdir -p %s && readelf -n /lib/x86_64-linux-gnu/libc.so.6 | awk '/Build ID/ {print $3}'",
+			 dir);
+		p = popen(cmd, "r");
+		ck_assert_ptr_nonnull(p);
+		ck_assert(fgets(id, sizeof(id), p));
+		pclose(p);
+		id[strcspn(id, "\n")] = '\0';
+		ck_assert_uint_eq(strlen(id), 40);
+		snprintf(dbg, sizeof(dbg), "/usr/lib/debug/.build-id/%.2s/%s.debug",
+			 id, id + 2);
+	}
+	{
+		char *argv[] = { "eu-unstrip", "/lib/x86_64-linux-gnu/libc.so.6",
+				 dbg, "-o", full, NULL };
+
+		ck_assert_msg(run_cmd(argv, NULL, err) == 0,
+			      "eu-unstrip %s failed (libc6-dbg installed?)", dbg);
+	}
+	snprintf(wl, sizeof(wl), "%s/multidso-pie", env_path("BLOCKRANGE_WORKLOADS"));
+	scratch("libc.data", pd, sizeof(pd));
+	{
+		char *argv[] = { (char *)env_path("BLOCKRANGE"), "record", "-o",
+				 pd, "--depth", "32", "--period", "7", "--", wl,
+				 "300", "300", "32", NULL };
+
+		ck_assert_int_eq(run_cmd(argv, NULL, NULL), 0);
+	}
+	scratch("libc.ours.txt", f[0], sizeof(f[0]));
+	scratch("libc.llvm.txt", f[1], sizeof(f[1]));
+	scratch("libc.ours.ext", f[2], sizeof(f[2]));
+	scratch("libc.llvm.ext", f[3], sizeof(f[3]));
+	scratch("libc.dso.txt", f[4], sizeof(f[4]));
+	theirs(pd, true, full, true, f[1], err);
+	theirs(pd, true, full, false, f[3], err);
+	ours(pd, true, "--binary", full, true, f[0], err);
+	ours(pd, true, "--binary", full, false, f[2], err);
+	same_file(f[0], f[1]);
+	same_file(f[2], f[3]);
+	ours(pd, true, "--dso", "libc.so.6", true, f[4], err);
+	same_file(f[4], f[1]);
+	shape(f[0], &funcs, &inlined);
+	ck_assert_msg(funcs >= 10 && inlined >= 10,
+		      "libc: %zu functions, %zu inlined instances", funcs,
+		      inlined);
+}
+END_TEST
+
 /* Remarks of clang-19 -fprofile-sample-use=@prof on inlines.c. */
 static size_t applied(const char *prof, const char *out, const char *err)
 {
@@ -560,6 +628,7 @@ Suite *autofdo_suite(void)
 
 	tcase_set_timeout(t, 120);
 	tcase_add_loop_test(t, oracle, 0, nr_pairs());
+	tcase_add_test(t, libc);
 	tcase_add_test(t, bad);
 	suite_add_tcase(s, t);
 	tcase_set_timeout(l, 120);
