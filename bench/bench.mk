@@ -252,3 +252,4 @@ bench-profile: $(BENCH_BINS) $(BENCH_OUT)/blockgen $(BENCH_STREAMS)/b.blk \
 	LLVM_PROFGEN=$(BENCH_LLVM_PROFGEN) \
 	MD_DATA=$(BENCH_MD) PDREPL=$(BENCH_SRC)/pdrepl.py PERF=$(BENCH_PERF) \
 		bash $(BENCH_SRC)/profile.sh $(BENCH_OUT)/profile
+include $(TOP)/bench/autofdo.mk

@@ -268,7 +268,7 @@ static int autofdo(struct args *a)
 	r = sp_build(&sp, prof, &prof->dso->bin, dwarf, err, sizeof(err));
 	if (r == -2) {
 		r = cli_fail(CLI_EXIT_INPUT,
-			     "autofdo: %s: no debug info: %s; rebuild it with -g (clang: -g -fdebug-info-for-profiling) or give its debug file (--debug-file FILE, --debug-file-directory DIR, --symfs DIR)",
+			     "autofdo: %s: %s; rebuild it with -g (clang: -g -fdebug-info-for-profiling) or give its debug file (--debug-file FILE, --debug-file-directory DIR, --symfs DIR)",
 			     prof->dso->short_name, err);
 		goto out;
 	}

@@ -710,6 +710,14 @@ int sp_build(struct sp_profile *out, const struct profile *prof,
 	out->fs_discriminators = spd_fs_discriminators(b.d);
 	if (body_samples(&b, prof) || boundary_samples(&b, prof))
 		goto out;
+	if (spd_line_error(b.d)) {
+		snprintf(err, errsz, "%s: %s", dwarf_path,
+			 spd_line_error(b.d));
+		sp_free(out);
+		spd_close(b.d);
+		free(b.no_line);
+		return -2;
+	}
 	for (size_t i = 0; i < out->nr_funcs; i++)
 		raise_to_targets(out->funcs[i]);
 	if (drop_ambiguous(out) || name_list(&b))

@@ -180,6 +180,7 @@ struct spd {
 	uint32_t *chain;
 	size_t cap_chain;
 	bool fs_disc;
+	char *line_err;		/* the first line table libdw could not read */
 };
 
 static int grow(void **p, size_t *cap, size_t need, size_t size)
@@ -558,7 +559,7 @@ struct spd *spd_open(const char *path, const char *sym_path,
 	d->dw = dwarf_begin(d->fd, DWARF_C_READ);
 	if (!d->dw) {
 		snprintf(err, errsz,
-			 "%s: expected DWARF debug info (.debug_info), got none (%s)",
+			 "%s: no debug info: expected DWARF (.debug_info), got none (%s)",
 			 path, dwarf_errmsg(-1));
 		close(d->fd);
 		free(d);
@@ -620,6 +621,7 @@ void spd_close(struct spd *d)
 	free(d->nodes);
 	free(d->paint);
 	free(d->fr);
+	free(d->line_err);
 	free(d->cus);
 	free(d->frames);
 	free(d->chain);
@@ -667,8 +669,21 @@ static void line_of(struct spd *d, uint32_t cu, uint64_t addr,
 	*line = 0;
 	*disc = 0;
 	l = dwarf_getsrc_die(&d->cus[cu], addr);
-	if (!l)
+	if (!l) {
+		Dwarf_Lines *lines;
+		size_t n;
+
+		/* No row for @addr is fine; a table libdw cannot read is not. */
+		if (!d->line_err && dwarf_getsrclines(&d->cus[cu], &lines, &n)) {
+			const char *name = dwarf_diename(&d->cus[cu]);
+
+			if (asprintf(&d->line_err,
+				     "cannot read the line table of compile unit %s: %s",
+				     name ? name : "?", dwarf_errmsg(-1)) < 0)
+				d->line_err = NULL;
+		}
 		return;
+	}
 	if (!dwarf_lineno(l, &ln) && ln > 0)
 		*line = (uint32_t)ln;
 	if (!dwarf_linediscriminator(l, &ds))
@@ -720,6 +735,11 @@ int spd_frames(struct spd *d, uint64_t addr, const struct spd_frame **frames)
 	}
 	*frames = d->frames;
 	return (int)k;
+}
+
+const char *spd_line_error(const struct spd *d)
+{
+	return d->line_err;
 }
 
 long spd_find_range(const struct spd *d, uint64_t addr)

@@ -68,6 +68,13 @@ bool spd_fs_discriminators(const struct spd *d);
  */
 int spd_frames(struct spd *d, uint64_t addr, const struct spd_frame **frames);
 
+/*
+ * The first line table spd_frames() could not read (libdw's message), or
+ * NULL: frames of its code got line 0, so a profile built from them is
+ * wrong.
+ */
+const char *spd_line_error(const struct spd *d);
+
 /* The function range containing @addr (index), or -1. */
 long spd_find_range(const struct spd *d, uint64_t addr);
 /* The function range starting at @addr, or -1. */

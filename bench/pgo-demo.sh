@@ -1,0 +1,175 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The profile-guided loop on a real program: binutils 2.40's readelf, from
+# Debian's binutils-source, built with clang-19.  See docs/autofdo.md.
+#
+#   pgo-demo.sh OUT
+#
+#  1. build readelf (-O2 -g -fdebug-info-for-profiling, linked with
+#     --emit-relocs for BOLT): the base;
+#  2. record a training run: readelf -wilf on a small object file, with
+#     $PGO_RECORD (default the ptrace recorder) into perf.data;
+#  3. AutoFDO: `blockrange autofdo` and llvm-profgen-19 on that perf.data,
+#     readelf rebuilt with -fprofile-sample-use= each profile;
+#  4. BOLT: `blockrange bolt` -> perf2bolt -pa, and perf2bolt -p on the same
+#     perf.data; llvm-bolt-19 on the base with each .fdata;
+#  5. time the five binaries natively on another input (readelf -wilf on
+#     the base binary itself: MBs of DWARF), PGO_RUNS alternated runs each
+#     (the order rotates), after checking that they all print the same;
+#     the speed-up of each is median(base) / median(it).
+# Writes OUT/pgo.json and prints the table.
+#
+# Environment: BLOCKRANGE (required), PGO_RECORD, PGO_RUNS (7), CLANG19,
+# LLVM_PROFGEN, LLVM_BOLT, PERF2BOLT, PGO_TARBALL.
+set -euo pipefail
+
+out=${1:?usage: pgo-demo.sh OUT}
+br=${BLOCKRANGE:?BLOCKRANGE must name the blockrange binary}
+record=${PGO_RECORD:-"$br record --depth 32 --period 7"}
+runs=${PGO_RUNS:-7}
+clang=${CLANG19:-clang-19}
+profgen=${LLVM_PROFGEN:-llvm-profgen-19}
+bolt=${LLVM_BOLT:-llvm-bolt-19}
+perf2bolt=${PERF2BOLT:-/usr/lib/llvm-19/bin/perf2bolt}
+tarball=${PGO_TARBALL:-/usr/src/binutils/binutils-2.40.tar.xz}
+here=$(cd "$(dirname "$0")" && pwd)
+cflags="-O2 -g -fdebug-info-for-profiling"
+ldflags="-Wl,--emit-relocs"
+bolt_opts=(-reorder-blocks=ext-tsp -reorder-functions=cdsort
+	-split-functions -split-all-cold -dyno-stats)
+
+say() { echo "pgo-demo: $*" >&2; }
+
+[ -r "$tarball" ] || { say "$tarball not found (make deps installs binutils-source)"; exit 1; }
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+src=$out/src/binutils-2.40
+obj=$out/obj
+
+# 1. Configure once; the libraries readelf links are built once (cold code,
+#    never profiled); readelf's own objects are rebuilt per variant.
+if [ ! -x "$src/configure" ]; then
+	say "unpacking $tarball"
+	mkdir -p "$out/src"
+	tar -C "$out/src" -xf "$tarball"
+fi
+if [ ! -f "$obj/.libs-done" ]; then
+	say "configuring and building readelf's libraries (once)"
+	rm -rf "$obj"
+	mkdir -p "$obj"
+	(cd "$obj" && "$src/configure" --disable-gdb --disable-gdbserver \
+		--disable-sim --disable-gprofng --disable-gold --disable-ld \
+		--disable-gas --disable-nls --disable-werror --with-system-zlib \
+		--without-zstd --disable-debuginfod CC="$clang" \
+		CFLAGS="$cflags" >"$obj/configure.log" 2>&1)
+	make -C "$obj" -j"$(nproc)" all-libiberty all-libsframe configure-bfd \
+		configure-libctf configure-binutils >"$obj/libs.log" 2>&1
+	make -C "$obj/bfd" bfd.h >>"$obj/libs.log" 2>&1
+	make -C "$obj/libctf" libctf-nobfd.la >>"$obj/libs.log" 2>&1
+	touch "$obj/.libs-done"
+fi
+objs=$(make -s -C "$obj/binutils" -f Makefile -f - pgo-print-objs \
+	<<<'pgo-print-objs: ; @echo $(readelf_OBJECTS)')
+
+build() {	# build NAME EXTRA-CFLAGS...
+	local name=$1
+	shift
+	say "building readelf.$name"
+	(cd "$obj/binutils" && rm -f $objs readelf &&
+	 make readelf CFLAGS="$cflags $*" LDFLAGS="$ldflags" \
+		>"$out/build-$name.log" 2>&1) ||
+		{ say "build of readelf.$name failed, see $out/build-$name.log"; exit 1; }
+	cp "$obj/binutils/readelf" "$out/readelf.$name"
+}
+
+build base
+
+# 2. The training run: a small object file (different from the timed input).
+"$clang" -O2 -g -c -o "$out/train.o" "$here/../check-tests/cli/autofdo/inlines.c"
+train=(-wilf "$out/train.o")
+say "recording the training run: readelf ${train[*]} ($record)"
+rm -f "$out/train.data" "$out/train.data.old"
+$record -o "$out/train.data" -- "$out/readelf.base" "${train[@]}" \
+	>/dev/null 2>"$out/record.log"
+tail -n 1 "$out/record.log" >&2
+
+# 3. AutoFDO: our profile and llvm-profgen's of the same recording.
+/usr/bin/time -f "%e s, %M KiB" -o "$out/autofdo.time" \
+	"$br" autofdo -i "$out/train.data" --binary "$out/readelf.base" \
+	-o "$out/ours.afdo" 2>"$out/autofdo.log"
+/usr/bin/time -f "%e s, %M KiB" -o "$out/profgen.time" \
+	"$profgen" --perfdata="$out/train.data" --binary="$out/readelf.base" \
+	--output="$out/llvm.afdo" 2>"$out/profgen.log"
+same_profile=no
+cmp -s "$out/ours.afdo" "$out/llvm.afdo" && same_profile=yes
+say "profiles: ours $(cat "$out/autofdo.time"), llvm-profgen $(cat "$out/profgen.time"); byte-identical: $same_profile"
+tail -n 1 "$out/autofdo.log" >&2
+build autofdo-ours "-fprofile-sample-use=$out/ours.afdo"
+build autofdo-llvm "-fprofile-sample-use=$out/llvm.afdo"
+
+# 4. BOLT: our pre-aggregated profile and perf2bolt's reading of perf.data.
+"$br" bolt -i "$out/train.data" --binary "$out/readelf.base" \
+	-o "$out/train.preagg" 2>"$out/bolt.log"
+"$perf2bolt" -pa -p "$out/train.preagg" -o "$out/ours.fdata" \
+	"$out/readelf.base" >"$out/perf2bolt-pa.log" 2>&1
+"$perf2bolt" -p "$out/train.data" -o "$out/perf2bolt.fdata" \
+	"$out/readelf.base" >"$out/perf2bolt-p.log" 2>&1
+same_fdata=no
+cmp -s <(sort "$out/ours.fdata") <(sort "$out/perf2bolt.fdata") && same_fdata=yes
+say ".fdata: ours and perf2bolt's equal (lines sorted): $same_fdata"
+for f in ours perf2bolt; do
+	"$bolt" "$out/readelf.base" -o "$out/readelf.bolt-$f" \
+		-data="$out/$f.fdata" "${bolt_opts[@]}" >"$out/bolt-$f.log" 2>&1 ||
+		{ say "llvm-bolt failed, see $out/bolt-$f.log"; exit 1; }
+done
+
+# 5. Time them on another input.
+python3 - "$out" "$runs" "$same_profile" "$same_fdata" <<'EOF'
+import json, os, statistics, subprocess, sys, time
+
+out, runs = sys.argv[1], int(sys.argv[2])
+names = ["base", "autofdo-ours", "autofdo-llvm", "bolt-ours",
+         "bolt-perf2bolt"]
+bins = {n: os.path.join(out, "readelf." + n) for n in names}
+args = ["-wilf", bins["base"]]
+ref = None
+for n in names:                 # the same output from each, and warm caches
+    r = subprocess.run([bins[n]] + args, stdout=subprocess.PIPE,
+                       stderr=subprocess.DEVNULL, check=True).stdout
+    if ref is None:
+        ref = r
+    elif r != ref:
+        raise SystemExit(f"pgo-demo: readelf.{n} prints something else")
+times = {n: [] for n in names}
+l0 = os.getloadavg()[0]
+for rep in range(runs):
+    order = names[rep % len(names):] + names[:rep % len(names)]
+    for n in order:
+        t0 = time.perf_counter()
+        subprocess.run([bins[n]] + args, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, check=True)
+        times[n].append(time.perf_counter() - t0)
+l1 = os.getloadavg()[0]
+med = {n: statistics.median(v) for n, v in times.items()}
+res = {"program": "binutils 2.40 readelf (clang-19 -O2 -g "
+                  "-fdebug-info-for-profiling)",
+       "training": "readelf -wilf train.o (inlines.c, clang-19 -O2 -g)",
+       "timed": f"readelf -wilf readelf.base ({os.path.getsize(bins['base'])} "
+                "bytes)",
+       "runs": runs, "loadavg": [round(l0, 2), round(l1, 2)],
+       "profiles_identical": sys.argv[3] == "yes",
+       "fdata_identical": sys.argv[4] == "yes",
+       "seconds": {n: {"median": med[n], "min": min(v), "max": max(v)}
+                   for n, v in times.items()},
+       "speedup": {n: med["base"] / med[n] for n in names[1:]},
+       "noise": {n: (max(v) - min(v)) / med[n] for n, v in times.items()}}
+with open(os.path.join(out, "pgo.json"), "w") as f:
+    json.dump(res, f, indent=1)
+print(f"pgo-demo: {res['timed']}, median of {runs} alternated runs "
+      f"(load {res['loadavg'][0]} -> {res['loadavg'][1]}):")
+for n in names:
+    s = "" if n == "base" else f"  {res['speedup'][n]:.3f}x"
+    print(f"  {n:16s} {med[n]:8.3f} s  (spread {100 * res['noise'][n]:.1f}%)"
+          f"{s}")
+EOF
