@@ -272,6 +272,12 @@ static int autofdo(struct args *a)
 			     prof->dso->short_name, err);
 		goto out;
 	}
+	if (r == -3) {
+		r = cli_fail(CLI_EXIT_INPUT,
+			     "autofdo: %s: %s (libdw reads discriminators of up to 24 bits: build without -fpseudo-probe-for-profiling and flow-sensitive discriminators)",
+			     prof->dso->short_name, err);
+		goto out;
+	}
 	if (r) {
 		r = cli_fail(CLI_EXIT_USAGE, "autofdo: %s", err);
 		goto out;

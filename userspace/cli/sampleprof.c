@@ -716,7 +716,7 @@ int sp_build(struct sp_profile *out, const struct profile *prof,
 		sp_free(out);
 		spd_close(b.d);
 		free(b.no_line);
-		return -2;
+		return -3;
 	}
 	for (size_t i = 0; i < out->nr_funcs; i++)
 		raise_to_targets(out->funcs[i]);

@@ -97,8 +97,10 @@ struct sp_profile {
 /*
  * Build @out from @prof (its ranges and branches in ELF addresses of
  * @bin's DSO) with the DWARF of @dwarf_path (the DSO itself or its
- * separate debug file).  0; -1 out of memory; -2 with a message in @err
- * when @dwarf_path cannot be read or has no DWARF.
+ * separate debug file).  0; -1 out of memory; with a message in @err, -2
+ * when @dwarf_path cannot be read or has no DWARF, -3 when libdw cannot
+ * read one of its line tables (elfutils 0.188 refuses discriminators wider
+ * than 24 bits: pseudo probes, flow-sensitive discriminators).
  */
 int sp_build(struct sp_profile *out, const struct profile *prof,
 	     const struct eb_binary *bin, const char *dwarf_path,
