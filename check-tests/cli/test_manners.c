@@ -20,7 +20,8 @@
 
 /* Every subcommand; the overview must list exactly these. */
 static const struct cli_cmd *const cmds[] = {
-	&cli_cmd_annotate, &cli_cmd_bolt, &cli_cmd_merge, &cli_cmd_profile,
+	&cli_cmd_annotate, &cli_cmd_autofdo, &cli_cmd_bolt, &cli_cmd_merge,
+	&cli_cmd_profile,
 	&cli_cmd_ranges, &cli_cmd_record, &cli_cmd_report, &cli_cmd_script,
 };
 #define NR_CMDS (sizeof(cmds) / sizeof(cmds[0]))
