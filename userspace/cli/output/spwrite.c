@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "../common/hash.h"
-#include "sampleprof.h"
+#include "output/spwrite.h"
 
 /* ---- shared order ---- */
 

@@ -27,6 +27,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * llvm-profgen's canonical function name, in place: ".llvm.N" and
+ * ".part.N" are cut when nothing but the number follows them (".__uniq.N"
+ * stays).
+ */
+void sp_canonical_name(char *name);
+
 /* Interned strings (one copy of each, stable pointers). */
 struct sp_names;
 

@@ -13,10 +13,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "annotate.h"
-#include "cli.h"
-#include "cmd_common.h"
-#include "sampleprof.h"
+#include "builtin/cli.h"
+#include "builtin/cmd_common.h"
+#include "collect/annotate.h"
+#include "collect/sampleprof.h"
+#include "output/spwrite.h"
 
 static const char synopsis[] =
 	"usage: blockrange autofdo [-i FILE|-] (--binary BIN | --dso NAME) [-o FILE]\n"

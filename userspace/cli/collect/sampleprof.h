@@ -31,8 +31,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "elfbin.h"
-#include "profile.h"
+#include "collect/profile.h"
+#include "resolve/elfbin.h"
 
 struct sp_target {
 	const char *name;	/* interned */
@@ -113,18 +113,6 @@ struct sp_func **sp_sorted(const struct sp_profile *p);
 
 /* Number of inlined instances under the top-level functions. */
 size_t sp_nr_inlined(const struct sp_profile *p);
-
-/* Text (llvm-profgen --format=text).  0 or -1 (out of memory, I/O). */
-int sp_write_text(const struct sp_profile *p, FILE *out);
-
-/*
- * Extensible binary (llvm-profgen's default, --format=extbinary): the
- * same bytes llvm-profgen-19 writes.  0 or -1 (out of memory, I/O).
- */
-int sp_write_extbinary(const struct sp_profile *p, FILE *out);
-
-/* llvm-profgen's name canonicalization ("f.llvm.1" -> "f"), in place. */
-void sp_canonical_name(char *name);
 
 /* Base discriminator and duplication factor of an encoded discriminator. */
 uint32_t sp_base_discriminator(uint32_t d);

@@ -6,41 +6,10 @@
 #include <string.h>
 
 #include "../common/hash.h"
-#include "sampleprof.h"
-#include "spdwarf.h"
+#include "collect/sampleprof.h"
+#include "resolve/spdwarf.h"
 
-/* ---- names and discriminators (llvm-profgen's rules) ---- */
-
-static const char *rfind(const char *s, size_t len, const char *sub)
-{
-	size_t n = strlen(sub), i;
-
-	if (n > len)
-		return NULL;
-	for (i = len - n + 1; i-- > 0;)
-		if (!memcmp(s + i, sub, n))
-			return s + i;
-	return NULL;
-}
-
-void sp_canonical_name(char *name)
-{
-	/*
-	 * ".llvm.N" and ".part.N" are cut when nothing but the number
-	 * follows them (".__uniq.N" stays: llvm-profgen keeps it).
-	 */
-	static const char *const suffixes[] = { ".llvm.", ".part." };
-	size_t i;
-
-	for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
-		size_t len = strlen(name);
-		const char *it = rfind(name, len, suffixes[i]);
-		const char *dot = strrchr(name, '.');
-
-		if (it && dot == it + strlen(suffixes[i]) - 1)
-			name[it - name] = '\0';
-	}
-}
+/* ---- discriminators (LLVM's encoding) ---- */
 
 /* LLVM's prefix-encoded discriminator component. */
 static uint32_t prefix_decode(uint32_t u)

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The writers of LLVM sample profiles (collect/sampleprof.h): text and the
+ * extensible binary format, as llvm-profgen-19 writes them.  See
+ * output/spwrite.c for the order and the encoding.
+ */
+#ifndef BLOCKRANGE_CLI_SPWRITE_H
+#define BLOCKRANGE_CLI_SPWRITE_H
+
+#include <stdio.h>
+
+#include "collect/sampleprof.h"
+
+/* Text (llvm-profgen --format=text).  0 or -1 (out of memory, I/O). */
+int sp_write_text(const struct sp_profile *p, FILE *out);
+
+/*
+ * Extensible binary (llvm-profgen's default, --format=extbinary): the
+ * same bytes llvm-profgen-19 writes.  0 or -1 (out of memory, I/O).
+ */
+int sp_write_extbinary(const struct sp_profile *p, FILE *out);
+
+#endif /* BLOCKRANGE_CLI_SPWRITE_H */
