@@ -8,14 +8,17 @@
 #
 #  1. build readelf (-O2 -g -fdebug-info-for-profiling, linked with
 #     --emit-relocs for BOLT): the base;
-#  2. record a training run: readelf -wilf on a small object file, with
-#     $PGO_RECORD (default the ptrace recorder) into perf.data;
+#  2. record a training run: readelf -wil on a small object file (the
+#     branches workload compiled with -g), with $PGO_RECORD (default the
+#     ptrace recorder, about 1.4 million instructions to single-step) into
+#     perf.data;
 #  3. AutoFDO: `blockrange autofdo` and llvm-profgen-19 on that perf.data,
 #     readelf rebuilt with -fprofile-sample-use= each profile;
 #  4. BOLT: `blockrange bolt` -> perf2bolt -pa, and perf2bolt -p on the same
 #     perf.data; llvm-bolt-19 on the base with each .fdata;
-#  5. time the five binaries natively on another input (readelf -wilf on
-#     the base binary itself: MBs of DWARF), PGO_RUNS alternated runs each
+#  5. time the five binaries natively on another input (readelf -wil on
+#     glibc's debug file from libc6-dbg, 4 MB of DWARF; on the base binary
+#     itself if it is not installed), PGO_RUNS alternated runs each
 #     (the order rotates), after checking that they all print the same;
 #     the speed-up of each is median(base) / median(it).
 # Writes OUT/pgo.json and prints the table.
@@ -86,8 +89,8 @@ build() {	# build NAME EXTRA-CFLAGS...
 build base
 
 # 2. The training run: a small object file (different from the timed input).
-"$clang" -O2 -g -c -o "$out/train.o" "$here/../check-tests/cli/autofdo/inlines.c"
-train=(-wilf "$out/train.o")
+"$clang" -O2 -g -c -o "$out/train.o" "$here/../check-tests/cli/workloads/branches.c"
+train=(-wil "$out/train.o")
 say "recording the training run: readelf ${train[*]} ($record)"
 rm -f "$out/train.data" "$out/train.data.old"
 $record -o "$out/train.data" -- "$out/readelf.base" "${train[@]}" \
@@ -124,15 +127,21 @@ for f in ours perf2bolt; do
 		{ say "llvm-bolt failed, see $out/bolt-$f.log"; exit 1; }
 done
 
-# 5. Time them on another input.
-python3 - "$out" "$runs" "$same_profile" "$same_fdata" <<'EOF'
+# 5. Time them on another input: glibc's DWARF (libc6-dbg), else the base's.
+timed=$out/readelf.base
+id=$(readelf -n /lib/x86_64-linux-gnu/libc.so.6 2>/dev/null |
+	awk '/Build ID/ { print $3 }')
+dbg=/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug
+[ -n "$id" ] && [ -r "$dbg" ] && timed=$dbg
+python3 - "$out" "$runs" "$same_profile" "$same_fdata" "$timed" <<'EOF'
 import json, os, statistics, subprocess, sys, time
 
 out, runs = sys.argv[1], int(sys.argv[2])
 names = ["base", "autofdo-ours", "autofdo-llvm", "bolt-ours",
          "bolt-perf2bolt"]
 bins = {n: os.path.join(out, "readelf." + n) for n in names}
-args = ["-wilf", bins["base"]]
+timed = sys.argv[5]
+args = ["-wil", timed]
 ref = None
 for n in names:                 # the same output from each, and warm caches
     r = subprocess.run([bins[n]] + args, stdout=subprocess.PIPE,
@@ -154,9 +163,8 @@ l1 = os.getloadavg()[0]
 med = {n: statistics.median(v) for n, v in times.items()}
 res = {"program": "binutils 2.40 readelf (clang-19 -O2 -g "
                   "-fdebug-info-for-profiling)",
-       "training": "readelf -wilf train.o (inlines.c, clang-19 -O2 -g)",
-       "timed": f"readelf -wilf readelf.base ({os.path.getsize(bins['base'])} "
-                "bytes)",
+       "training": "readelf -wil train.o (branches.c, clang-19 -O2 -g)",
+       "timed": f"readelf -wil {timed} ({os.path.getsize(timed)} bytes)",
        "runs": runs, "loadavg": [round(l0, 2), round(l1, 2)],
        "profiles_identical": sys.argv[3] == "yes",
        "fdata_identical": sys.argv[4] == "yes",
