@@ -8,19 +8,21 @@
 #
 #  1. build readelf (-O2 -g -fdebug-info-for-profiling, linked with
 #     --emit-relocs for BOLT): the base;
-#  2. record a training run: readelf -wil on a small object file (the
-#     branches workload compiled with -g), with $PGO_RECORD (default the
-#     ptrace recorder, about 1.4 million instructions to single-step) into
-#     perf.data;
+#  2. record a training run: readelf -wi on a small object file (the
+#     inlines test program compiled with gcc-12 -O2 -g), with $PGO_RECORD
+#     (default the ptrace recorder, about 3 million instructions to
+#     single-step) into perf.data;
 #  3. AutoFDO: `blockrange autofdo` and llvm-profgen-19 on that perf.data,
 #     readelf rebuilt with -fprofile-sample-use= each profile;
 #  4. BOLT: `blockrange bolt` -> perf2bolt -pa, and perf2bolt -p on the same
 #     perf.data; llvm-bolt-19 on the base with each .fdata;
-#  5. time the five binaries natively on another input (readelf -wil on
+#  5. time the five binaries natively on another input (readelf -wi on
 #     glibc's debug file from libc6-dbg, 4 MB of DWARF; on the base binary
 #     itself if it is not installed), PGO_RUNS alternated runs each
 #     (the order rotates), after checking that they all print the same;
-#     the speed-up of each is median(base) / median(it).
+#     the speed-up of each is median(base) / median(it) of the CPU time
+#     (user + sys, from wait4: less sensitive than wall time to the other
+#     load of a shared machine).  PGO_TIME_ONLY=1 only redoes this step.
 # Writes OUT/pgo.json and prints the table.
 #
 # Environment: BLOCKRANGE (required), PGO_RECORD, PGO_RUNS (7), CLANG19,
@@ -86,11 +88,12 @@ build() {	# build NAME EXTRA-CFLAGS...
 	cp "$obj/binutils/readelf" "$out/readelf.$name"
 }
 
+if [ "${PGO_TIME_ONLY:-0}" != 1 ]; then
 build base
 
 # 2. The training run: a small object file (different from the timed input).
-"$clang" -O2 -g -c -o "$out/train.o" "$here/../check-tests/cli/workloads/branches.c"
-train=(-wil "$out/train.o")
+gcc-12 -O2 -g -c -o "$out/train.o" "$here/../check-tests/cli/autofdo/inlines.c"
+train=(-wi "$out/train.o")
 say "recording the training run: readelf ${train[*]} ($record)"
 rm -f "$out/train.data" "$out/train.data.old"
 $record -o "$out/train.data" -- "$out/readelf.base" "${train[@]}" \
@@ -121,11 +124,14 @@ build autofdo-llvm "-fprofile-sample-use=$out/llvm.afdo"
 same_fdata=no
 cmp -s <(sort "$out/ours.fdata") <(sort "$out/perf2bolt.fdata") && same_fdata=yes
 say ".fdata: ours and perf2bolt's equal (lines sorted): $same_fdata"
+echo "$same_profile $same_fdata" >"$out/same"
 for f in ours perf2bolt; do
 	"$bolt" "$out/readelf.base" -o "$out/readelf.bolt-$f" \
 		-data="$out/$f.fdata" "${bolt_opts[@]}" >"$out/bolt-$f.log" 2>&1 ||
 		{ say "llvm-bolt failed, see $out/bolt-$f.log"; exit 1; }
 done
+
+fi
 
 # 5. Time them on another input: glibc's DWARF (libc6-dbg), else the base's.
 timed=$out/readelf.base
@@ -133,6 +139,7 @@ id=$(readelf -n /lib/x86_64-linux-gnu/libc.so.6 2>/dev/null |
 	awk '/Build ID/ { print $3 }')
 dbg=/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug
 [ -n "$id" ] && [ -r "$dbg" ] && timed=$dbg
+read -r same_profile same_fdata <"$out/same"
 python3 - "$out" "$runs" "$same_profile" "$same_fdata" "$timed" <<'EOF'
 import json, os, statistics, subprocess, sys, time
 
@@ -141,7 +148,7 @@ names = ["base", "autofdo-ours", "autofdo-llvm", "bolt-ours",
          "bolt-perf2bolt"]
 bins = {n: os.path.join(out, "readelf." + n) for n in names}
 timed = sys.argv[5]
-args = ["-wil", timed]
+args = ["-wi", timed]
 ref = None
 for n in names:                 # the same output from each, and warm caches
     r = subprocess.run([bins[n]] + args, stdout=subprocess.PIPE,
@@ -151,33 +158,50 @@ for n in names:                 # the same output from each, and warm caches
     elif r != ref:
         raise SystemExit(f"pgo-demo: readelf.{n} prints something else")
 times = {n: [] for n in names}
+walls = {n: [] for n in names}
 l0 = os.getloadavg()[0]
 for rep in range(runs):
     order = names[rep % len(names):] + names[:rep % len(names)]
     for n in order:
         t0 = time.perf_counter()
-        subprocess.run([bins[n]] + args, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, check=True)
-        times[n].append(time.perf_counter() - t0)
+        p = subprocess.Popen([bins[n]] + args, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+        _, st, ru = os.wait4(p.pid, 0)
+        walls[n].append(time.perf_counter() - t0)
+        if os.waitstatus_to_exitcode(st) != 0:
+            raise SystemExit(f"pgo-demo: readelf.{n} failed")
+        times[n].append(ru.ru_utime + ru.ru_stime)
 l1 = os.getloadavg()[0]
 med = {n: statistics.median(v) for n, v in times.items()}
+blob = {n: open(bins[n], "rb").read() for n in names}
+same = {(a, b): blob[a] == blob[b] for a in names for b in names}
 res = {"program": "binutils 2.40 readelf (clang-19 -O2 -g "
                   "-fdebug-info-for-profiling)",
-       "training": "readelf -wil train.o (branches.c, clang-19 -O2 -g)",
-       "timed": f"readelf -wil {timed} ({os.path.getsize(timed)} bytes)",
+       "training": "readelf -wi train.o (inlines.c, gcc-12 -O2 -g)",
+       "timed": f"readelf -wi {timed} ({os.path.getsize(timed)} bytes)",
        "runs": runs, "loadavg": [round(l0, 2), round(l1, 2)],
        "profiles_identical": sys.argv[3] == "yes",
        "fdata_identical": sys.argv[4] == "yes",
-       "seconds": {n: {"median": med[n], "min": min(v), "max": max(v)}
-                   for n, v in times.items()},
+       "identical_binaries": [[a, b] for i, a in enumerate(names)
+                              for b in names[i + 1:] if same[a, b]],
+       "cpu_seconds": {n: {"median": med[n], "min": min(v), "max": max(v)}
+                       for n, v in times.items()},
+       "wall_seconds": {n: {"median": statistics.median(v), "min": min(v),
+                            "max": max(v)} for n, v in walls.items()},
        "speedup": {n: med["base"] / med[n] for n in names[1:]},
+       "speedup_of_minima": {n: min(times["base"]) / min(times[n])
+                             for n in names[1:]},
        "noise": {n: (max(v) - min(v)) / med[n] for n, v in times.items()}}
 with open(os.path.join(out, "pgo.json"), "w") as f:
     json.dump(res, f, indent=1)
-print(f"pgo-demo: {res['timed']}, median of {runs} alternated runs "
-      f"(load {res['loadavg'][0]} -> {res['loadavg'][1]}):")
+print(f"pgo-demo: {res['timed']}: CPU time (user + sys), median of {runs} "
+      f"alternated runs (load {res['loadavg'][0]} -> {res['loadavg'][1]}):")
 for n in names:
-    s = "" if n == "base" else f"  {res['speedup'][n]:.3f}x"
-    print(f"  {n:16s} {med[n]:8.3f} s  (spread {100 * res['noise'][n]:.1f}%)"
-          f"{s}")
+    s = "" if n == "base" else (
+        f"  speed-up {res['speedup'][n]:.3f}x"
+        f" (of the minima {res['speedup_of_minima'][n]:.3f}x)")
+    print(f"  {n:16s} {med[n]:8.3f} s  min {min(times[n]):.3f} s  "
+          f"(spread {100 * res['noise'][n]:.1f}%){s}")
+for a, b in res["identical_binaries"]:
+    print(f"  readelf.{a} and readelf.{b} are the same file")
 EOF

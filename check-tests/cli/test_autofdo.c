@@ -431,6 +431,7 @@ START_TEST(pgo)
 	record(bin, "256", false, ps);
 	ours(ps, false, "--binary", bin, false, prof, err);
 	theirs(ps, false, bin, false, lprof, err);
+	same_file(prof, lprof);
 
 	/* clang applies our profile, as it applies llvm-profgen's. */
 	n = applied(prof, opt, err);
