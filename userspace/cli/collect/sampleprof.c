@@ -435,7 +435,8 @@ static int body_samples(struct build *b, const struct profile *prof)
 			nr++;
 		}
 	}
-	qsort(r, nr, sizeof(*r), cmp_rng);
+	if (nr > 1)
+		qsort(r, nr, sizeof(*r), cmp_rng);
 	for (i = 0, u = 0; i < nr; i++) {
 		if (u && r[u - 1].lo == r[i].lo && r[u - 1].hi == r[i].hi) {
 			r[u - 1].count = sat_add(r[u - 1].count, r[i].count);

@@ -66,8 +66,9 @@ static const struct sp_body **sorted_body(const struct sp_func *f)
 	for (i = 0; i < f->nr_body; i++) {
 		v[i] = &f->body[i];
 		/* Call targets are sorted in place: the order is theirs. */
-		qsort(f->body[i].targets, f->body[i].nr_targets,
-		      sizeof(*f->body[i].targets), cmp_target);
+		if (f->body[i].nr_targets > 1)
+			qsort(f->body[i].targets, f->body[i].nr_targets,
+			      sizeof(*f->body[i].targets), cmp_target);
 	}
 	qsort(v, f->nr_body, sizeof(*v), cmp_body);
 	return v;
@@ -361,7 +362,8 @@ static void write_summary(struct buf *b, struct summary *s)
 	uint64_t sum = 0, count = 0, seen = 0;
 	size_t nc = sizeof(cutoffs) / sizeof(cutoffs[0]);
 
-	qsort(s->counts, s->nr, sizeof(*s->counts), cmp_desc);
+	if (s->nr > 1)
+		qsort(s->counts, s->nr, sizeof(*s->counts), cmp_desc);
 	uleb(b, s->total);
 	uleb(b, s->max);
 	uleb(b, s->max_func);

@@ -466,7 +466,8 @@ static void dedup_franges(struct spd *d)
 {
 	size_t i, u = 0;
 
-	qsort(d->fr, d->nr_fr, sizeof(*d->fr), cmp_frange);
+	if (d->nr_fr > 1)
+		qsort(d->fr, d->nr_fr, sizeof(*d->fr), cmp_frange);
 	for (i = 0; i < d->nr_fr; i++) {
 		if (u && d->fr[u - 1].lo == d->fr[i].lo)
 			continue;
@@ -618,7 +619,8 @@ struct spd *spd_open(const char *path, const char *sym_path,
 		spd_close(d);
 		return NULL;
 	}
-	qsort(d->paint, d->nr_paint, sizeof(*d->paint), cmp_paint);
+	if (d->nr_paint > 1)
+		qsort(d->paint, d->nr_paint, sizeof(*d->paint), cmp_paint);
 	if (link_paint(d))
 		goto nomem;
 	dedup_franges(d);
