@@ -3,7 +3,8 @@
  * `blockrange autofdo` against llvm-profgen-19, and the profile-guided
  * loop on a small program:
  *  - oracle: the workloads (check-tests/cli/workloads/branches.c,
- *    sortsearch.c, autofdo/inlines.c, autofdo/nolines-*.c) built with
+ *    sortsearch.c, autofdo/inlines.c, autofdo/nolines-*.c, and the C++ of
+ *    autofdo/containers.cc with clang++-19) built with
  *    clang-19 -O2 -g -fdebug-info-for-profiling (non-PIE, and PIE with
  *    -fno-omit-frame-pointer) and gcc-12 -O2 -g (PIE), recorded with
  *    `blockrange record` (perf script text, or perf.data for gcc): our
@@ -20,8 +21,8 @@
  *    whose build-id is not the recorded one (--dso and --binary), and code
  *    without line info named in the summary line.
  * Sources come from BLOCKRANGE_LOOKUP (check-tests/cli); compilers and
- * LLVM tools from CLANG19, GCC12, LLVM_PROFDATA, LLVM_BOLT, PERF2BOLT
- * (defaults: the Debian names).
+ * LLVM tools from CLANG19, CLANGXX19, GCC12, GXX12, LLVM_PROFDATA,
+ * LLVM_BOLT, PERF2BOLT (defaults: the Debian names).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -41,6 +42,8 @@ static const char *tool(const char *env, const char *def)
 
 #define CLANG tool("CLANG19", "clang-19")
 #define GCC tool("GCC12", "gcc-12")
+#define CLANGXX tool("CLANGXX19", "clang++-19")
+#define GXX tool("GXX12", "g++-12")
 #define PROFDATA tool("LLVM_PROFDATA", "llvm-profdata-19")
 #define BOLT tool("LLVM_BOLT", "llvm-bolt-19")
 #define PERF2BOLT tool("PERF2BOLT", "/usr/lib/llvm-19/bin/perf2bolt")
@@ -64,13 +67,15 @@ static const struct prog {
 	const char *src;	/* under BLOCKRANGE_LOOKUP */
 	const char *arg;
 	size_t min_funcs;	/* in the profile */
-	size_t min_inlined;	/* indented function headers */
+	size_t min_inlined;	/* functions inlined into top-level ones */
 	bool all_configs;
+	bool cxx;
 } progs[] = {
-	{ "branches", "workloads/branches.c", "300", 2, 0, false },
-	{ "sortsearch", "workloads/sortsearch.c", "48", 4, 0, false },
-	{ "inlines", "autofdo/inlines.c", "64", 5, 5, true },
-	{ "nolines", "autofdo/nolines-main.c", "2000", 1, 0, true },
+	{ "branches", "workloads/branches.c", "300", 2, 0, false, false },
+	{ "sortsearch", "workloads/sortsearch.c", "48", 4, 0, false, false },
+	{ "inlines", "autofdo/inlines.c", "64", 5, 5, true, false },
+	{ "nolines", "autofdo/nolines-main.c", "2000", 1, 0, true, false },
+	{ "containers", "autofdo/containers.cc", "200", 3, 20, false, true },
 };
 
 #define NR_CONFIGS (sizeof(configs) / sizeof(configs[0]))
@@ -102,7 +107,8 @@ static void build(const struct prog *p, const struct config *c,
 		ck_assert_msg(run_cmd(av, NULL, err) == 0,
 			      "%s failed (see %s)", av[0], err);
 	}
-	argv[n++] = (char *)(c->gcc ? GCC : CLANG);
+	argv[n++] = (char *)(p->cxx ? (c->gcc ? GXX : CLANGXX) :
+			     (c->gcc ? GCC : CLANG));
 	for (i = 0; i < 6 && c->flags[i]; i++)
 		argv[n++] = (char *)c->flags[i];
 	for (i = 0; extra && extra[i]; i++)
