@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../common/hash.h"
+#include "base/grow.h"
 #include "collect/sampleprof.h"
 #include "resolve/spdwarf.h"
 
@@ -48,24 +49,6 @@ uint32_t sp_duplication_factor(uint32_t d)
 }
 
 /* ---- the model ---- */
-
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	size_t c;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	c = *cap ? *cap * 2 : 8;
-	while (c < need)
-		c *= 2;
-	q = realloc(*p, c * size);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = c;
-	return 0;
-}
 
 static uint64_t sat_add(uint64_t a, uint64_t b)
 {
@@ -125,7 +108,7 @@ static struct sp_body *body_get(struct sp_func *f, uint32_t line,
 			return b;
 		j = (j + 1) & (f->body_idx_cap - 1);
 	}
-	if (grow((void **)&f->body, &f->cap_body, f->nr_body + 1,
+	if (br_grow((void **)&f->body, &f->cap_body, f->nr_body + 1,
 		 sizeof(*f->body)))
 		return NULL;
 	memset(&f->body[f->nr_body], 0, sizeof(*f->body));
@@ -163,7 +146,7 @@ static int add_target(struct sp_body *b, const char *name, uint64_t count)
 						      count);
 			return 0;
 		}
-	if (grow((void **)&b->targets, &b->cap_targets, b->nr_targets + 1,
+	if (br_grow((void **)&b->targets, &b->cap_targets, b->nr_targets + 1,
 		 sizeof(*b->targets)))
 		return -1;
 	b->targets[b->nr_targets].name = name;
@@ -191,7 +174,7 @@ static struct sp_func *callsite_get(struct sp_func *f, uint32_t line,
 		if (f->calls[i].line == line && f->calls[i].disc == disc &&
 		    f->calls[i].callee->name == name)
 			return f->calls[i].callee;
-	if (grow((void **)&f->calls, &f->cap_calls, f->nr_calls + 1,
+	if (br_grow((void **)&f->calls, &f->cap_calls, f->nr_calls + 1,
 		 sizeof(*f->calls)))
 		return NULL;
 	f->calls[f->nr_calls].line = line;
@@ -232,7 +215,7 @@ static struct sp_func *top_get(struct sp_profile *p, const char *name)
 			return f;
 		j = (j + 1) & (p->func_idx_cap - 1);
 	}
-	if (grow((void **)&p->funcs, &p->cap_funcs, p->nr_funcs + 1,
+	if (br_grow((void **)&p->funcs, &p->cap_funcs, p->nr_funcs + 1,
 		 sizeof(*p->funcs)))
 		return NULL;
 	p->funcs[p->nr_funcs] = func_new(name);
@@ -307,7 +290,7 @@ static int note_no_line(struct build *b, uint64_t addr, uint64_t samples)
 				sat_add(b->no_line[i].samples, samples);
 			return 0;
 		}
-	if (grow((void **)&b->no_line, &b->cap_no_line, b->nr_no_line + 1,
+	if (br_grow((void **)&b->no_line, &b->cap_no_line, b->nr_no_line + 1,
 		 sizeof(*b->no_line)))
 		return -1;
 	b->no_line[b->nr_no_line].sym = s;
@@ -418,7 +401,7 @@ static int body_samples(struct build *b, const struct profile *prof)
 		const struct spd_range *fn = NULL;
 		size_t k, nfn = 0;
 
-		if (grow((void **)&r, &cap, nr + 1, sizeof(*r)))
+		if (br_grow((void **)&r, &cap, nr + 1, sizeof(*r)))
 			goto out;
 		r[nr].lo = raw[i].a;
 		r[nr].hi = raw[i].b;
@@ -427,7 +410,7 @@ static int body_samples(struct build *b, const struct profile *prof)
 		if (fr >= 0)
 			spd_range_func(b->d, fr, &fn, &nfn);
 		for (k = 0; k < nfn; k++) {
-			if (grow((void **)&r, &cap, nr + 1, sizeof(*r)))
+			if (br_grow((void **)&r, &cap, nr + 1, sizeof(*r)))
 				goto out;
 			r[nr].lo = fn[k].lo;
 			r[nr].hi = fn[k].hi - 1;

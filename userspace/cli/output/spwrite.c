@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "../common/hash.h"
+#include "base/grow.h"
 #include "output/spwrite.h"
 
 /* ---- shared order ---- */
@@ -238,15 +239,8 @@ static int ntab_add(struct ntab *t, const char *name)
 			return 0;
 		j = (j + 1) & (t->idx_cap - 1);
 	}
-	if (t->nr == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 64;
-		const char **v = realloc(t->v, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		t->v = v;
-		t->cap = cap;
-	}
+	if (br_grow((void **)&t->v, &t->cap, t->nr + 1, sizeof(*t->v)))
+		return -1;
 	t->v[t->nr] = name;
 	t->idx[j] = (uint32_t)t->nr + 1;
 	t->nr++;
@@ -315,16 +309,10 @@ static void sum_count(struct summary *s, uint64_t c)
 	if (c > s->max)
 		s->max = c;
 	s->nr_counts++;
-	if (s->nr == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 256;
-		uint64_t *v = realloc(s->counts, cap * sizeof(*v));
-
-		if (!v) {
-			s->oom = true;
-			return;
-		}
-		s->counts = v;
-		s->cap = cap;
+	if (br_grow((void **)&s->counts, &s->cap, s->nr + 1,
+		    sizeof(*s->counts))) {
+		s->oom = true;
+		return;
 	}
 	s->counts[s->nr++] = c;
 }

@@ -15,6 +15,7 @@
 #include <libelf.h>
 
 #include "../common/hash.h"
+#include "base/grow.h"
 #include "resolve/spdwarf.h"
 
 #ifndef DW_AT_GNU_discriminator
@@ -216,24 +217,6 @@ struct spd {
 	char *line_err;		/* the first line table libdw could not read */
 };
 
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	size_t c;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	c = *cap ? *cap * 2 : 64;
-	while (c < need)
-		c *= 2;
-	q = realloc(*p, c * size);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = c;
-	return 0;
-}
-
 static const char *die_string(Dwarf_Die *die, unsigned at)
 {
 	Dwarf_Attribute a;
@@ -296,7 +279,7 @@ static int func_of(struct spd *d, const char *name, uint32_t *idx)
 		}
 		j = (j + 1) & (d->func_idx_cap - 1);
 	}
-	if (grow((void **)&d->funcs, &d->cap_funcs, d->nr_funcs + 1,
+	if (br_grow((void **)&d->funcs, &d->cap_funcs, d->nr_funcs + 1,
 		 sizeof(*d->funcs)))
 		return -1;
 	{
@@ -339,7 +322,7 @@ static int add_node(struct spd *d, Dwarf_Die *die, int tag, int32_t parent,
 		if (!canon)
 			return -1;
 	}
-	if (grow((void **)&d->nodes, &d->cap_nodes, d->nr_nodes + 1,
+	if (br_grow((void **)&d->nodes, &d->cap_nodes, d->nr_nodes + 1,
 		 sizeof(*d->nodes)))
 		return -1;
 	self = (uint32_t)d->nr_nodes++;
@@ -361,7 +344,7 @@ static int add_node(struct spd *d, Dwarf_Die *die, int tag, int32_t parent,
 		if (hi > lo) {
 			struct paint *p;
 
-			if (grow((void **)&d->paint, &d->cap_paint,
+			if (br_grow((void **)&d->paint, &d->cap_paint,
 				 d->nr_paint + 1, sizeof(*d->paint)))
 				return -1;
 			p = &d->paint[d->nr_paint++];
@@ -375,9 +358,9 @@ static int add_node(struct spd *d, Dwarf_Die *die, int tag, int32_t parent,
 			struct func *f = &d->funcs[fidx];
 			struct frange *r;
 
-			if (grow((void **)&f->ranges, &f->cap, f->nr + 1,
+			if (br_grow((void **)&f->ranges, &f->cap, f->nr + 1,
 				 sizeof(*f->ranges)) ||
-			    grow((void **)&d->fr, &d->cap_fr, d->nr_fr + 1,
+			    br_grow((void **)&d->fr, &d->cap_fr, d->nr_fr + 1,
 				 sizeof(*d->fr)))
 				return -1;
 			f->ranges[f->nr].lo = lo;
@@ -603,7 +586,7 @@ struct spd *spd_open(const char *path, const char *sym_path,
 		Dwarf_Die cu;
 
 		if (dwarf_offdie(d->dw, off + hsize, &cu)) {
-			if (grow((void **)&d->cus, &d->cap_cus, d->nr_cus + 1,
+			if (br_grow((void **)&d->cus, &d->cap_cus, d->nr_cus + 1,
 				 sizeof(*d->cus)))
 				goto nomem;
 			d->cus[d->nr_cus++] = cu;
@@ -736,7 +719,7 @@ int spd_frames(struct spd *d, uint64_t addr, const struct spd_frame **frames)
 		return 0;
 	/* The chain, innermost first, up to the subprogram. */
 	for (i = (size_t)leaf;;) {
-		if (grow((void **)&d->chain, &d->cap_chain, n + 1,
+		if (br_grow((void **)&d->chain, &d->cap_chain, n + 1,
 			 sizeof(*d->chain)))
 			return -1;
 		d->chain[n++] = (uint32_t)i;
@@ -744,7 +727,7 @@ int spd_frames(struct spd *d, uint64_t addr, const struct spd_frame **frames)
 			break;
 		i = (size_t)d->nodes[i].parent;
 	}
-	if (grow((void **)&d->frames, &d->cap_frames, n, sizeof(*d->frames)))
+	if (br_grow((void **)&d->frames, &d->cap_frames, n, sizeof(*d->frames)))
 		return -1;
 	line_of(d, d->nodes[leaf].cu, addr, &line, &disc);
 	/* Outermost first; stop at the first frame without a name. */
