@@ -18,7 +18,8 @@
  *    makes of the same perf.data, llvm-bolt-19 applies it to a binary
  *    linked with --emit-relocs, and the result still runs;
  *  - bad input: no DWARF, a DSO the input has no samples of, a binary
- *    whose build-id is not the recorded one (--dso and --binary), and code
+ *    whose build-id is not the recorded one (--dso and --binary), a line
+ *    table libdw cannot read (pseudo-probe discriminators), and code
  *    without line info named in the summary line.
  * Sources come from BLOCKRANGE_LOOKUP (check-tests/cli); compilers and
  * LLVM tools from CLANG19, CLANGXX19, GCC12, GXX12, LLVM_PROFDATA,
@@ -607,6 +608,26 @@ START_TEST(bad)
 				 2);
 		ck_assert_int_eq(autofdo_status(a2, err, "build-id",
 						"pass the binary that was recorded"),
+				 2);
+	}
+
+	/* Pseudo-probe discriminators: a line table libdw refuses, said so. */
+	{
+		static const char *const probes[] = {
+			"-fpseudo-probe-for-profiling", NULL
+		};
+		char pp[512], ppps[512];
+		char *argv[] = { (char *)env_path("BLOCKRANGE"), "autofdo",
+				 "--perfscript", ppps, "--binary", pp, "-o", out,
+				 NULL };
+
+		scratch("bad-probes", pp, sizeof(pp));
+		scratch("bad-probes.perfscript", ppps, sizeof(ppps));
+		build(&progs[2], &configs[0], probes, pp);
+		record(pp, "64", false, ppps);
+		ck_assert_int_eq(autofdo_status(argv, err,
+						"cannot read the line table",
+						"discriminators of up to 24 bits"),
 				 2);
 	}
 
