@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A workload for sample profiles: what -O2 makes of it exercises every rule
+ * A workload for sample profiles: what -O2 makes of it exercises most rules
  * of the profile builder.  Functions inlined two levels deep and two
  * callees inlined on one line (inline frames, call sites keyed by line and
  * discriminator), a loop the compiler unrolls or vectorizes (duplication
- * factors), a rarely taken branch that gcc moves to a .cold part (a
- * function of two ranges), a tail call (a jump to a function entry), an
- * indirect call (call targets), recursion.  Small on purpose: `blockrange
- * record` single-steps it.  Usage: inlines [N] (default 64, at most 4096).
+ * factors), a rarely taken branch, a tail call (a jump to a function
+ * entry), an indirect call (call targets), recursion, code on line 0.
+ * Functions of several ranges (gcc's .cold parts) come from glibc in the
+ * tests.  Small on purpose: `blockrange record` single-steps it.
+ * Usage: inlines [N] (default 64, at most 4096).
  */
 #include <stdio.h>
 #include <stdlib.h>
