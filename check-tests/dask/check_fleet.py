@@ -69,7 +69,7 @@ def read(path):
 
 
 def stop(p):
-    """End a process this test started (its whole session: a job's
+    """End a process this test started (its whole process group: a job's
     LocalCluster workers too)."""
     if p.poll() is None:
         try:
@@ -84,7 +84,8 @@ def stop(p):
 
 
 class Job:
-    """The job as a subprocess in its own session, stderr to a file."""
+    """The job as a subprocess in a process group of its own, its stderr
+    to a file."""
 
     def __init__(self, args, name, extra_env=None):
         self.err_path = os.path.join(A.scratch, f"{name}.stderr")
@@ -166,9 +167,9 @@ def case_local(inputs, profiles, want):
         cmd = read(f"/proc/{pid}/cmdline").split(b"\0")
     except OSError:
         cmd = []
-    # The worker is a process of the job's session, not the job itself.
+    # The worker is in the job's process group, not the job itself.
     ok = check(pid != job.p.pid and b"multiprocessing" in b" ".join(cmd) and
-               os.getsid(pid) == job.p.pid,
+               os.getpgid(pid) == job.p.pid,
                f"pid {pid} of the held task is not a worker process of the "
                f"job (cmdline {cmd!r})")
     check(os.path.exists(tmp) and read(tmp) == read(profiles[held_idx]),

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""blockrange-fleet: profile many perf.data files on Dask, merge them as a tree.
+"""blockrange-fleet: profile perf.data files on Dask, merge them as a tree.
 
   fleet.py -o FLEET.brprof [options] INPUT.data...
 
@@ -10,7 +10,7 @@ FAN_IN profiles per merge.  `blockrange merge` is commutative and
 associative byte for byte, so the result is the file one `blockrange merge`
 of all the per-input profiles writes.
 
-Cluster: a LocalCluster on this machine (--workers processes of
+Cluster: a LocalCluster on the local host (--workers processes of
 --threads-per-worker threads; default one single-threaded worker per CPU),
 or any running scheduler with --scheduler ADDRESS (dask-scheduler and
 dask-worker; the job then only submits tasks and never stops the cluster).
@@ -154,24 +154,32 @@ def _hold(hold_dir, tmp, name):
                        f"within {HOLD_LIMIT:.0f} s", 1)
 
 
-def profile_task(blockrange, src, dst, jobs, extra, hold_dir):
-    """blockrange profile -i @src -o @dst, written under a temporary name,
-    then renamed."""
-    tmp = _tmp_name(dst)
-    argv = [blockrange, "profile", "-i", src, "-o", tmp, "-j", str(jobs),
-            "--no-progress"] + list(extra)
+def _produce(argv, tmp, dst, what, name, hold_dir=None):
+    """Run @argv, which writes @tmp; on success rename @tmp to @dst (after
+    the test hold, if any), else remove it and raise with @name.  Returns
+    the command's figures."""
     status, text, use = _run(argv)
     if status != 0:
         try:
             os.unlink(tmp)
         except OSError:
             pass
-    _check(status, text, "blockrange profile", src)
+    _check(status, text, what, name)
     if hold_dir is not None:
-        _hold(hold_dir, tmp, src)
+        _hold(hold_dir, tmp, name)
     os.replace(tmp, dst)
-    return dict(use, kind="profile", path=dst, input=src, pid=os.getpid(),
-                worker=_worker_address(), bytes=os.path.getsize(dst))
+    return dict(use, path=dst, pid=os.getpid(), worker=_worker_address(),
+                bytes=os.path.getsize(dst))
+
+
+def profile_task(blockrange, src, dst, jobs, extra, hold_dir):
+    """blockrange profile -i @src -o @dst, written under a temporary name,
+    then renamed."""
+    tmp = _tmp_name(dst)
+    argv = [blockrange, "profile", "-i", src, "-o", tmp, "-j", str(jobs),
+            "--no-progress"] + list(extra)
+    return dict(_produce(argv, tmp, dst, "blockrange profile", src,
+                         hold_dir), kind="profile", input=src)
 
 
 def merge_task(blockrange, parts, dst):
@@ -179,16 +187,9 @@ def merge_task(blockrange, parts, dst):
     tasks) into @dst, written under a temporary name, then renamed."""
     tmp = _tmp_name(dst)
     srcs = [p["path"] for p in parts]
-    status, text, use = _run([blockrange, "merge"] + srcs + ["-o", tmp])
-    if status != 0:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-    _check(status, text, "blockrange merge", dst)
-    os.replace(tmp, dst)
-    return dict(use, kind="merge", path=dst, inputs=srcs, pid=os.getpid(),
-                worker=_worker_address(), bytes=os.path.getsize(dst))
+    return dict(_produce([blockrange, "merge"] + srcs + ["-o", tmp], tmp,
+                         dst, "blockrange merge", dst), kind="merge",
+                inputs=srcs)
 
 
 def worker_memory():
