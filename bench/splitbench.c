@@ -385,10 +385,11 @@ static void impl_finish(struct impl *im)
 
 	flush(im);
 	im->agg_bytes = blockrange_agg_mem(im->agg);
-	im->distinct = blockrange_agg_nr_blocks(im->agg);
 	err = blockrange_build(im->agg, NULL, &im->ctx);
 	if (err)
 		die("blockrange_build failed", strerror(-err));
+	/* The build counts the distinct blocks (the aggregate would settle). */
+	im->distinct = blockrange_ctx_nr_blocks(im->ctx);
 	blockrange_agg_free(im->agg);
 	im->agg = NULL;
 }

@@ -63,7 +63,8 @@ shared: $(BR_SO)
 $(BR_SH_OUT)/obj/%.o: $(TOP)/userspace/lib/%.c $(TOP)/userspace/install.mk
 	@mkdir -p $(@D)
 	gcc -std=c11 -Wall -Wextra -Werror -O2 -g -fPIC \
-		-I$(TOP)/userspace/include -MMD -MP -MT $@ -c $< -o $@
+		-I$(TOP)/userspace/include -I$(TOP)/userspace -MMD -MP -MT $@ \
+		-c $< -o $@
 
 # -z defs: the library needs nothing but libc.
 $(BR_SO): $(BR_SH_OBJS) $(BR_MAP)
