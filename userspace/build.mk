@@ -16,6 +16,13 @@
 #                         full leak check; several minutes)
 
 US_SRC := $(TOP)/userspace
+
+# The version of libblockrange's ABI (the shared library's file name is
+# libblockrange.so.$(BR_LIB_VERSION), its SONAME libblockrange.so.$(major);
+# blockrange.pc carries it).  The major changes with every incompatible
+# change of the exported symbols (CHANGELOG.md).
+BR_LIB_VERSION := 2.0.0
+BR_LIB_SOMAJOR := $(firstword $(subst ., ,$(BR_LIB_VERSION)))
 US_TESTS := $(TOP)/check-tests
 US_OUT := $(BUILD)/userspace
 
