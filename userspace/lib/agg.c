@@ -48,6 +48,7 @@ _Static_assert(sizeof(size_t) >= 8, "iteration positions need 64 bits");
 struct agg_tuning agg_tuning_default(void)
 {
 	struct agg_tuning t = {
+		.force = -1,
 		.chunk = 4096,
 		.sample_mask = 15,
 		.hash_max = (size_t)1 << 15,
@@ -62,6 +63,8 @@ void agg_tune(struct blockrange_agg *agg, const struct agg_tuning *t)
 {
 	agg->tune = *t;
 	agg->left = t->chunk;
+	if (t->force >= 0)
+		agg->mode = (enum agg_mode)t->force;
 }
 
 void agg_stats(const struct blockrange_agg *agg, struct agg_stats *st)
@@ -150,6 +153,12 @@ static inline uint32_t owner_get(struct blockrange_agg *agg, const void *key)
 	agg->ocache[c].key = key;
 	agg->ocache[c].idx = idx;
 	return idx;
+}
+
+/* The key of owner index @idx (0: NULL). */
+static const void *owner_key(const struct blockrange_agg *agg, uint64_t idx)
+{
+	return idx ? agg->owners.rec[idx].key : NULL;
 }
 
 /* Is @key (non-NULL) a new owner?  Read-only. */
@@ -383,21 +392,21 @@ static inline void put_append(struct blockrange_agg *agg, uint64_t start,
 }
 
 /*
- * Is the block in the sample that still probes the table while appending?
- * A function of the block, not of its position, so that a block seen again
- * is sampled again: the sample's hit rate is the stream's repeat rate.
+ * Is this block in the sample that still probes the table while appending?
+ * One in (sample_mask + 1), at positions drawn from a linear congruential
+ * sequence, so that the sample's hit rate estimates what hashing would
+ * find (a fixed period could line up with a stream's own).
  */
-static inline bool sampled(const struct blockrange_agg *agg, uint64_t start,
-			   uint64_t end)
+static inline bool sampled(struct blockrange_agg *agg)
 {
-	return !((((start ^ end << 7) * BR_HASH_K) >> 48) &
-		 agg->tune.sample_mask);
+	agg->tick = agg->tick * BR_HASH_K + 1;
+	return !((agg->tick >> 48) & agg->tune.sample_mask);
 }
 
 static inline void put(struct blockrange_agg *agg, uint64_t start,
 		       uint64_t end, uint64_t op, uint64_t w)
 {
-	if (agg->mode == AGG_HASH || sampled(agg, start, end))
+	if (agg->mode == AGG_HASH || sampled(agg))
 		put_probe(agg, start, end, op, w);
 	else
 		put_append(agg, start, end, op, w);
@@ -436,6 +445,10 @@ static void decide(struct blockrange_agg *agg)
 	} else if (4 * (uint64_t)agg->hits > 3 * (uint64_t)agg->seen) {
 		next = AGG_HASH;
 	}
+	if (agg->tune.force >= 0)
+		next = (enum agg_mode)agg->tune.force;
+	if (agg->no_layout)
+		next = AGG_HASH;
 	if (next != agg->mode)
 		agg->stats.switches++;
 	agg->mode = next;
@@ -475,15 +488,19 @@ static bool owners_fit(const struct blockrange_agg *agg, uint64_t more)
 	return ((uint64_t)agg->owners.nr + more) << 2 <= agg->lay.max_op - 3;
 }
 
+/* Adds the blocks of a batch to a span (for the layout). */
+typedef void span_fn(const void *batch, struct agg_span *s);
+
 /*
  * Choose the layout if partitions may be needed for @n more blocks: in the
  * append strategy, when the table may fill up, or when a chunk ends within
- * the batch.  @b: the batch, when it is an array of blocks (its span then
- * counts), else NULL.
+ * a large batch.  The layout covers the table's blocks and the batch's
+ * (@fn(@batch) adds them).
  */
-static int need_parts(struct blockrange_agg *agg, size_t n,
-		      const struct blockrange_block *b)
+static int need_parts(struct blockrange_agg *agg, size_t n, span_fn *fn,
+		      const void *batch)
 {
+	struct agg_span s = AGG_SPAN_EMPTY;
 	int err;
 
 	if (agg->parts || agg->no_layout)
@@ -491,8 +508,9 @@ static int need_parts(struct blockrange_agg *agg, size_t n,
 	if (agg->mode == AGG_HASH && agg->nr + n <= hash_limit(agg) &&
 	    (n <= SMALL_BATCH || (int64_t)n < agg->left))
 		return 0;
-	if (agg_layout_choose(agg->tab, agg->cap, b, b ? n : 0,
-			      agg->owners.nr, &agg->lay)) {
+	fn(batch, &s);
+	if (agg_layout_choose(agg->tab, agg->cap, &s, agg->owners.nr,
+			      &agg->lay)) {
 		/* Nothing packs: the table takes every block, as it can. */
 		agg->no_layout = true;
 		agg->mode = AGG_HASH;
@@ -537,16 +555,48 @@ static int reserve(struct blockrange_agg *agg, size_t n, uint64_t new_owners,
 }
 
 /*
- * Start a batch of @n blocks (@b: as an array, or NULL): a decision that is
- * due, the layout if partitions may be needed.  Then the caller counts a
+ * Start a batch of @n blocks (@fn(@batch) adds their span): a decision that
+ * is due, the layout if partitions may be needed.  Then the caller counts a
  * large batch (plan_start(), plan_add()) and calls reserve().
  */
-static int begin(struct blockrange_agg *agg, size_t n,
-		 const struct blockrange_block *b)
+static int begin(struct blockrange_agg *agg, size_t n, span_fn *fn,
+		 const void *batch)
 {
 	if (agg->left <= 0)
 		decide(agg);
-	return need_parts(agg, n, b);
+	return need_parts(agg, n, fn, batch);
+}
+
+/* Span functions of the batches: an array of blocks, a stack, a source. */
+struct blocks_batch {
+	const struct blockrange_block *b;
+	size_t n;
+};
+
+static void blocks_span(const void *batch, struct agg_span *s)
+{
+	const struct blocks_batch *bb = batch;
+	size_t i;
+
+	for (i = 0; i < bb->n; i++)
+		agg_span_add(s, bb->b[i].start, bb->b[i].end);
+}
+
+struct stack_batch {
+	const struct blockrange_branch *br;
+	size_t nr;
+};
+
+static void stack_span(const void *batch, struct agg_span *s)
+{
+	const struct stack_batch *sb = batch;
+	enum blockrange_pred p;
+	uint64_t st, e;
+	size_t i;
+
+	for (i = sb->nr > 1 ? sb->nr - 1 : 0; i-- > 0;)
+		if (br_stack_block(sb->br, i, &st, &e, &p) == BR_COUNT)
+			agg_span_add(s, st, e);
 }
 
 /* Does a batch of @n blocks need counting (plan_add() for each block)? */
@@ -657,7 +707,7 @@ static int add_general(struct blockrange_agg *agg,
 		return blocks_error(b, n);
 	if (sum > UINT64_MAX - agg->weight)
 		return -EOVERFLOW;
-	err = begin(agg, n, b);
+	err = begin(agg, n, blocks_span, &(struct blocks_batch){ b, n });
 	if (err)
 		return err;
 	counted = plan_start(agg, &pl, n);
@@ -679,14 +729,15 @@ static int add_general(struct blockrange_agg *agg,
 	return 0;
 }
 
-/* Index of @key without adding it (0: NULL, or not there yet). */
+/*
+ * Index of @key without adding it (0: NULL, or not there yet); an empty
+ * cache slot holds NULL with index 0.
+ */
 static inline uint32_t owner_peek(const struct blockrange_agg *agg,
 				  const void *key)
 {
 	size_t c = ocache_slot(key);
 
-	if (!key)
-		return 0;
 	if (agg->ocache[c].key == key)
 		return (uint32_t)agg->ocache[c].idx;
 	return br_owners_find(&agg->owners, key);
@@ -743,7 +794,8 @@ static int add_hashed(struct blockrange_agg *agg,
 	if (sum > UINT64_MAX - agg->weight)
 		return -EOVERFLOW;
 	if (missed) {
-		err = begin(agg, missed, NULL);
+		err = begin(agg, missed, blocks_span,
+			    &(struct blocks_batch){ b, n });
 		if (!err)
 			err = reserve(agg, missed, new_owners, NULL);
 		if (err)
@@ -821,7 +873,8 @@ int blockrange_agg_add_stack(struct blockrange_agg *agg,
 		if (owner_is_new(agg, br[i + 1].to_owner))
 			new_owners++;
 	}
-	err = begin(agg, blocks, NULL);
+	err = begin(agg, blocks, stack_span,
+		    &(struct stack_batch){ br, nr });
 	if (err)
 		return err;
 	plan = plan_start(agg, &pl, blocks);
@@ -898,6 +951,15 @@ static bool src_next(struct src_iter *it, uint64_t *start, uint64_t *end,
 	return false;
 }
 
+static void src_span(const void *batch, struct agg_span *s)
+{
+	struct src_iter it = { batch, 0, 0, 0 };
+	uint64_t st, e, op, c;
+
+	while (src_next(&it, &st, &e, &op, &c))
+		agg_span_add(s, st, e);
+}
+
 static size_t src_blocks(const struct blockrange_agg *src)
 {
 	struct agg_stats st;
@@ -931,7 +993,7 @@ static int merge_begin(struct blockrange_agg *dst,
 	for (i = 1; i <= src->owners.nr; i++)
 		new_owners += !br_owners_find(&dst->owners,
 					      src->owners.rec[i].key);
-	err = begin(dst, n, NULL);
+	err = begin(dst, n, src_span, src);
 	if (err)
 		return err;
 	plan = plan_start(dst, &pl, n);
@@ -996,7 +1058,7 @@ bool blockrange_agg_next(const struct blockrange_agg *agg, size_t *pos,
 			continue;
 		b->start = e->start;
 		b->end = e->end;
-		b->owner = agg->owners.rec ? agg->owners.rec[e->op >> 2].key : NULL;
+		b->owner = owner_key(agg, e->op >> 2);
 		b->pred = (enum blockrange_pred)(e->op & 3);
 		b->count = e->count;
 		*pos = i + 1;
@@ -1012,7 +1074,7 @@ bool blockrange_agg_next(const struct blockrange_agg *agg, size_t *pos,
 			continue;
 		r = agg_part_rec(p, rec);
 		rec_block(&agg->lay, r, &b->start, &b->end, &op);
-		b->owner = agg->owners.rec ? agg->owners.rec[op >> 2].key : NULL;
+		b->owner = owner_key(agg, op >> 2);
 		b->pred = (enum blockrange_pred)(op & 3);
 		b->count = r->count;
 		*pos = agg->cap + (part << 40 | (rec + 1));

@@ -47,25 +47,11 @@ static unsigned clampu(unsigned v, unsigned lo, unsigned hi)
 	return v < lo ? lo : v > hi ? hi : v;
 }
 
-struct span {
-	uint64_t lo, hi, maxlen;
-};
-
-static void span_add(struct span *s, uint64_t start, uint64_t end)
-{
-	if (start < s->lo)
-		s->lo = start;
-	if (start > s->hi)
-		s->hi = start;
-	if (end - start > s->maxlen)
-		s->maxlen = end - start;
-}
-
 /*
  * Field widths with headroom (16x longer blocks, 64x more owners, 4x the
  * span), narrowed to what is needed if that does not fit in 64 bits.
  */
-static int layout_widths(const struct span *s, uint32_t nr_owners,
+static int layout_widths(const struct agg_span *s, uint32_t nr_owners,
 			 unsigned *sb, unsigned *lb, unsigned *ob)
 {
 	unsigned need = bits(s->hi - s->lo);
@@ -82,19 +68,17 @@ static int layout_widths(const struct span *s, uint32_t nr_owners,
 }
 
 int agg_layout_choose(const struct agg_ent *tab, size_t cap,
-		      const struct blockrange_block *b, size_t n,
-		      uint32_t nr_owners, struct agg_layout *l)
+		      const struct agg_span *batch, uint32_t nr_owners,
+		      struct agg_layout *l)
 {
-	struct span s = { UINT64_MAX, 0, 0 };
+	struct agg_span s = *batch;
 	unsigned sb, lb, ob;
 	uint64_t room, below, span;
 	size_t i;
 
 	for (i = 0; i < cap; i++)
 		if (tab[i].count)
-			span_add(&s, tab[i].start, tab[i].end);
-	for (i = 0; i < n; i++)
-		span_add(&s, b[i].start, b[i].end);
+			agg_span_add(&s, tab[i].start, tab[i].end);
 	if (s.lo > s.hi || layout_widths(&s, nr_owners, &sb, &lb, &ob))
 		return -1;
 	l->max_off = ((uint64_t)1 << sb) - 1;
@@ -229,11 +213,8 @@ static int scratch_reserve(struct blockrange_agg *agg, size_t recs)
 
 	if (recs <= agg->scratch_cap)
 		return 0;
-	while (cap < recs) {
-		if (cap > SIZE_MAX / 4 / sizeof(*s))
-			return -ENOMEM;
+	while (cap < recs)
 		cap *= 2;
-	}
 	s = br_alloc(&agg->m, cap * sizeof(*s));
 	if (!s)
 		return -ENOMEM;
@@ -287,8 +268,10 @@ int agg_part_room(struct blockrange_agg *agg, size_t n, const size_t *per_part)
 		if (err)
 			return err;
 	}
-	if (n > SIZE_MAX / 4 - agg->max_part)
-		return -ENOMEM;
+	/*
+	 * No overflow: n blocks and max_part records are in memory, each
+	 * far larger than the 32 bytes of scratch they may need.
+	 */
 	return scratch_reserve(agg, 2 * (agg->max_part + n + AGG_CHUNK_RECS));
 }
 
@@ -347,22 +330,20 @@ void agg_part_sort(struct blockrange_agg *agg, struct agg_part *p,
 
 	br_sort_recs(tmp, tmp + n0, n0);
 	n = br_sum_equal(tmp, n0);
+	/* n >= 1: a partition is sorted when it has unsorted records. */
 	keep = (n + AGG_CHUNK_RECS - 1) / AGG_CHUNK_RECS;
 	for (i = 0; i < keep; i++) {
 		k = n - i * AGG_CHUNK_RECS;
 		memcpy(p->dir[i], tmp + i * AGG_CHUNK_RECS,
 		       (k < AGG_CHUNK_RECS ? k : AGG_CHUNK_RECS) * sizeof(*tmp));
 	}
-	/* Keep at least one chunk, the tail. */
-	if (!keep && p->nchunks)
-		keep = 1;
 	for (i = keep; i < p->nchunks; i++)
 		pool_give(agg->pool, p->dir[i]);
 	p->nchunks = (uint32_t)keep;
 	p->n = n;
 	/* A full tail chunk (tail == end) takes a new one at the next append. */
-	p->tail = keep ? p->dir[keep - 1] + (n - (keep - 1) * AGG_CHUNK_RECS) : NULL;
-	p->end = keep ? p->dir[keep - 1] + AGG_CHUNK_RECS : NULL;
+	p->tail = p->dir[keep - 1] + (n - (keep - 1) * AGG_CHUNK_RECS);
+	p->end = p->dir[keep - 1] + AGG_CHUNK_RECS;
 	p->sorted_n = n;
 	p->trigger = next_trigger(agg, n);
 	agg->stats.compactions++;
@@ -443,20 +424,22 @@ void agg_settle(const struct blockrange_agg *cagg)
 {
 	/* A cache of the multiset's canonical form, hence the cast. */
 	struct blockrange_agg *agg = (struct blockrange_agg *)cagg;
-	int s = atomic_load_explicit(&agg->state, memory_order_acquire);
+	int dirty = AGG_DIRTY;
 
-	while (s != AGG_CLEAN) {
-		if (s == AGG_DIRTY &&
-		    atomic_compare_exchange_weak_explicit(&agg->state, &s,
-							  AGG_SETTLING,
-							  memory_order_acquire,
-							  memory_order_acquire)) {
-			if (agg->parts)
-				settle(agg);
-			atomic_store_explicit(&agg->state, AGG_CLEAN,
-					      memory_order_release);
-			return;
-		}
-		s = atomic_load_explicit(&agg->state, memory_order_acquire);
+	if (atomic_load_explicit(&agg->state, memory_order_acquire) == AGG_CLEAN)
+		return;
+	/* Only aggregates with partitions are ever dirty. */
+	if (atomic_compare_exchange_strong_explicit(&agg->state, &dirty,
+						    AGG_SETTLING,
+						    memory_order_acquire,
+						    memory_order_acquire)) {
+		settle(agg);
+		atomic_store_explicit(&agg->state, AGG_CLEAN,
+				      memory_order_release);
+		return;
 	}
+	/* Another reader settles it: wait for it to finish. */
+	while (atomic_load_explicit(&agg->state, memory_order_acquire) !=
+	       AGG_CLEAN)
+		;
 }

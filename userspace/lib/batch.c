@@ -101,41 +101,12 @@ static void *balloc(struct build *b, size_t n, size_t size)
 	return br_alloc(&b->ctx->m, n * size);
 }
 
-/* Make @f hold @n elements of @size bytes, keeping @keep; 0 or -ENOMEM. */
-static int buf_fit(struct build *b, struct buf *f, size_t n, size_t keep,
-		   size_t size)
-{
-	size_t cap = f->cap ? f->cap : 64;
-	void *q;
-
-	if (n <= f->cap)
-		return 0;
-	while (cap < n) {
-		if (cap > SIZE_MAX / 2 / size)
-			return -ENOMEM;
-		cap *= 2;
-	}
-	q = balloc(b, cap, size);
-	if (!q)
-		return -ENOMEM;
-	if (keep)
-		memcpy(q, f->p, keep * size);
-	br_free(&b->ctx->m, f->p, f->cap * size);
-	f->p = q;
-	f->cap = cap;
-	return 0;
-}
-
-static bool fits32(uint64_t v)
-{
-	return v <= UINT32_MAX;
-}
-
-/* ---- the sweep ---------------------------------------------------------- */
-
-/* Make *@p (@cap elements of @size bytes) hold @need; 0 or -ENOMEM. */
-static int grow(struct blockrange_ctx *ctx, void **p, size_t *cap,
-		size_t need, size_t size)
+/*
+ * Make *@p (@cap elements of @size bytes, the first @keep of them kept)
+ * hold @need, doubling; 0 or -ENOMEM (then unchanged).
+ */
+static int fit(struct br_mem *m, void **p, size_t *cap, size_t need,
+	       size_t keep, size_t size)
 {
 	size_t ncap = *cap ? *cap : 16;
 	void *q;
@@ -147,49 +118,60 @@ static int grow(struct blockrange_ctx *ctx, void **p, size_t *cap,
 			return -ENOMEM;
 		ncap *= 2;
 	}
-	q = br_alloc(&ctx->m, ncap * size);
+	q = br_alloc(m, ncap * size);
 	if (!q)
 		return -ENOMEM;
-	if (*p)
-		memcpy(q, *p, *cap * size);
-	br_free(&ctx->m, *p, *cap * size);
+	if (keep)
+		memcpy(q, *p, keep * size);
+	br_free(m, *p, *cap * size);
 	*p = q;
 	*cap = ncap;
 	return 0;
 }
 
-/* Shrink *@p from @cap to exactly @n elements (never fails: keeps it). */
-static void shrink(struct blockrange_ctx *ctx, void **p, size_t *cap,
+static int buf_fit(struct build *b, struct buf *f, size_t n, size_t keep,
+		   size_t size)
+{
+	return fit(&b->ctx->m, &f->p, &f->cap, n, keep, size);
+}
+
+/* Cut *@p from @cap to exactly @n > 0 elements; false if that failed. */
+static bool shrink(struct blockrange_ctx *ctx, void **p, size_t *cap,
 		   size_t n, size_t size)
 {
 	void *q;
 
 	if (n == *cap)
-		return;
-	q = n ? br_alloc(&ctx->m, n * size) : NULL;
-	if (n && !q)
-		return;
-	if (n)
-		memcpy(q, *p, n * size);
+		return true;
+	q = br_alloc(&ctx->m, n * size);
+	if (!q)
+		return false;
+	memcpy(q, *p, n * size);
 	br_free(&ctx->m, *p, *cap * size);
 	*p = q;
 	*cap = n;
+	return true;
 }
 
-/* The range [lo + x, lo + y] with its counters. */
+/* ---- the sweep ---------------------------------------------------------- */
+
+/*
+ * The range [lo + x, lo + y] with its counters.  Entry, taken and pred are
+ * at most the coverage (blocks that start or end at a range cover it), so
+ * the range is wide when its length or its coverage needs 33 bits.
+ */
 static int emit(struct sweep *sw, uint64_t x, uint64_t y, uint64_t taken,
 		uint64_t pred)
 {
 	uint64_t len = y - x, cov = sw->cov0, entry = sw->entry0;
-	bool wide = !fits32(len) || !fits32(cov) || !fits32(entry) ||
-		    !fits32(taken) || !fits32(pred);
+	bool wide = (len | cov) > UINT32_MAX;
 	struct blockrange_ctx *ctx = sw->ctx;
 	struct frange *fr;
 
-	if (grow(ctx, (void **)&ctx->fr, &sw->fr_cap, sw->nr_ranges + 1,
-		 sizeof(*ctx->fr)) ||
-	    (wide && grow(ctx, (void **)&ctx->fw, &sw->fw_cap,
-			  sw->nr_wide + 1, sizeof(*ctx->fw))))
+	if (fit(&ctx->m, (void **)&ctx->fr, &sw->fr_cap, sw->nr_ranges + 1,
+		sw->nr_ranges, sizeof(*ctx->fr)) ||
+	    (wide && fit(&ctx->m, (void **)&ctx->fw, &sw->fw_cap,
+			 sw->nr_wide + 1, sw->nr_wide, sizeof(*ctx->fw))))
 		return -ENOMEM;
 	fr = &ctx->fr[sw->nr_ranges];
 	fr->start = sw->lo + x;
@@ -371,8 +353,8 @@ static int split_table(struct build *b)
 		cnt[i + 1] += cnt[i];
 	memcpy(b->hpos, cnt, sizeof(b->hpos));
 	b->nh = cnt[AGG_NPART];
-	n1 = b->nmis ? b->nmis : 1;
-	b->hrec = balloc(b, b->nh ? b->nh : 1, sizeof(*b->hrec));
+	n1 = b->nmis + !b->nmis;
+	b->hrec = balloc(b, b->nh + !b->nh, sizeof(*b->hrec));
 	b->ms = balloc(b, n1, sizeof(*b->ms));
 	b->me = balloc(b, n1, sizeof(*b->me));
 	evs = balloc(b, n1, sizeof(*evs));
@@ -395,21 +377,22 @@ static int split_table(struct build *b)
 		sort_events(evs, b->nmis, tmp, b->me);
 		err = 0;
 	}
-	br_free(&b->ctx->m, evs, evs ? n1 * sizeof(*evs) : 0);
-	br_free(&b->ctx->m, tmp, tmp ? 2 * n1 * sizeof(*tmp) : 0);
+	br_free(&b->ctx->m, evs, n1 * sizeof(*evs));
+	br_free(&b->ctx->m, tmp, 2 * n1 * sizeof(*tmp));
 	return err;
 }
 
 /* ---- one window ----------------------------------------------------------- */
 
-/* Exclusive end of window @p as a key offset (UINT64_MAX: none). */
+/*
+ * Exclusive end of window @p as a key offset (UINT64_MAX: none).  No
+ * overflow: pb and 256 << psh are both below 2^63 (agg_layout_choose()).
+ */
 static uint64_t window_end(const struct agg_layout *l, unsigned p)
 {
-	uint64_t q = (uint64_t)p + 1;
-
-	if (q >= AGG_NPART || q > (UINT64_MAX - l->pb) >> l->psh)
+	if (p + 1 >= AGG_NPART)
 		return UINT64_MAX;
-	return l->pb + (q << l->psh);
+	return l->pb + ((uint64_t)(p + 1) << l->psh);
 }
 
 /* Step 1: the distinct blocks of window @p in b->r, by key; how many. */
@@ -592,7 +575,7 @@ static void build_layout(struct build *b)
 		b->packs = true;
 		return;
 	}
-	b->packs = !agg_layout_choose(agg->tab, agg->cap, NULL, 0,
+	b->packs = !agg_layout_choose(agg->tab, agg->cap, &AGG_SPAN_EMPTY,
 				      agg->owners.nr, &b->lay);
 }
 
@@ -612,11 +595,11 @@ static int build_buffers(struct build *b)
 			w = n;
 	}
 	b->wcap = w;
-	b->r = balloc(b, w, sizeof(*b->r));
-	b->t = balloc(b, w, sizeof(*b->t));
-	b->tmp = balloc(b, w, sizeof(*b->tmp));
-	if (!b->r || !b->t || !b->tmp)
+	b->r = balloc(b, 3 * w, sizeof(*b->r));
+	if (!b->r)
 		return -ENOMEM;
+	b->t = b->r + w;
+	b->tmp = b->t + w;
 	if (!total)
 		return 0;
 	/*
@@ -624,21 +607,21 @@ static int build_buffers(struct build *b)
 	 * pages never written are never touched.
 	 */
 	b->ctx->fr = balloc(b, total, sizeof(*b->ctx->fr));
-	b->sw.fr_cap = b->ctx->fr ? total : 0;
-	return b->ctx->fr ? 0 : -ENOMEM;
+	if (!b->ctx->fr)
+		return -ENOMEM;
+	b->sw.fr_cap = total;
+	return 0;
 }
 
 static void build_free(struct build *b)
 {
 	struct br_mem *m = &b->ctx->m;
-	size_t n1 = b->nmis ? b->nmis : 1;
+	size_t n1 = b->nmis + !b->nmis;
 
-	br_free(m, b->hrec, b->hrec ? (b->nh ? b->nh : 1) * sizeof(*b->hrec) : 0);
-	br_free(m, b->ms, b->ms ? n1 * sizeof(*b->ms) : 0);
-	br_free(m, b->me, b->me ? n1 * sizeof(*b->me) : 0);
-	br_free(m, b->r, b->r ? b->wcap * sizeof(*b->r) : 0);
-	br_free(m, b->t, b->t ? b->wcap * sizeof(*b->t) : 0);
-	br_free(m, b->tmp, b->tmp ? b->wcap * sizeof(*b->tmp) : 0);
+	br_free(m, b->hrec, (b->nh + !b->nh) * sizeof(*b->hrec));
+	br_free(m, b->ms, n1 * sizeof(*b->ms));
+	br_free(m, b->me, n1 * sizeof(*b->me));
+	br_free(m, b->r, 3 * b->wcap * sizeof(*b->r));
 	br_free(m, b->carry[0].p, b->carry[0].cap * sizeof(struct arec));
 	br_free(m, b->carry[1].p, b->carry[1].cap * sizeof(struct arec));
 	br_free(m, b->ws.p, b->ws.cap * sizeof(struct ev));
@@ -673,14 +656,11 @@ static int build_finish(struct build *b, int err)
 	struct blockrange_ctx *ctx = b->ctx;
 	struct sweep *sw = &b->sw;
 
-	if (!err) {
-		shrink(ctx, (void **)&ctx->fr, &sw->fr_cap, sw->nr_ranges,
-		       sizeof(*ctx->fr));
-		shrink(ctx, (void **)&ctx->fw, &sw->fw_cap, sw->nr_wide,
-		       sizeof(*ctx->fw));
-		if (sw->fr_cap != sw->nr_ranges || sw->fw_cap != sw->nr_wide)
-			err = -ENOMEM;
-	}
+	if (!err && (!shrink(ctx, (void **)&ctx->fr, &sw->fr_cap,
+			     sw->nr_ranges, sizeof(*ctx->fr)) ||
+		     !shrink(ctx, (void **)&ctx->fw, &sw->fw_cap,
+			     sw->nr_wide, sizeof(*ctx->fw))))
+		err = -ENOMEM;
 	ctx->nr_ranges = sw->fr_cap;
 	ctx->nr_fw = sw->fw_cap;
 	return err;

@@ -244,15 +244,18 @@ enum agg_mode {
 
 /*
  * What the strategy runs on; the defaults come from agg_tuning_default().
+ * @force:       AGG_HASH or AGG_APPEND for every chunk (tests and the
+ *               benchmark compare the strategies), or -1: choose
  * @chunk:       blocks per decision
- * @sample_mask: in AGG_APPEND, one block in (sample_mask + 1) probes (a
- *               function of the block: see sampled() in agg.c)
+ * @sample_mask: in AGG_APPEND, one block in (sample_mask + 1) probes (at
+ *               pseudo-random positions: see sampled() in agg.c)
  * @hash_max:    hash-table slots beyond which only misfits are inserted
  * @part_min:    records a partition reaches before its first compaction
  * @slab_chunks: chunks per slab of partition memory (the first one holds
  *               the slab's header)
  */
 struct agg_tuning {
+	int force;
 	uint32_t chunk;
 	uint32_t sample_mask;
 	size_t hash_max;
@@ -302,6 +305,7 @@ struct blockrange_agg {
 	int64_t left;			/* blocks left in this chunk */
 	uint32_t seen, hits;		/* this chunk: probed blocks, found */
 	uint32_t backoff, wait;		/* chunks to append before retrying */
+	uint64_t tick;			/* the sample's position sequence */
 	struct agg_tuning tune;
 	struct agg_stats stats;
 
@@ -343,9 +347,28 @@ static inline uint64_t agg_key(const struct agg_layout *l, uint64_t start,
 	return (start - l->kb) << l->sh_s | (end - start) << l->sh_l | op;
 }
 
+/* Lowest and highest start, longest block; empty: lo > hi. */
+struct agg_span {
+	uint64_t lo, hi, maxlen;
+};
+
+#define AGG_SPAN_EMPTY	((struct agg_span){ UINT64_MAX, 0, 0 })
+
+static inline void agg_span_add(struct agg_span *s, uint64_t start,
+				uint64_t end)
+{
+	if (start < s->lo)
+		s->lo = start;
+	if (start > s->hi)
+		s->hi = start;
+	if (end - start > s->maxlen)
+		s->maxlen = end - start;
+}
+
+/* A layout for the table's blocks and @batch; -1 if none fits. */
 int agg_layout_choose(const struct agg_ent *tab, size_t cap,
-		      const struct blockrange_block *b, size_t n,
-		      uint32_t nr_owners, struct agg_layout *l);
+		      const struct agg_span *batch, uint32_t nr_owners,
+		      struct agg_layout *l);
 int agg_part_init(struct blockrange_agg *agg);
 void agg_part_free(struct blockrange_agg *agg);
 int agg_part_room(struct blockrange_agg *agg, size_t n,

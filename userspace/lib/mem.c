@@ -34,19 +34,20 @@ static size_t page_round(size_t size)
 
 static void *map_huge(size_t size)
 {
-	size_t len = page_round(size), head;
+	size_t len, head;
 	char *p, *a;
 
-	if (len < size || len > SIZE_MAX - HUGE_ALIGN)
+	if (size > SIZE_MAX / 2)
 		return NULL;
+	len = page_round(size);
 	p = mmap(NULL, len + HUGE_ALIGN, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return NULL;
 	a = (char *)(((uintptr_t)p + HUGE_ALIGN - 1) & ~(uintptr_t)(HUGE_ALIGN - 1));
+	/* The head may be empty: munmap() of 0 bytes is a harmless EINVAL. */
 	head = (size_t)(a - p);
-	if (head)
-		munmap(p, head);
+	munmap(p, head);
 	munmap(a + len, HUGE_ALIGN - head);
 	/* A hint: without transparent huge pages it fails, harmlessly. */
 	madvise(a, len / HUGE_ALIGN * HUGE_ALIGN, MADV_HUGEPAGE);
