@@ -188,21 +188,18 @@ static inline uint64_t op_of(struct blockrange_agg *agg, struct owner_memo *om,
 /* ---- the hash table ---------------------------------------------------------- */
 
 /*
- * The home slot of a block in a table of 2^(64 - @shift) slots: the high
- * bits of one multiplication by the shared constant (the table is probed
- * for every block of a repeating stream: its hash must be cheap).  The
- * end's low bits go high, the owner's higher still; what shifts out is
- * the high bits, which blocks of one program share anyway.
+ * The home slot of a block in a table of @mask + 1 slots (a power of two
+ * up to 2^32): bits 32 and up of one multiplication by the shared
+ * constant (the table is probed for every block of a repeating stream: its
+ * hash must be cheap).  The end's low bits go high, the owner's higher
+ * still; what shifts out is the high bits, which blocks of one program
+ * share anyway.
  */
 static inline size_t blk_slot(uint64_t start, uint64_t end, uint64_t op,
-			      unsigned shift)
+			      size_t mask)
 {
-	return (size_t)(((start ^ end << 24 ^ op << 50) * BR_HASH_K) >> shift);
-}
-
-static unsigned tab_shift(size_t cap)
-{
-	return 64 - (unsigned)__builtin_ctzll(cap);
+	return (size_t)(((start ^ end << 24 ^ op << 50) * BR_HASH_K) >> 32) &
+	       mask;
 }
 
 /*
@@ -214,7 +211,7 @@ static inline struct agg_ent *tab_find(const struct blockrange_agg *agg,
 				       uint64_t op)
 {
 	size_t mask = agg->cap - 1;
-	size_t i = blk_slot(start, end, op, agg->shift);
+	size_t i = blk_slot(start, end, op, mask);
 
 	for (;; i = (i + 1) & mask) {
 		struct agg_ent *e = &agg->tab[i];
@@ -228,7 +225,7 @@ static inline struct agg_ent *tab_find(const struct blockrange_agg *agg,
 /* Put a block known to be absent into @tab. */
 static void tab_put(struct agg_ent *tab, size_t cap, const struct agg_ent *e)
 {
-	size_t i = blk_slot(e->start, e->end, e->op, tab_shift(cap));
+	size_t i = blk_slot(e->start, e->end, e->op, cap - 1);
 
 	while (tab[i].start)
 		i = (i + 1) & (cap - 1);
@@ -259,7 +256,6 @@ static int tab_reserve(struct blockrange_agg *agg, uint64_t more)
 	br_free(&agg->m, agg->tab, agg->cap * sizeof(*tab));
 	agg->tab = tab;
 	agg->cap = cap;
-	agg->shift = tab_shift(cap);
 	return 0;
 }
 
@@ -342,7 +338,6 @@ static void hash_run(struct blockrange_agg *agg,
 {
 	struct agg_ent *tab = agg->tab;
 	size_t mask = agg->cap - 1, k, i;
-	unsigned shift = agg->shift;
 	uint32_t hits = 0;
 
 	for (k = 0; k < n; k++) {
@@ -350,7 +345,7 @@ static void hash_run(struct blockrange_agg *agg,
 		uint64_t op = op_of(agg, om, b[k].owner, b[k].pred);
 		struct agg_ent *x;
 
-		for (i = blk_slot(s, e, op, shift);; i = (i + 1) & mask) {
+		for (i = blk_slot(s, e, op, mask);; i = (i + 1) & mask) {
 			x = &tab[i];
 			if (x->start == s ? x->end == e && x->op == op :
 			    !x->start)
@@ -755,7 +750,6 @@ static int add_hashed(struct blockrange_agg *agg,
 	struct agg_ent *slot[SMALL_BATCH], *tab = agg->tab;
 	struct owner_memo om = { NULL, 0 };
 	size_t mask = agg->cap - 1, k, i, missed = 0;
-	unsigned shift = agg->shift;
 	uint64_t sum = 0, new_owners = 0;
 	int err;
 
@@ -778,7 +772,7 @@ static int add_hashed(struct blockrange_agg *agg,
 			}
 		}
 		op = (uint64_t)om.idx << 2 | b[k].pred;
-		for (i = blk_slot(s, e, op, shift);; i = (i + 1) & mask) {
+		for (i = blk_slot(s, e, op, mask);; i = (i + 1) & mask) {
 			x = &tab[i];
 			if (x->start == s ? x->end == e && x->op == op :
 			    !x->start)
@@ -827,14 +821,75 @@ static int add_hashed(struct blockrange_agg *agg,
 	return 0;
 }
 
+/*
+ * The shortcut of a repeating stream: every block of the batch is already
+ * in the table, so it is counted on the spot.  At the first block that is
+ * not (or an invalid block, or an overflow), the counts added so far are
+ * taken back: 1 (take another path) or the error.
+ */
+static int add_found(struct blockrange_agg *agg,
+		     const struct blockrange_block *b, size_t n)
+{
+	struct agg_ent *slot[SMALL_BATCH], *tab = agg->tab;
+	size_t mask = agg->cap - 1, k, i;
+	const void *okey = NULL;
+	uint64_t sum = 0, oidx = 0;
+	int ret = 1;
+
+	for (k = 0; k < n; k++) {
+		uint64_t s = b[k].start, e = b[k].end, op;
+		struct agg_ent *x;
+
+		/* s - 1 >= e: s is 0 or s > e. */
+		if (s - 1 >= e || !b[k].count ||
+		    (unsigned)b[k].pred > BLOCKRANGE_PRED_MISS ||
+		    __builtin_add_overflow(sum, b[k].count, &sum)) {
+			ret = blocks_error(b, n);
+			break;
+		}
+		if (b[k].owner != okey) {
+			okey = b[k].owner;
+			oidx = owner_peek(agg, okey);
+			if (okey && !oidx)
+				break;
+		}
+		op = oidx << 2 | b[k].pred;
+		for (i = blk_slot(s, e, op, mask);; i = (i + 1) & mask) {
+			x = &tab[i];
+			if (x->start == s ? x->end == e && x->op == op :
+			    !x->start)
+				break;
+		}
+		if (!x->start)
+			break;
+		x->count += b[k].count;
+		slot[k] = x;
+	}
+	if (k == n && sum <= UINT64_MAX - agg->weight) {
+		agg->weight += sum;
+		agg->seen += (uint32_t)n;
+		agg->hits += (uint32_t)n;
+		agg->left -= (int64_t)n;
+		return 0;
+	}
+	if (k == n)
+		ret = -EOVERFLOW;
+	while (k-- > 0)
+		slot[k]->count -= b[k].count;
+	return ret;
+}
+
 int blockrange_agg_add_blocks(struct blockrange_agg *agg,
 			      const struct blockrange_block *b, size_t n)
 {
+	int ret;
+
 	if (agg->left <= 0)
 		decide(agg);
-	if (agg->mode == AGG_HASH && agg->cap && n <= SMALL_BATCH)
-		return add_hashed(agg, b, n);
-	return add_general(agg, b, n);
+	if (agg->mode != AGG_HASH || !agg->cap || n > SMALL_BATCH)
+		return add_general(agg, b, n);
+	ret = add_found(agg, b, n);
+	return ret <= 0 ? ret : add_hashed(agg, b, n);
 }
 
 /* One block of a batch counted block by block. */

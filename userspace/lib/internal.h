@@ -286,7 +286,6 @@ struct blockrange_agg {
 	/* The hash table. */
 	struct agg_ent *tab;
 	size_t cap;			/* power of two, or 0 */
-	unsigned shift;			/* 64 - log2(cap) */
 	size_t nr;			/* blocks in it */
 
 	/* The partitions, once a layout is chosen (parts != NULL). */
