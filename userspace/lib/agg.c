@@ -132,9 +132,10 @@ size_t blockrange_agg_mem(const struct blockrange_agg *agg)
 
 /* ---- owners ---------------------------------------------------------------- */
 
+/* Owners change every few blocks: the cache's hash is one multiplication. */
 static inline size_t ocache_slot(const void *key)
 {
-	return br_hash64((uint64_t)(uintptr_t)key) >> 58;
+	return ((uint64_t)(uintptr_t)key * BR_HASH_K) >> 58;
 }
 
 /* Index of @key, added if new; room was reserved.  0 for NULL. */
@@ -688,14 +689,19 @@ static int add_general(struct blockrange_agg *agg,
 	size_t i;
 	int err;
 
-	/* One pass without early exits; the error, if any, in a second. */
+	/*
+	 * One pass without early exits; the error, if any, in a second.  New
+	 * owners: at most one per change of owner in a small batch (room for
+	 * a few hundred is nothing), counted in a large one.
+	 */
 	for (i = 0; i < n; i++) {
 		bad |= !b[i].start | (b[i].start > b[i].end) | !b[i].count |
 		       ((unsigned)b[i].pred > BLOCKRANGE_PRED_MISS);
 		ovf |= __builtin_add_overflow(sum, b[i].count, &sum);
 		if (b[i].owner != prev) {
 			prev = b[i].owner;
-			new_owners += owner_is_new(agg, prev);
+			new_owners += n <= SMALL_BATCH ? prev != NULL :
+				      owner_is_new(agg, prev);
 		}
 	}
 	if (bad || ovf)
@@ -830,30 +836,33 @@ static int add_hashed(struct blockrange_agg *agg,
 static int add_found(struct blockrange_agg *agg,
 		     const struct blockrange_block *b, size_t n)
 {
-	struct agg_ent *slot[SMALL_BATCH], *tab = agg->tab;
-	size_t mask = agg->cap - 1, k, i;
+	struct agg_ent *slot[SMALL_BATCH], **sp = slot, *tab = agg->tab;
+	const struct blockrange_block *p, *end = b + n;
+	size_t mask = agg->cap - 1, i;
 	const void *okey = NULL;
-	uint64_t sum = 0, oidx = 0;
+	uint64_t sum = 0, obase = 0;
 	int ret = 1;
 
-	for (k = 0; k < n; k++) {
-		uint64_t s = b[k].start, e = b[k].end, op;
+	for (p = b; p < end; p++, sp++) {
+		uint64_t s = p->start, e = p->end, op;
 		struct agg_ent *x;
 
 		/* s - 1 >= e: s is 0 or s > e. */
-		if (s - 1 >= e || !b[k].count ||
-		    (unsigned)b[k].pred > BLOCKRANGE_PRED_MISS ||
-		    __builtin_add_overflow(sum, b[k].count, &sum)) {
+		if (s - 1 >= e || !p->count ||
+		    (unsigned)p->pred > BLOCKRANGE_PRED_MISS ||
+		    __builtin_add_overflow(sum, p->count, &sum)) {
 			ret = blocks_error(b, n);
 			break;
 		}
-		if (b[k].owner != okey) {
-			okey = b[k].owner;
-			oidx = owner_peek(agg, okey);
-			if (okey && !oidx)
+		if (p->owner != okey) {
+			uint64_t idx = owner_peek(agg, p->owner);
+
+			if (p->owner && !idx)
 				break;
+			okey = p->owner;
+			obase = idx << 2;
 		}
-		op = oidx << 2 | b[k].pred;
+		op = obase | p->pred;
 		for (i = blk_slot(s, e, op, mask);; i = (i + 1) & mask) {
 			x = &tab[i];
 			if (x->start == s ? x->end == e && x->op == op :
@@ -862,20 +871,20 @@ static int add_found(struct blockrange_agg *agg,
 		}
 		if (!x->start)
 			break;
-		x->count += b[k].count;
-		slot[k] = x;
+		x->count += p->count;
+		*sp = x;
 	}
-	if (k == n && sum <= UINT64_MAX - agg->weight) {
+	if (p == end && sum <= UINT64_MAX - agg->weight) {
 		agg->weight += sum;
 		agg->seen += (uint32_t)n;
 		agg->hits += (uint32_t)n;
 		agg->left -= (int64_t)n;
 		return 0;
 	}
-	if (k == n)
+	if (p == end)
 		ret = -EOVERFLOW;
-	while (k-- > 0)
-		slot[k]->count -= b[k].count;
+	while (p-- > b)
+		(*--sp)->count -= p->count;
 	return ret;
 }
 
