@@ -34,7 +34,7 @@
  * program may also link another red-black tree that uses the kernel's
  * names.  This header also offers the kernel-style short names rb_*() as
  * static inline functions that call them; both spellings are the same
- * API.  The inline helpers (rb_link_node(), rb_add(), rb_find(), ...) are
+ * API.  The inline functions (rb_link_node(), rb_add(), rb_find(), ...) are
  * not exported at all.
  */
 #ifndef BLOCKRANGE_RBTREE_H
