@@ -623,12 +623,48 @@ static bool block_ok(uint64_t start, uint64_t end, enum blockrange_pred pred,
 	       (unsigned)pred <= BLOCKRANGE_PRED_MISS;
 }
 
+/*
+ * Index of @key without adding it (0: NULL, or not there yet); an empty
+ * cache slot holds NULL with index 0.
+ */
+static inline uint32_t owner_peek(const struct blockrange_agg *agg,
+				  const void *key)
+{
+	size_t c = ocache_slot(key);
+
+	if (agg->ocache[c].key == key)
+		return (uint32_t)agg->ocache[c].idx;
+	return br_owners_find(&agg->owners, key);
+}
+
+/*
+ * One block: when hashing, a valid block already in the table is counted
+ * here (the common case of a program's hot blocks); any other goes through
+ * the batch paths.
+ */
 int blockrange_agg_add(struct blockrange_agg *agg, uint64_t start,
 		       uint64_t end, const void *owner,
 		       enum blockrange_pred pred, uint64_t weight)
 {
 	struct blockrange_block b = { start, end, owner, pred, weight };
+	struct agg_ent *x;
+	uint64_t idx;
 
+	if (agg->mode == AGG_HASH && agg->left > 0 && agg->cap &&
+	    start - 1 < end && weight && (unsigned)pred <= BLOCKRANGE_PRED_MISS &&
+	    weight <= UINT64_MAX - agg->weight) {
+		idx = owner_peek(agg, owner);
+		x = owner && !idx ? NULL : tab_find(agg, start, end,
+						    idx << 2 | pred);
+		if (x && x->start) {
+			x->count += weight;
+			agg->weight += weight;
+			agg->seen++;
+			agg->hits++;
+			agg->left--;
+			return 0;
+		}
+	}
 	return blockrange_agg_add_blocks(agg, &b, 1);
 }
 
@@ -728,20 +764,6 @@ static int add_general(struct blockrange_agg *agg,
 	agg->weight += sum;
 	commit_blocks(agg, b, n);
 	return 0;
-}
-
-/*
- * Index of @key without adding it (0: NULL, or not there yet); an empty
- * cache slot holds NULL with index 0.
- */
-static inline uint32_t owner_peek(const struct blockrange_agg *agg,
-				  const void *key)
-{
-	size_t c = ocache_slot(key);
-
-	if (agg->ocache[c].key == key)
-		return (uint32_t)agg->ocache[c].idx;
-	return br_owners_find(&agg->owners, key);
 }
 
 /*
