@@ -39,10 +39,6 @@
 /* Batches up to this size reserve by bounds instead of counting. */
 #define SMALL_BATCH	AGG_CHUNK_RECS
 
-/* Prefetch distance in blocks (probes of a table beyond the L1 cache). */
-#define AGG_AHEAD	8
-#define AGG_CACHED_BYTES	(64 * 1024)
-
 _Static_assert(sizeof(size_t) >= 8, "iteration positions need 64 bits");
 
 struct agg_tuning agg_tuning_default(void)
@@ -53,7 +49,9 @@ struct agg_tuning agg_tuning_default(void)
 		.sample_mask = 15,
 		.hash_max = (size_t)1 << 15,
 		.part_min = 2 * AGG_CHUNK_RECS,
-		.slab_chunks = BR_HUGE_MIN / (AGG_CHUNK_RECS * sizeof(struct arec)),
+		/* 2 MiB slabs: huge pages with the default allocator */
+		.slab_chunks = BR_HUGE_MIN / (AGG_CHUNK_RECS *
+					      sizeof(struct arec)),
 	};
 
 	return t;
@@ -130,7 +128,7 @@ size_t blockrange_agg_mem(const struct blockrange_agg *agg)
 	return agg->m.used;
 }
 
-/* ---- owners ---------------------------------------------------------------- */
+/* ---- owners -------------------------------------------------------------- */
 
 /* Owners change every few blocks: the cache's hash is one multiplication. */
 static inline size_t ocache_slot(const void *key)
@@ -186,7 +184,7 @@ static inline uint64_t op_of(struct blockrange_agg *agg, struct owner_memo *om,
 	return (uint64_t)om->idx << 2 | pred;
 }
 
-/* ---- the hash table ---------------------------------------------------------- */
+/* ---- the hash table ------------------------------------------------------ */
 
 /*
  * The home slot of a block in a table of @mask + 1 slots (a power of two
@@ -282,7 +280,7 @@ void agg_tab_repack(struct blockrange_agg *agg)
 	}
 }
 
-/* ---- one block --------------------------------------------------------------- */
+/* ---- one block ----------------------------------------------------------- */
 
 static inline size_t hash_limit(const struct blockrange_agg *agg)
 {
@@ -290,7 +288,8 @@ static inline size_t hash_limit(const struct blockrange_agg *agg)
 }
 
 static inline void put_new(struct blockrange_agg *agg, struct agg_ent *x,
-			   uint64_t start, uint64_t end, uint64_t op, uint64_t w)
+			   uint64_t start, uint64_t end, uint64_t op,
+			   uint64_t w)
 {
 	const struct agg_layout *l = &agg->lay;
 
@@ -307,9 +306,10 @@ static inline void put_new(struct blockrange_agg *agg, struct agg_ent *x,
 	agg->nr++;
 }
 
-/* Not in the table: taken in, or appended once it is full. */
-static __attribute__((noinline)) void put_missed(struct blockrange_agg *agg, struct agg_ent *x,
-		       uint64_t start, uint64_t end, uint64_t op, uint64_t w)
+/* Not in the table: taken in, or appended once it is full (out of line). */
+static __attribute__((noinline)) void
+put_missed(struct blockrange_agg *agg, struct agg_ent *x, uint64_t start,
+	   uint64_t end, uint64_t op, uint64_t w)
 {
 	put_new(agg, x, start, end, op, w);
 }
@@ -408,7 +408,7 @@ static inline void put(struct blockrange_agg *agg, uint64_t start,
 		put_append(agg, start, end, op, w);
 }
 
-/* ---- the strategy and room --------------------------------------------------- */
+/* ---- the strategy and room ----------------------------------------------- */
 
 /*
  * The end of a chunk: keep the strategy or switch.  A hashed chunk that
@@ -614,7 +614,7 @@ static void mark_dirty(struct blockrange_agg *agg)
 				      memory_order_relaxed);
 }
 
-/* ---- adding -------------------------------------------------------------------- */
+/* ---- adding -------------------------------------------------------------- */
 
 static bool block_ok(uint64_t start, uint64_t end, enum blockrange_pred pred,
 		     uint64_t w)
@@ -651,7 +651,8 @@ int blockrange_agg_add(struct blockrange_agg *agg, uint64_t start,
 	uint64_t idx;
 
 	if (agg->mode == AGG_HASH && agg->left > 0 && agg->cap &&
-	    start - 1 < end && weight && (unsigned)pred <= BLOCKRANGE_PRED_MISS &&
+	    start - 1 < end && weight &&
+	    (unsigned)pred <= BLOCKRANGE_PRED_MISS &&
 	    weight <= UINT64_MAX - agg->weight) {
 		idx = owner_peek(agg, owner);
 		x = owner && !idx ? NULL : tab_find(agg, start, end,
@@ -987,7 +988,7 @@ int blockrange_agg_add_stack(struct blockrange_agg *agg,
 	return 0;
 }
 
-/* ---- merging and reading --------------------------------------------------- */
+/* ---- merging and reading ------------------------------------------------- */
 
 /* The block of a partition record. */
 static void rec_block(const struct agg_layout *l, const struct arec *r,
@@ -1170,7 +1171,7 @@ bool blockrange_agg_next(const struct blockrange_agg *agg, size_t *pos,
 	return false;
 }
 
-/* ---- feeding the tree --------------------------------------------------------- */
+/* ---- feeding the tree ---------------------------------------------------- */
 
 int blockrange_count_agg(struct blockrange_ctx *ctx,
 			 const struct blockrange_agg *agg)

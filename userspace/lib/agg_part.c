@@ -30,12 +30,12 @@ struct slab {
 
 struct agg_pool {
 	struct slab *slabs;
-	struct arec *free;	/* free chunks, linked through their first key */
+	struct arec *free;	/* free chunks, linked by their first key */
 	size_t nfree;
 	size_t slab_chunks;	/* chunks per slab, the header's included */
 };
 
-/* ---- layout ---------------------------------------------------------------- */
+/* ---- layout -------------------------------------------------------------- */
 
 static unsigned bits(uint64_t x)
 {
@@ -183,7 +183,7 @@ void agg_part_free(struct blockrange_agg *agg)
 	agg->scratch_cap = 0;
 }
 
-/* ---- room ------------------------------------------------------------------ */
+/* ---- room ---------------------------------------------------------------- */
 
 static int dir_reserve(struct blockrange_agg *agg, struct agg_part *p,
 		       size_t more)
@@ -334,14 +334,15 @@ void agg_part_sort(struct blockrange_agg *agg, struct agg_part *p,
 	keep = (n + AGG_CHUNK_RECS - 1) / AGG_CHUNK_RECS;
 	for (i = 0; i < keep; i++) {
 		k = n - i * AGG_CHUNK_RECS;
-		memcpy(p->dir[i], tmp + i * AGG_CHUNK_RECS,
-		       (k < AGG_CHUNK_RECS ? k : AGG_CHUNK_RECS) * sizeof(*tmp));
+		if (k > AGG_CHUNK_RECS)
+			k = AGG_CHUNK_RECS;
+		memcpy(p->dir[i], tmp + i * AGG_CHUNK_RECS, k * sizeof(*tmp));
 	}
 	for (i = keep; i < p->nchunks; i++)
 		pool_give(agg->pool, p->dir[i]);
 	p->nchunks = (uint32_t)keep;
 	p->n = n;
-	/* A full tail chunk (tail == end) takes a new one at the next append. */
+	/* A full tail chunk (tail == end) takes a new one at the next add. */
 	p->tail = p->dir[keep - 1] + (n - (keep - 1) * AGG_CHUNK_RECS);
 	p->end = p->dir[keep - 1] + AGG_CHUNK_RECS;
 	p->sorted_n = n;
@@ -365,13 +366,16 @@ void agg_part_scale(struct blockrange_agg *agg, uint64_t factor)
 {
 	size_t i, j;
 
-	for (i = 0; i < AGG_NPART; i++)
-		for (j = 0; j < agg->parts[i].n; j++)
-			((struct arec *)agg_part_rec(&agg->parts[i], j))->count *=
+	for (i = 0; i < AGG_NPART; i++) {
+		struct agg_part *p = &agg->parts[i];
+
+		for (j = 0; j < p->n; j++)
+			p->dir[j / AGG_CHUNK_RECS][j % AGG_CHUNK_RECS].count *=
 				factor;
+	}
 }
 
-/* ---- settling -------------------------------------------------------------- */
+/* ---- settling ------------------------------------------------------------ */
 
 /* Index of @key in the sorted partition @p, or SIZE_MAX. */
 static size_t part_find(const struct agg_part *p, uint64_t key)
@@ -426,7 +430,8 @@ void agg_settle(const struct blockrange_agg *cagg)
 	struct blockrange_agg *agg = (struct blockrange_agg *)cagg;
 	int dirty = AGG_DIRTY;
 
-	if (atomic_load_explicit(&agg->state, memory_order_acquire) == AGG_CLEAN)
+	if (atomic_load_explicit(&agg->state, memory_order_acquire) ==
+	    AGG_CLEAN)
 		return;
 	/* Only aggregates with partitions are ever dirty. */
 	if (atomic_compare_exchange_strong_explicit(&agg->state, &dirty,

@@ -153,7 +153,7 @@ static bool shrink(struct blockrange_ctx *ctx, void **p, size_t *cap,
 	return true;
 }
 
-/* ---- the sweep ---------------------------------------------------------- */
+/* ---- the sweep ----------------------------------------------------------- */
 
 /*
  * The range [lo + x, lo + y] with its counters.  Entry, taken and pred are
@@ -364,12 +364,14 @@ static int split_table(struct build *b)
 			const struct agg_ent *e = &agg->tab[i];
 			const struct agg_layout *l = &b->lay;
 
-			if (e->count && b->packs &&
-			    agg_packs(l, e->start, e->end, e->op))
-				b->hrec[cnt[agg_part_of(l, e->start - l->kb)]++] =
-					(struct arec){ agg_key(l, e->start,
-							       e->end, e->op),
-						       e->count };
+			unsigned p;
+
+			if (!e->count || !b->packs ||
+			    !agg_packs(l, e->start, e->end, e->op))
+				continue;
+			p = agg_part_of(l, e->start - l->kb);
+			b->hrec[cnt[p]++] = (struct arec){
+				agg_key(l, e->start, e->end, e->op), e->count };
 		}
 		misfit_events(b, evs);
 		sort_events(evs, b->nmis, tmp, b->ms);
@@ -382,7 +384,7 @@ static int split_table(struct build *b)
 	return err;
 }
 
-/* ---- one window ----------------------------------------------------------- */
+/* ---- one window ---------------------------------------------------------- */
 
 /*
  * Exclusive end of window @p as a key offset (UINT64_MAX: none).  No
@@ -426,7 +428,8 @@ static int window_ends(struct build *b, size_t m, uint64_t wkb, bool last,
 
 	for (i = 0; i < m; i++) {
 		uint64_t key = b->r[i].key;
-		uint64_t end1 = (key >> l->sh_s) + (key >> l->sh_l & l->max_len) + 1;
+		uint64_t end1 = (key >> l->sh_s) +
+				(key >> l->sh_l & l->max_len) + 1;
 
 		t[i] = (struct arec){ end1 << 1 |
 				      ((key & 3) == BLOCKRANGE_PRED_HIT),
@@ -483,8 +486,9 @@ static int window_starts(struct build *b, size_t m, uint64_t wkb, bool last,
 			x = start_event(b, &b->r[i]);
 			if (j >= nm || x.key <= b->ms[j].key) {
 				ws[k++] = x;
-				b->ctx->nr_pred_known += (b->r[i++].key & 3) !=
-							 BLOCKRANGE_PRED_UNKNOWN;
+				b->ctx->nr_pred_known +=
+					(b->r[i++].key & 3) !=
+					BLOCKRANGE_PRED_UNKNOWN;
 				continue;
 			}
 		}
@@ -563,7 +567,7 @@ static int window(struct build *b, unsigned p)
 	return err;
 }
 
-/* ---- the build ---------------------------------------------------------------- */
+/* ---- the build ----------------------------------------------------------- */
 
 /* The layout: the aggregate's, or one for its table's blocks. */
 static void build_layout(struct build *b)
@@ -701,7 +705,7 @@ int blockrange_build(const struct blockrange_agg *agg,
 	return 0;
 }
 
-/* ---- frozen ranges ------------------------------------------------------ */
+/* ---- frozen ranges ------------------------------------------------------- */
 
 static const struct frange_wide *wide_of(const struct blockrange_ctx *ctx,
 					 size_t i)

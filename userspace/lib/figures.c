@@ -49,7 +49,8 @@ static struct blockrange_fig fig_entry(uint64_t entry, bool found,
 {
 	if (!found || !branch_cov)
 		return fig(BLOCKRANGE_FIG_UNKNOWN, 0);
-	return fig(BLOCKRANGE_FIG_OK, 100.0 * (double)entry / (double)branch_cov);
+	return fig(BLOCKRANGE_FIG_OK,
+		   100.0 * (double)entry / (double)branch_cov);
 }
 
 static struct blockrange_fig fig_taken(bool is_branch, uint64_t taken,
@@ -72,18 +73,18 @@ static struct blockrange_fig fig_pred(bool is_branch, uint64_t pred,
 	return fig(BLOCKRANGE_FIG_OK, 100.0 * (double)pred / (double)taken);
 }
 
-/* ---- the tree's ranges -------------------------------------------------- */
+/* ---- the tree's ranges --------------------------------------------------- */
 
 struct blockrange_fig blockrange_coverage(const struct blockrange_ctx *ctx,
 					  const struct blockrange *br)
 {
 	if (!br)
 		return fig_outside(ctx);
-	if (br->owner)
-		br_refresh_owner_max(ctx);
+	if (!br->owner)
+		return fig_coverage(br->coverage, 0, false);
+	br_refresh_owner_max(ctx);
 	return fig_coverage(br->coverage,
-			    br->owner ? ctx->owners.rec[br->owner].max_coverage : 0,
-			    br->owner != 0);
+			    ctx->owners.rec[br->owner].max_coverage, true);
 }
 
 struct blockrange_fig blockrange_entry_pct(const struct blockrange *br)
@@ -134,16 +135,17 @@ void blockrange_addr_info(const struct blockrange_ctx *ctx, uint64_t addr,
 	}
 }
 
-/* ---- range values of either engine -------------------------------------- */
+/* ---- range values of either engine --------------------------------------- */
 
 struct blockrange_fig blockrange_rec_coverage(const struct blockrange_ctx *ctx,
 					      const struct blockrange_rec *rec)
 {
 	if (!rec)
 		return fig_outside(ctx);
+	if (!rec->owner)
+		return fig_coverage(rec->coverage, 0, false);
 	return fig_coverage(rec->coverage,
-			    rec->owner ? blockrange_owner_max(ctx, rec->owner) : 0,
-			    rec->owner != NULL);
+			    blockrange_owner_max(ctx, rec->owner), true);
 }
 
 struct blockrange_fig blockrange_rec_entry_pct(const struct blockrange_ctx *ctx,
@@ -181,8 +183,8 @@ void blockrange_addr_rec(const struct blockrange_ctx *ctx, uint64_t addr,
 {
 	memset(info, 0, sizeof(*info));
 	info->found = blockrange_rec_find(ctx, addr, &info->range);
-	info->coverage = blockrange_rec_coverage(ctx,
-						 info->found ? &info->range : NULL);
+	info->coverage = blockrange_rec_coverage(ctx, info->found ?
+						 &info->range : NULL);
 	info->entry = fig_na;
 	info->taken = fig_na;
 	info->pred = fig_na;

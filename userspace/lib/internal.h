@@ -67,7 +67,7 @@ static inline int br_key_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* ---- contexts (blockrange.c) ---------------------------------------------- */
+/* ---- contexts (blockrange.c) --------------------------------------------- */
 
 /* Ranges of the tree are carved from chunks growing up to CHUNK_MAX. */
 struct chunk {
@@ -175,7 +175,7 @@ int br_stack_stats(const struct blockrange_branch *br, size_t nr,
 void br_frozen_get(const struct blockrange_ctx *ctx, size_t i,
 		   struct blockrange_rec *rec);
 
-/* ---- aggregates (agg.c, agg_part.c) --------------------------------------- */
+/* ---- aggregates (agg.c, agg_part.c) -------------------------------------- */
 
 /*
  * The hash table of an aggregate: linear probing of 32-byte slots, an empty
@@ -239,7 +239,7 @@ struct agg_part {
 
 enum agg_mode {
 	AGG_HASH = 0,		/* every block through the hash table */
-	AGG_APPEND,		/* blocks appended; a sample probes the table */
+	AGG_APPEND,		/* appending; a sample probes the table */
 };
 
 /*
@@ -295,16 +295,16 @@ struct blockrange_agg {
 	struct arec *scratch;		/* >= the largest partition */
 	size_t scratch_cap;
 	size_t max_part;		/* bound of the largest partition */
-	bool dir_low;			/* some dir may have < 2 free slots */
-	bool compact_due;		/* some partition reached its trigger */
-	bool no_layout;			/* blocks do not pack: hash table only */
+	bool dir_low;			/* a dir may lack 2 free slots */
+	bool compact_due;		/* a partition reached its trigger */
+	bool no_layout;			/* nothing packs: table only */
 
 	/* The strategy. */
 	enum agg_mode mode;
 	int64_t left;			/* blocks left in this chunk */
-	uint32_t seen, hits;		/* this chunk: probed blocks, found */
-	uint32_t backoff, wait;		/* chunks to append before retrying */
-	uint64_t tick;			/* the sample's position sequence */
+	uint32_t seen, hits;		/* this chunk: probed, found */
+	uint32_t backoff, wait;		/* chunks to append, retry */
+	uint64_t tick;			/* the sample's positions */
 	struct agg_tuning tune;
 	struct agg_stats stats;
 

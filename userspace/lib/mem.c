@@ -44,7 +44,8 @@ static void *map_huge(size_t size)
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return NULL;
-	a = (char *)(((uintptr_t)p + HUGE_ALIGN - 1) & ~(uintptr_t)(HUGE_ALIGN - 1));
+	a = (char *)(((uintptr_t)p + HUGE_ALIGN - 1) &
+		     ~(uintptr_t)(HUGE_ALIGN - 1));
 	/* The head may be empty: munmap() of 0 bytes is a harmless EINVAL. */
 	head = (size_t)(a - p);
 	munmap(p, head);
