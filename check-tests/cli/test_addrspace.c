@@ -38,7 +38,7 @@ static void open_wl(const char *name)
 static void open_session(const char *name)
 {
 	struct session_opts o;
-	char path[512];
+	char path[512], err[512];
 
 	memset(&o, 0, sizeof(o));
 	o.dso.code_set = true;
@@ -46,7 +46,8 @@ static void open_session(const char *name)
 		wl(name, path, sizeof(path));
 		o.binary = path;
 	}
-	ck_assert_int_eq(session_init(&ses, "test", &o), 0);
+	ck_assert_msg(!session_init(&ses, "test", &o, err, sizeof(err)), "%s",
+		      err);
 	ses_open = true;
 }
 

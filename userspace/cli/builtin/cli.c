@@ -37,6 +37,13 @@ int cli_fail(int status, const char *fmt, ...)
 	return status;
 }
 
+int cli_status(int br)
+{
+	if (br == BR_OK)
+		return 0;
+	return br == BR_EINPUT ? CLI_EXIT_INPUT : CLI_EXIT_USAGE;
+}
+
 int cli_help(const struct cli_cmd *cmd)
 {
 	fputs(cmd->synopsis, stdout);

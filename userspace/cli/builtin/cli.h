@@ -19,11 +19,16 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "base/status.h"
+
 #define CLI_EXIT_USAGE 1
 #define CLI_EXIT_INPUT 2
 
-/* Room for any message a reader or a subcommand builds. */
-#define CLI_ERR_MAX 4608
+/*
+ * The exit status of a BR_* value of the layers below (base/status.h):
+ * 0 for BR_OK, CLI_EXIT_INPUT for BR_EINPUT, CLI_EXIT_USAGE otherwise.
+ */
+int cli_status(int br);
 
 /**
  * struct cli_cmd - one subcommand

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
-/* `blockrange annotate`: the seed's annotated disassembly.  See annotate.h. */
+/* `blockrange annotate`: the seed's annotated disassembly.  See output/annotate.h. */
 #define _GNU_SOURCE
 
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/annotate.h"
+#include "output/annotate.h"
 #include "builtin/cli.h"
 #include "builtin/cmd_common.h"
+#include "output/summary.h"
 #include "input/input.h"
 
 static const char synopsis[] =
@@ -137,13 +138,13 @@ static int annotate(const struct args *a)
 	struct annot an;
 	struct annot_opts o;
 	struct cli_pager pager;
-	char err[CLI_ERR_MAX];
+	char err[BR_ERR_MAX];
 	int r;
 
 	cmd_session_opts(&a->c, &so);
 	so.dso.source = a->source;
 	cmd_annot_cfg(&a->c, ANNOT_BLOCKS, &cfg);
-	r = annot_init(&an, cli_input_name(a->c.input), &so, &cfg);
+	r = cmd_annot_init(&a->c, &an, &so, &cfg);
 	if (r)
 		return r;
 	/* With --binary, an unknown --symbol is reported before reading. */
@@ -152,9 +153,9 @@ static int annotate(const struct args *a)
 		r = cmd_collect(&a->c, &an);
 	if (r)
 		goto out;
-	session_report(&an.s, "annotated", annot_nr_dsos(&an));
+	summary_print(stderr, &an.s, "annotated", annot_nr_dsos(&an));
 	if (!annot_nr_dsos(&an) && !a->nr_symbols) {
-		session_nothing(&an.s, "annotate");
+		summary_nothing(stderr, &an.s, "annotate");
 		r = CLI_EXIT_INPUT;
 		goto out;
 	}

@@ -8,9 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collect/annot.h"
 #include "output/bolt.h"
 #include "builtin/cli.h"
 #include "builtin/cmd_common.h"
+#include "output/summary.h"
 
 static const char synopsis[] =
 	"usage: blockrange bolt [-i FILE|-] [--dso NAME | --binary BIN] [-o FILE] [-j N]\n"
@@ -70,7 +72,7 @@ static int export(const struct cmd_common *c, const char *output)
 
 	cmd_session_opts(c, &so);
 	cmd_annot_cfg(c, ANNOT_BOLT, &cfg);
-	r = annot_init(&an, cli_input_name(c->input), &so, &cfg);
+	r = cmd_annot_init(c, &an, &so, &cfg);
 	if (r)
 		return r;
 	r = cmd_collect(c, &an);
@@ -83,9 +85,9 @@ static int export(const struct cmd_common *c, const char *output)
 				pick = an.per[i];
 		}
 	}
-	session_report(&an.s, "exported", pick ? 1 : 0);
+	summary_print(stderr, &an.s, "exported", pick ? 1 : 0);
 	if (!n) {
-		session_nothing(&an.s, "export");
+		summary_nothing(stderr, &an.s, "export");
 		r = CLI_EXIT_INPUT;
 		goto out;
 	}

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "collect/annotate.h"
+#include "collect/annot.h"
 #include "input/brprof.h"
 #include "input/input.h"
 #include "input/par.h"
@@ -168,6 +168,16 @@ int cmd_read(const struct cmd_common *c, const struct ev_sink *sink,
 	return 0;
 }
 
+int cmd_annot_init(const struct cmd_common *c, struct annot *a,
+		   const struct session_opts *so, const struct annot_cfg *cfg)
+{
+	char err[BR_ERR_MAX];
+	int r = annot_init(a, cli_input_name(c->input), so, cfg, err,
+			   sizeof(err));
+
+	return r ? cli_fail(cli_status(r), "%s", err) : 0;
+}
+
 void cmd_annot_cfg(const struct cmd_common *c, unsigned parts,
 		   struct annot_cfg *cfg)
 {
@@ -221,7 +231,7 @@ int cmd_collect(const struct cmd_common *c, struct annot *a)
 {
 	struct input_opts io = { .skip_bad = c->skip_bad };
 	struct input_stats st;
-	char err[CLI_ERR_MAX];
+	char err[BR_ERR_MAX];
 	int r;
 
 	if (is_brprof(c->input)) {

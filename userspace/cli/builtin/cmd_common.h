@@ -138,6 +138,13 @@ int cmd_read(const struct cmd_common *c, const struct ev_sink *sink,
 struct annot;
 struct annot_cfg;
 
+/*
+ * annot_init() of @a for the input the common options name: 0, or an exit
+ * status after its one-line message.
+ */
+int cmd_annot_init(const struct cmd_common *c, struct annot *a,
+		   const struct session_opts *so, const struct annot_cfg *cfg);
+
 /* The engine options the common options give (parts: ANNOT_*). */
 void cmd_annot_cfg(const struct cmd_common *c, unsigned parts,
 		   struct annot_cfg *cfg);

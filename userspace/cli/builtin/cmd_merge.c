@@ -42,7 +42,7 @@ static const struct option opts[] = {
 static int run(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	const char *output = NULL;
-	char err[CLI_ERR_MAX];
+	char err[BR_ERR_MAX];
 	size_t bytes;
 	int o, r;
 

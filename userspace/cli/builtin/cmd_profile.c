@@ -6,10 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/annotate.h"
+#include "collect/annot.h"
 #include "input/brprof.h"
 #include "builtin/cli.h"
 #include "builtin/cmd_common.h"
+#include "output/summary.h"
 
 static const char synopsis[] =
 	"usage: blockrange profile [-i FILE|-] -o FILE.brprof [-j N] [--dso NAME]...\n"
@@ -61,22 +62,22 @@ static int profile(const struct cmd_common *c, const char *output)
 	struct session_opts so;
 	struct annot_cfg cfg;
 	struct annot an;
-	char err[CLI_ERR_MAX];
+	char err[BR_ERR_MAX];
 	size_t bytes = 0;
 	int r;
 
 	cmd_session_opts(c, &so);
 	cmd_annot_cfg(c, ANNOT_BLOCKS | ANNOT_PROFGEN | ANNOT_BOLT, &cfg);
 	cfg.engine = ANNOT_ENGINE_BATCH;
-	r = annot_init(&an, cli_input_name(c->input), &so, &cfg);
+	r = cmd_annot_init(c, &an, &so, &cfg);
 	if (r)
 		return r;
 	r = cmd_collect(c, &an);
 	if (r)
 		goto out;
-	session_report(&an.s, "profiled", annot_nr_dsos(&an));
+	summary_print(stderr, &an.s, "profiled", annot_nr_dsos(&an));
 	if (!annot_nr_dsos(&an) && !annot_nr_profiles(&an)) {
-		session_nothing(&an.s, "profile");
+		summary_nothing(stderr, &an.s, "profile");
 		r = CLI_EXIT_INPUT;
 		goto out;
 	}

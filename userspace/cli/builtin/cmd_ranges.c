@@ -11,7 +11,9 @@
 
 #include "builtin/cli.h"
 #include "builtin/cmd_common.h"
-#include "collect/annotate.h"
+#include "output/ranges.h"
+#include "output/summary.h"
+#include "collect/annot.h"
 
 static const char synopsis[] =
 	"usage: blockrange ranges [-i FILE|-] [--dso NAME | --binary BIN] [-o DIR]\n"
@@ -167,7 +169,7 @@ static int pick_output(const struct args *a, struct annot *p)
 		return write_one(a, prof, stdout);
 	}
 	if (!n) {
-		session_nothing(&p->s, "profile");
+		summary_nothing(stderr, &p->s, "profile");
 		return CLI_EXIT_INPUT;
 	}
 	if (a->outdir)
@@ -198,13 +200,14 @@ static int ranges(struct args *a)
 	int r;
 
 	cmd_session_opts(&a->c, &so);
-	r = annot_init(&p, cli_input_name(a->c.input), &so, &po);
+	r = cmd_annot_init(&a->c, &p, &so, &po);
 	if (r)
 		return r;
 	r = cmd_collect(&a->c, &p);
 	if (!r) {
 		if (!po.raw)
-			session_report(&p.s, "profiled", annot_nr_profiles(&p));
+			summary_print(stderr, &p.s, "profiled",
+				      annot_nr_profiles(&p));
 		else
 			fprintf(stderr, "blockrange: %" PRIu64 " samples, %" PRIu64 " branch records: %zu ranges and %zu branches (no binary: every address counts as code)\n",
 				p.s.st.samples, p.s.st.entries, p.raw.ranges.nr,

@@ -81,7 +81,7 @@ static const struct option opts[] = {
 static int run(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct record_opts o;
-	char err[CLI_ERR_MAX];
+	char err[BR_ERR_MAX];
 	uint64_t depth = 32;
 	bool have_output = false;
 	int c;

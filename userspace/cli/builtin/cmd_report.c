@@ -8,9 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "collect/annotate.h"
+#include "output/annotate.h"
 #include "builtin/cli.h"
 #include "builtin/cmd_common.h"
+#include "output/summary.h"
 #include "output/report.h"
 
 static const char synopsis[] =
@@ -145,7 +146,7 @@ static int report(const struct args *a)
 	struct annot_cfg cfg;
 	struct report_opts ro;
 	struct annot an;
-	char err[CLI_ERR_MAX];
+	char err[BR_ERR_MAX];
 	bool to_stdout = !strcmp(a->output, "-");
 	FILE *out = NULL;
 	long size;
@@ -153,7 +154,7 @@ static int report(const struct args *a)
 
 	cmd_session_opts(&a->c, &so);
 	cmd_annot_cfg(&a->c, ANNOT_BLOCKS, &cfg);
-	r = annot_init(&an, cli_input_name(a->c.input), &so, &cfg);
+	r = cmd_annot_init(&a->c, &an, &so, &cfg);
 	if (r)
 		return r;
 	r = cmd_check_symbols(&a->c, &an, a->symbols, a->nr_symbols);
@@ -161,9 +162,9 @@ static int report(const struct args *a)
 		r = cmd_collect(&a->c, &an);
 	if (r)
 		goto out;
-	session_report(&an.s, "reported", annot_nr_dsos(&an));
+	summary_print(stderr, &an.s, "reported", annot_nr_dsos(&an));
 	if (!annot_nr_dsos(&an) && !a->nr_symbols) {
-		session_nothing(&an.s, "report");
+		summary_nothing(stderr, &an.s, "report");
 		r = CLI_EXIT_INPUT;
 		goto out;
 	}

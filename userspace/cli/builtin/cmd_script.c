@@ -369,7 +369,7 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 	struct input_stats st;
 	struct ev_sink sink;
 	struct out o = { stdout, NULL, 0, NULL, 0 };
-	char err[CLI_ERR_MAX];
+	char err[BR_ERR_MAX];
 	int c, r;
 
 	memset(&io, 0, sizeof(io));

@@ -191,27 +191,3 @@ int profile_apply(struct profile *prof, const struct ev_branch *br,
 	}
 	return ret;
 }
-
-int profile_write(const struct profile *prof, uint64_t base, FILE *out)
-{
-	struct pairmap_slot *r = pairmap_sorted(&prof->ranges);
-	struct pairmap_slot *b = pairmap_sorted(&prof->branches);
-	size_t i;
-
-	if (!r || !b) {
-		free(r);
-		free(b);
-		return -1;
-	}
-	fprintf(out, "%zu\n", prof->ranges.nr);
-	for (i = 0; i < prof->ranges.nr; i++)
-		fprintf(out, "%" PRIx64 "-%" PRIx64 ":%" PRIu64 "\n",
-			r[i].a - base, r[i].b - base, r[i].count);
-	fprintf(out, "%zu\n", prof->branches.nr);
-	for (i = 0; i < prof->branches.nr; i++)
-		fprintf(out, "%" PRIx64 "->%" PRIx64 ":%" PRIu64 "\n",
-			b[i].a - base, b[i].b - base, b[i].count);
-	free(r);
-	free(b);
-	return ferror(out) ? -1 : 0;
-}

@@ -94,10 +94,4 @@ int profile_apply(struct profile *prof, const struct ev_branch *br,
 bool profile_code_of(const struct profile *prof,
 		     const struct session_addr *e);
 
-/*
- * Print @prof in llvm-profgen's text: addresses minus @base (external ones
- * as 1 - base).  0 or -1 (out of memory or an output error).
- */
-int profile_write(const struct profile *prof, uint64_t base, FILE *out);
-
 #endif /* BLOCKRANGE_CLI_PROFILE_H */

@@ -60,7 +60,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "collect/annotate.h"
+#include "collect/annot.h"
 
 #define BRPROF_MAGIC "\x7f" "BRPROF\n"
 #define BRPROF_VERSION 1

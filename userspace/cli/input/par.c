@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "builtin/cli.h"
+#include "base/status.h"
 #include "input/perf_file.h"
 #include "input/perfdata.h"
 #include "input/perfscript.h"
@@ -119,7 +119,7 @@ struct worker {
 	bool failed;
 	uint64_t err_seq;
 	int err_ret;
-	char err[CLI_ERR_MAX];
+	char err[BR_ERR_MAX];
 	const char *err_text;		/* U_TEXT failed: the unit */
 	size_t err_len;
 	bool err_at_end;
@@ -511,7 +511,7 @@ static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct par *p = w->p;
-	char err[CLI_ERR_MAX];
+	char err[BR_ERR_MAX];
 
 	for (;;) {
 		struct item *it;
@@ -999,7 +999,7 @@ static int text_mmap_line(struct par *p, struct unit *u, const char *ls,
 			  const char *le, struct ps_line *pl,
 			  struct item ***ops, size_t *nops)
 {
-	char err[CLI_ERR_MAX];
+	char err[BR_ERR_MAX];
 	struct item *it, **x;
 
 	if (ps_parse_line(ls, (size_t)(le - ls), pl, err, sizeof(err)))
@@ -1049,7 +1049,7 @@ static int text_mmap_line(struct par *p, struct unit *u, const char *ls,
 static int text_first_sample(struct par *p, const char *text, size_t size,
 			     size_t *scan, size_t limit, struct ps_line *pl)
 {
-	char err[CLI_ERR_MAX];
+	char err[BR_ERR_MAX];
 
 	while (!p->started && *scan < limit) {
 		const char *nl = memchr(text + *scan, '\n', size - *scan);
@@ -1487,10 +1487,12 @@ static int read_again(const char *path, const struct input_opts *opts,
 	struct annot_cfg cfg = a->cfg;
 	const char *name = a->s.name;
 	struct ev_sink sink;
+	int r;
 
 	annot_free(a);
-	if (annot_init(a, name, &so, &cfg))
-		return -2;	/* it printed its message */
+	r = annot_init(a, name, &so, &cfg, err, errsz);
+	if (r)
+		return r;
 	annot_sink(a, &sink);
 	return input_read(path, opts, &sink, st, err, errsz);
 }

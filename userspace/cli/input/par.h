@@ -50,7 +50,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "collect/annotate.h"
+#include "collect/annot.h"
 #include "input/input.h"
 
 /* Bytes of input per unit (BLOCKRANGE_PAR_UNIT overrides, for tests). */

@@ -60,7 +60,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "collect/annotate.h"
+#include "output/annotate.h"
 
 struct cfg_insn {
 	uint64_t addr;

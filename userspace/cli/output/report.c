@@ -11,8 +11,9 @@
 #include <graphviz/gvc.h>
 #include <graphviz/gvplugin.h>
 
-#include "output/cfg.h"
 #include "base/version.h"
+#include "output/cfg.h"
+#include "output/json.h"
 
 /* The two Graphviz plugins the report needs, linked in (see report.h). */
 extern gvplugin_library_t gvplugin_dot_layout_LTX_library;
@@ -72,23 +73,6 @@ static void html(FILE *out, const char *s)
 			fputc(*s, out);
 		}
 	}
-}
-
-/* A JSON string that cannot end the <script> element it is in. */
-static void jstr(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20 || c == '<' || c == '>' || c == '&')
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
 }
 
 /* "%.2f" of a percentage figure, or @none. */
@@ -489,11 +473,7 @@ static void write_overview(struct rep *r)
 		fputs("</td><td class=\"l mono\">", out);
 		html(out, ad->dso->path);
 		fputs("</td><td class=\"l\">", out);
-		html(out, ad->dso->state == DSO_SYMS_ONLY ? "kallsyms" :
-		     ad->dso->state != DSO_READY ? "none" :
-		     ad->dso->bin.symsrc == EB_SYMS_SYMTAB ?
-		     (ad->dso->debug_file ? "debug symtab" : "symtab") :
-		     ad->dso->bin.symsrc == EB_SYMS_DYNSYM ? "dynsym" : "none");
+		html(out, annot_symsrc_name(ad->dso));
 		fputs("</td>", out);
 		tdu(out, NULL, ad->samples);
 		tdp(out, ratio(b1, sizeof(b1), ad->samples, st->samples, "n/a"));
@@ -647,15 +627,6 @@ static int write_symbol(struct rep *r, size_t si, char *err, size_t errsz)
 	return 0;
 }
 
-static void jfig(FILE *out, const char *key, struct blockrange_fig f)
-{
-	fprintf(out, ", \"%s\": ", key);
-	if (f.status == BLOCKRANGE_FIG_OK)
-		fprintf(out, "%.2f", f.value * 100);
-	else
-		fputs("null", out);
-}
-
 static void jref(FILE *out, size_t si, const struct cfg *g,
 		 struct cfg_node_ref ref)
 {
@@ -674,11 +645,11 @@ static void write_data(struct rep *r)
 	size_t si, i;
 
 	fputs("<script type=\"application/json\" id=\"blockrange-data\">\n{\"version\": ", out);
-	jstr(out, BLOCKRANGE_VERSION);
+	json_str_html(out, BLOCKRANGE_VERSION);
 	fputs(", \"input\": ", out);
-	jstr(out, r->o->input);
+	json_str_html(out, r->o->input);
 	fputs(", \"event\": ", out);
-	jstr(out, r->a->s.event ? r->a->s.event : "");
+	json_str_html(out, r->a->s.event ? r->a->s.event : "");
 	fprintf(out, ", \"samples\": %" PRIu64 ", \"prediction_flags\": %s, \"blocks_seen\": %" PRIu64 ", \"blocks_counted\": %" PRIu64 ",\n",
 		st->samples, r->pred ? "true" : "false", st->blocks,
 		st->counted);
@@ -691,9 +662,9 @@ static void write_data(struct rep *r)
 
 		fprintf(out, "%s\n  {\"id\": \"s%zu\", \"name\": ", si ? "," : "",
 			si);
-		jstr(out, p->name);
+		json_str_html(out, p->name);
 		fputs(", \"dso\": ", out);
-		jstr(out, p->ad->dso->short_name);
+		json_str_html(out, p->ad->dso->short_name);
 		fprintf(out, ", \"start\": \"0x%" PRIx64 "\", \"end\": \"0x%" PRIx64 "\", \"samples\": %" PRIu64 ", \"max_coverage\": %" PRIu64 ", \"ranges\": %zu, \"taken_branches\": %" PRIu64 ", \"mispredicted\": %" PRIu64 ", \"hidden_blocks\": %zu,\n   \"blocks\": [",
 			p->start, p->end, p->samples, p->maxcov, rs->nr_ranges,
 			rs->taken, rs->missed, g->nr_hidden);
@@ -703,7 +674,7 @@ static void write_data(struct rep *r)
 			fprintf(out, "%s\n    {\"id\": \"s%zu_n%" PRIx64 "\", \"start\": \"0x%" PRIx64 "\", \"last\": \"0x%" PRIx64 "\", \"end\": \"0x%" PRIx64 "\", \"insns\": %zu, \"coverage\": %" PRIu64,
 				i ? "," : "", si, b->start, b->start, b->last,
 				b->end, b->nr_insns, b->coverage);
-			jfig(out, "coverage_pct", b->coverage_fig);
+			json_fig(out, "coverage_pct", b->coverage_fig, 100);
 			fprintf(out, ", \"heat\": \"%s\", \"samples\": %" PRIu64 ", \"drawn\": %s}",
 				heat_name(b->heat), b->samples,
 				b->drawn ? "true" : "false");
@@ -712,7 +683,7 @@ static void write_data(struct rep *r)
 		for (i = 0; i < g->nr_exts; i++) {
 			fprintf(out, "%s\n    {\"id\": \"s%zu_x%zu\", \"name\": ",
 				i ? "," : "", si, i);
-			jstr(out, g->exts[i].name);
+			json_str_html(out, g->exts[i].name);
 			fprintf(out, ", \"drawn\": %s}",
 				g->exts[i].drawn ? "true" : "false");
 		}

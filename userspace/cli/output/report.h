@@ -30,7 +30,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "collect/annotate.h"
+#include "output/annotate.h"
 
 #define REPORT_MAX_SYMBOLS 25
 #define REPORT_MAX_BLOCKS 150

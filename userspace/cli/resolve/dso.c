@@ -779,6 +779,25 @@ const struct kallsym *dso_ksym_at(const struct dso *d, uint64_t addr)
 	return NULL;
 }
 
+const void *dso_sym_at(const struct dso *d, uint64_t vaddr, size_t *idx)
+{
+	if (d->state == DSO_READY) {
+		const struct eb_sym *s = eb_sym_at(&d->bin, vaddr);
+
+		if (s)
+			*idx = (size_t)(s - d->bin.syms);
+		return s;
+	}
+	if (d->state == DSO_SYMS_ONLY) {
+		const struct kallsym *k = dso_ksym_at(d, vaddr);
+
+		if (k)
+			*idx = (size_t)(k - d->ksyms);
+		return k;
+	}
+	return NULL;
+}
+
 bool dso_source_line(struct dso_registry *r, struct dso *d, uint64_t vaddr,
 		     const char **file, int *line)
 {

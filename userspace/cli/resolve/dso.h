@@ -150,6 +150,14 @@ bool dso_addr(const struct dso *d, uint64_t off_or_addr, uint64_t *vaddr);
 const struct kallsym *dso_ksym_at(const struct dso *d, uint64_t addr);
 
 /*
+ * The symbol of @d containing @vaddr: a struct eb_sym of its binary
+ * (READY) or a struct kallsym (SYMS_ONLY), its index among them in *@idx;
+ * NULL if none contains it.  The owner of a block (the symbol of its
+ * start) and BOLT's function of an address.
+ */
+const void *dso_sym_at(const struct dso *d, uint64_t vaddr, size_t *idx);
+
+/*
  * Source position of the instruction at @vaddr (with dso_opts.source):
  * true and *file / *line, or false if DWARF has none.  *file stays valid
  * until the registry is freed.

@@ -7,6 +7,7 @@
 
 #include "resolve/elfbin.h"
 
+#include "base/status.h"
 #include "resolve/altdis.h"
 
 #include <errno.h>
@@ -222,7 +223,7 @@ static Elf_Scn *find_scn(Elf *elf, GElf_Word type, GElf_Shdr *sh)
 
 /*
  * Function symbols of @symscn that lie in executable sections of @b, one
- * per address (the best ranked), sorted.  0, or -1 out of memory.
+ * per address (the best ranked), sorted.  0, or BR_ESYS out of memory.
  */
 static int load_symbols(struct eb_binary *b, Elf *elf, Elf_Scn *symscn,
 			const GElf_Shdr *symsh, char *err, size_t errsz)
@@ -238,7 +239,7 @@ static int load_symbols(struct eb_binary *b, Elf *elf, Elf_Scn *symscn,
 	raw = calloc(n ? n : 1, sizeof(*raw));
 	if (!raw) {
 		snprintf(err, errsz, "%s: out of memory", b->path);
-		return -1;
+		return BR_ESYS;
 	}
 	for (i = 0; i < n; i++) {
 		GElf_Sym s;
@@ -270,7 +271,7 @@ static int load_symbols(struct eb_binary *b, Elf *elf, Elf_Scn *symscn,
 	if (!b->syms) {
 		free(raw);
 		snprintf(err, errsz, "%s: out of memory", b->path);
-		return -1;
+		return BR_ESYS;
 	}
 	for (i = 0, u = 0; i < nraw; i++) {
 		if (u && b->syms[u - 1].start == raw[i].addr)
@@ -282,7 +283,7 @@ static int load_symbols(struct eb_binary *b, Elf *elf, Elf_Scn *symscn,
 			free(raw);
 			b->nr_syms = u;
 			snprintf(err, errsz, "%s: out of memory", b->path);
-			return -1;
+			return BR_ESYS;
 		}
 		u++;
 	}
@@ -293,8 +294,8 @@ static int load_symbols(struct eb_binary *b, Elf *elf, Elf_Scn *symscn,
 
 /*
  * The symbols: @sym_path's .symtab if given and present, else the
- * binary's .symtab, else its .dynsym.  0, -1 out of memory, -2 with a
- * message if @sym_path is not a readable ELF file.
+ * binary's .symtab, else its .dynsym.  0, BR_ESYS out of memory, or
+ * BR_EINPUT if @sym_path is not a readable ELF file (with a message).
  */
 static int pick_symbols(struct eb_binary *b, Elf *elf, const char *sym_path,
 			char *err, size_t errsz)
@@ -310,7 +311,7 @@ static int pick_symbols(struct eb_binary *b, Elf *elf, const char *sym_path,
 		if (fd < 0) {
 			snprintf(err, errsz, "%s: %s", sym_path,
 				 strerror(errno));
-			return -2;
+			return BR_EINPUT;
 		}
 		dbg = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 		if (!dbg || elf_kind(dbg) != ELF_K_ELF) {
@@ -320,7 +321,7 @@ static int pick_symbols(struct eb_binary *b, Elf *elf, const char *sym_path,
 			if (dbg)
 				elf_end(dbg);
 			close(fd);
-			return -2;
+			return BR_EINPUT;
 		}
 		scn = find_scn(dbg, SHT_SYMTAB, &sh);
 		r = scn ? load_symbols(b, dbg, scn, &sh, err, errsz) : 0;
@@ -334,7 +335,7 @@ static int pick_symbols(struct eb_binary *b, Elf *elf, const char *sym_path,
 			if (!b->sym_path_buf) {
 				snprintf(err, errsz, "%s: out of memory",
 					 b->path);
-				return -1;
+				return BR_ESYS;
 			}
 			b->sym_path = b->sym_path_buf;
 			return 0;
@@ -346,7 +347,7 @@ static int pick_symbols(struct eb_binary *b, Elf *elf, const char *sym_path,
 	scn = find_scn(elf, SHT_SYMTAB, &sh);
 	if (scn) {
 		if (load_symbols(b, elf, scn, &sh, err, errsz))
-			return -1;
+			return BR_ESYS;
 		if (b->nr_syms) {
 			b->symsrc = EB_SYMS_SYMTAB;
 			return 0;
@@ -357,7 +358,7 @@ static int pick_symbols(struct eb_binary *b, Elf *elf, const char *sym_path,
 	scn = find_scn(elf, SHT_DYNSYM, &sh);
 	if (scn) {
 		if (load_symbols(b, elf, scn, &sh, err, errsz))
-			return -1;
+			return BR_ESYS;
 		if (b->nr_syms)
 			b->symsrc = EB_SYMS_DYNSYM;
 	}
@@ -418,7 +419,7 @@ static int add_plt_symbols(struct eb_binary *b, Elf *elf, size_t shstrndx)
 	n = rsh.sh_size / rsh.sh_entsize;
 	v = realloc(b->syms, (b->nr_syms + n + 1) * sizeof(*v));
 	if (!v)
-		return -1;
+		return BR_ESYS;
 	b->syms = v;
 	for (i = 0; i < n; i++) {
 		uint64_t addr = plt + step * i;
@@ -436,7 +437,7 @@ static int add_plt_symbols(struct eb_binary *b, Elf *elf, size_t shstrndx)
 			continue;
 		full = malloc(strlen(name) + 5);
 		if (!full)
-			return -1;
+			return BR_ESYS;
 		sprintf(full, "%s@plt", name);
 		v[b->nr_syms + added].start = addr;
 		v[b->nr_syms + added].end = addr + step;
@@ -483,7 +484,7 @@ int eb_file_build_id(const char *path, uint8_t id[EB_BUILD_ID_MAX])
 	Elf *elf;
 
 	if (fd < 0)
-		return -1;
+		return BR_ESYS;
 	if (elf_version(EV_CURRENT) != EV_NONE) {
 		elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 		if (elf && elf_kind(elf) == ELF_K_ELF)
@@ -540,7 +541,7 @@ static int build_code_bitmap(struct eb_binary *b)
 	b->code_bits = calloc((size_t)words, sizeof(*b->code_bits));
 	b->code_rank = malloc((size_t)words * sizeof(*b->code_rank));
 	if (!b->code_bits || !b->code_rank)
-		return -1;
+		return BR_ESYS;
 	b->code_lo = b->code[0].addr;
 	b->code_words = (size_t)words;
 	for (i = 0; i < b->nr_code; i++) {
@@ -610,7 +611,7 @@ int eb_open_ex(const char *path, const struct eb_open_opts *o,
 	Elf_Scn *scn = NULL;
 	size_t shstrndx, nph, i, cap = 0;
 	bool have_text = false;
-	int ret = -1;
+	int ret = BR_ESYS;
 	uint64_t need;
 	csh h;
 
@@ -618,7 +619,7 @@ int eb_open_ex(const char *path, const struct eb_open_opts *o,
 	b->path = strdup(path);
 	if (!b->path) {
 		snprintf(err, errsz, "%s: out of memory", path);
-		return -1;
+		return BR_ESYS;
 	}
 	b->base_name = strrchr(b->path, '/') ? strrchr(b->path, '/') + 1 :
 		       b->path;
@@ -629,7 +630,7 @@ int eb_open_ex(const char *path, const struct eb_open_opts *o,
 		goto fail;
 	}
 	/* The file could be read: from here on, its content is at fault. */
-	ret = -2;
+	ret = BR_EINPUT;
 	elf = elf_memory((char *)b->image, b->image_size);
 	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
 		snprintf(err, errsz, "%s: expected an ELF executable, got %s",
@@ -731,14 +732,10 @@ int eb_open_ex(const char *path, const struct eb_open_opts *o,
 		goto oom;
 	cs_option(h, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
 	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
-	{
-		int r = pick_symbols(b, elf, o->sym_path, err, errsz);
-
-		if (r == -1)
-			goto fail;
-		if (r)
-			goto fail;	/* -2: the debug file is at fault */
-	}
+	ret = pick_symbols(b, elf, o->sym_path, err, errsz);
+	if (ret)
+		goto fail;
+	ret = BR_EINPUT;
 	if (o->need_syms && !b->nr_syms) {
 		snprintf(err, errsz,
 			 "%s: expected function symbols in its executable sections, got none (stripped?)",
@@ -774,6 +771,7 @@ int eb_open_ex(const char *path, const struct eb_open_opts *o,
 	return 0;
 oom:
 	snprintf(err, errsz, "%s: out of memory", path);
+	ret = BR_ESYS;
 fail:
 	if (elf)
 		elf_end(elf);

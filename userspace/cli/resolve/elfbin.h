@@ -125,8 +125,8 @@ struct eb_binary {
  * @code_set:  decode llvm-profgen's code set (eb_code_index(),
  *             eb_range_valid()); without it those report nothing as
  *             code, and opening a large binary is much cheaper
- * @need_syms: refuse (-2) a binary without function symbols in its
- *             executable sections
+ * @need_syms: refuse (BR_EINPUT) a binary without function symbols in
+ *             its executable sections
  */
 struct eb_open_opts {
 	const char *sym_path;
@@ -135,11 +135,11 @@ struct eb_open_opts {
 };
 
 /*
- * Open and decode; 0, or with a message in @err -1 if the file could not be
- * read (missing, unreadable, not a regular file, out of memory) and -2 if
- * its content is not a usable binary (not ELF, cut off, 32-bit, another
- * machine, not an executable, no code).  eb_open() is eb_open_ex() with
- * symbols from @path and the code set.
+ * Open and decode; 0, or with a message in @err BR_ESYS if the file could
+ * not be read (missing, unreadable, not a regular file, out of memory) and
+ * BR_EINPUT if its content is not a usable binary (not ELF, cut off,
+ * 32-bit, another machine, not an executable, no code; base/status.h).
+ * eb_open() is eb_open_ex() with symbols from @path and the code set.
  */
 int eb_open(const char *path, struct eb_binary *b, char *err, size_t errsz);
 int eb_open_ex(const char *path, const struct eb_open_opts *o,
