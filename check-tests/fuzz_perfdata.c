@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/hash.h"
 #include "input/perfdata.h"
 
 #define CHECK(c)							\
@@ -50,8 +51,7 @@ struct run {
 
 static uint64_t mix(uint64_t h, uint64_t v)
 {
-	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-	return h * 0x100000001b3ull;
+	return br_hash2(h, v);
 }
 
 static uint64_t mix_str(uint64_t h, const char *s, size_t max)

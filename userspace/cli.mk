@@ -28,7 +28,7 @@ CLI_CC ?= gcc
 # Workloads are never instrumented (the coverage build overrides CLI_CC).
 CLI_WL_CC ?= gcc
 CLI_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g -pthread \
-	-I$(CLI_SRC) -I$(TOP)/userspace/include \
+	-I$(CLI_SRC) -I$(TOP)/userspace -I$(TOP)/userspace/include \
 	$$(pkg-config --cflags capstone libelf libdw libdebuginfod libgvc libzstd)
 # report.c links Graphviz's dot layout and core (SVG) plugins directly and
 # registers them itself (see report.h), so they are found by the runpath.
@@ -74,14 +74,14 @@ $(CLI_BIN): $(CLI_OUT)/obj/builtin/main.o $(CLI_LIBA) $(US_LIB)
 
 $(CLI_OUT)/tests/%.o: $(CLI_TESTS)/%.c $(TOP)/userspace/cli.mk | deps
 	@mkdir -p $(@D)
-	$(CLI_CC) $(CLI_CFLAGS) -I$(CLI_SRC) $$(pkg-config --cflags check) \
+	$(CLI_CC) $(CLI_CFLAGS) $$(pkg-config --cflags check) \
 		-MMD -MP -MT $@ -c $< -o $@
 
 # The harness is empty unless BLOCKRANGE_FUZZ_PERFSCRIPT is defined, so a
 # build that takes every check-tests/*.c (the library's) is not broken.
 $(CLI_OUT)/tests/fuzz_perfscript.o: $(CLI_FUZZ_SRC) $(TOP)/userspace/cli.mk | deps
 	@mkdir -p $(@D)
-	$(CLI_CC) $(CLI_CFLAGS) -I$(CLI_SRC) -DBLOCKRANGE_FUZZ_PERFSCRIPT \
+	$(CLI_CC) $(CLI_CFLAGS) -DBLOCKRANGE_FUZZ_PERFSCRIPT \
 		-MMD -MP -MT $@ -c $< -o $@
 
 $(CLI_CHECK_BIN): $(CLI_TEST_OBJS) $(CLI_LIBA) $(US_LIB)
@@ -99,7 +99,7 @@ $(CLI_OUT)/wl/%-pie: $(CLI_TESTS)/workloads/%.c
 $(CLI_OUT)/tools/%: $(CLI_TESTS)/tools/%.c $(CLI_LIBA) $(US_LIB) \
 		$(TOP)/userspace/cli.mk | deps
 	@mkdir -p $(@D)
-	$(CLI_CC) $(CLI_CFLAGS) -I$(CLI_SRC) -o $@ $< $(CLI_LIBA) $(US_LIB) \
+	$(CLI_CC) $(CLI_CFLAGS) -o $@ $< $(CLI_LIBA) $(US_LIB) \
 		$(CLI_LIBS)
 
 # Its symbols exported in .dynsym too, for the .dynsym-only lookup test.
@@ -220,6 +220,7 @@ CLI_FUZZ_BIN := $(CLI_FUZZ_OUT)/fuzz_perfscript
 CLI_FUZZ_CORPUS := $(CLI_TESTS)/fuzz-corpus
 CLI_FUZZ_DICT := $(CLI_TESTS)/fuzz-perfscript.dict
 CLI_FUZZ_CFLAGS := -std=c11 -Wall -Wextra -Werror -g -O1 -I$(CLI_SRC) \
+	-I$(TOP)/userspace \
 	-DBLOCKRANGE_FUZZ_PERFSCRIPT \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 CLI_FUZZ_MAX_LEN := 4096

@@ -306,7 +306,7 @@ static int leading_ip(struct annot *a, const struct ev_sample *smp)
 		return 0;
 	ad = annot_per_dso(a, e.r.dso);
 	if (!ad)
-		return -1;
+		return BR_ESYS;
 	ad->has_prof = true;
 	return pairmap_add(&ad->prof.ranges, e.r.vaddr, e.r.vaddr,
 			   smp->repeat);
@@ -352,11 +352,11 @@ int annot_sample(void *arg, const struct ev_sample *smp, char *err,
 		if (a->cfg.leading_ip_only)
 			r = leading_ip(a, smp);
 		else if (smp->nr > a->kept_cap && scratch(a, smp->nr))
-			r = -1;
+			r = BR_ESYS;
 		else
 			r = profile_apply(&a->raw, smp->br, smp->nr,
 					  smp->repeat, NULL, a->kept);
-		if (r == -2)
+		if (r == BR_EINPUT)
 			return too_many(smp, a->cfg.leading_ip_only ? "range" :
 					"range or branch", err, errsz);
 		return r ? oom(smp, err, errsz) : 0;
@@ -436,7 +436,7 @@ int annot_sample(void *arg, const struct ev_sample *smp, char *err,
 			ad->prof.samples += smp->repeat;
 			r = profile_apply(&ad->prof, smp->br, smp->nr,
 					  smp->repeat, a->ends, a->kept);
-			if (r == -2)
+			if (r == BR_EINPUT)
 				return too_many(smp, "range or branch", err,
 						errsz);
 			if (r)
@@ -445,7 +445,7 @@ int annot_sample(void *arg, const struct ev_sample *smp, char *err,
 		if (a->cfg.parts & ANNOT_BOLT) {
 			ad->has_bolt = true;
 			r = bolt_apply(&ad->bolt, ad->dso, smp, a->ends);
-			if (r == -2)
+			if (r == BR_EINPUT)
 				return too_many(smp, "branch or trace", err,
 						errsz);
 			if (r)
@@ -588,7 +588,7 @@ static int merge_dso(struct annot *dst, const struct annot_dso *s)
 		if ((r = pairmap_merge(&d->ips, &s->ips)) ||
 		    (r = pairmap_merge(&d->edges, &s->edges)) ||
 		    (r = pairmap_merge(&d->edges_miss, &s->edges_miss)))
-			return r == -1 ? -2 : -1;
+			return r;
 	}
 	if (s->has_prof) {
 		d->has_prof = true;
@@ -597,13 +597,13 @@ static int merge_dso(struct annot *dst, const struct annot_dso *s)
 		d->prof.samples += s->prof.samples;
 		if ((r = pairmap_merge(&d->prof.ranges, &s->prof.ranges)) ||
 		    (r = pairmap_merge(&d->prof.branches, &s->prof.branches)))
-			return r == -1 ? -2 : -1;
+			return r;
 	}
 	if (s->has_bolt) {
 		d->has_bolt = true;
 		r = bolt_dso_merge(&d->bolt, &s->bolt);
 		if (r)
-			return r == -1 ? -2 : -1;
+			return r;
 	}
 	return 0;
 }
@@ -625,7 +625,7 @@ int annot_merge(struct annot *dst, const struct annot *src)
 	if (!r)
 		r = pairmap_merge(&dst->raw.branches, &src->raw.branches);
 	if (r)
-		return r == -1 ? -2 : -1;
+		return r;
 	d->samples = sat_add(d->samples, s->samples);
 	d->brstack_samples = sat_add(d->brstack_samples, s->brstack_samples);
 	d->entries = sat_add(d->entries, s->entries);

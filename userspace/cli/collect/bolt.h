@@ -15,7 +15,7 @@
 #ifndef BLOCKRANGE_CLI_COLLECT_BOLT_H
 #define BLOCKRANGE_CLI_COLLECT_BOLT_H
 
-#include "collect/profile.h"
+#include "base/pairmap.h"
 #include "input/events.h"
 #include "resolve/session.h"
 
@@ -32,13 +32,13 @@ void bolt_dso_free(struct bolt_dso *bd);
 
 /*
  * The sample @smp for @d's profile @bd; @ends (2 per entry: source,
- * target) are its entries resolved.  0, -1 out of memory, -2 a count
- * would pass 2^64 - 1.
+ * target) are its entries resolved.  0, BR_ESYS out of memory, BR_EINPUT
+ * a count would pass 2^64 - 1.
  */
 int bolt_apply(struct bolt_dso *bd, const struct dso *d,
 	       const struct ev_sample *smp, const struct session_addr *ends);
 
-/* Add @src to @dst: 0, -1 out of memory, -2 a count would pass 2^64 - 1. */
+/* Add @src to @dst: 0, BR_ESYS out of memory, BR_EINPUT a sum overflows. */
 int bolt_dso_merge(struct bolt_dso *dst, const struct bolt_dso *src);
 
 #endif /* BLOCKRANGE_CLI_COLLECT_BOLT_H */

@@ -4,6 +4,9 @@
 
 #include "input/brprof.h"
 
+#include "base/status.h"
+#include "common/hash.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -26,7 +29,8 @@ static const char *const sec_names[BRP_NR_SECTIONS] = {
 
 /* ---- the checksum ----------------------------------------------------------- */
 
-#define K1 0x9e3779b97f4a7c15ull
+/* K1 is the one hash constant; the checksum is the format's, see brprof.h. */
+#define K1 BR_HASH_K
 #define K2 0xbf58476d1ce4e5b9ull
 #define K3 0x94d049bb133111ebull
 
@@ -1027,7 +1031,6 @@ static int load_dso(struct annot *a, const struct brprof_dso *e,
 			const uint8_t *p = e->sec[BRP_IPS] + 16 * i;
 
 			r = pairmap_add(&ad->ips, ld64(p), 0, ld64(p + 8));
-			r = r == -2 ? -1 : r ? -2 : 0;
 		}
 		for (i = 0; i < e->nr[BRP_EDGES] && !r; i++) {
 			const uint8_t *p = e->sec[BRP_EDGES] + 32 * i;
@@ -1037,7 +1040,6 @@ static int load_dso(struct annot *a, const struct brprof_dso *e,
 			if (!r && ld64(p + 24))
 				r = pairmap_add(&ad->edges_miss, ld64(p),
 						ld64(p + 8), ld64(p + 24));
-			r = r == -2 ? -1 : r ? -2 : 0;
 		}
 		if (r)
 			goto fail;
@@ -1064,7 +1066,6 @@ static int load_dso(struct annot *a, const struct brprof_dso *e,
 			r = pairmap_add(&ad->prof.branches, ld64(p),
 					ld64(p + 8), ld64(p + 16));
 		}
-		r = r == -2 ? -1 : r ? -2 : 0;
 		if (r)
 			goto fail;
 	}
@@ -1092,7 +1093,6 @@ static int load_dso(struct annot *a, const struct brprof_dso *e,
 				r = pairmap_add(&ad->bolt.ft_ext, ld64(p),
 						ld64(p + 8), ld64(p + 24));
 		}
-		r = r == -2 ? -1 : r ? -2 : 0;
 		if (r)
 			goto fail;
 	}

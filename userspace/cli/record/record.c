@@ -41,6 +41,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/pairmap.h"
 #include "resolve/elfbin.h"
 #include "output/perfdata_write.h"
 #include "output/pswrite.h"
@@ -52,89 +53,32 @@
 /* Records between PERF_RECORD_FINISHED_ROUNDs (perf sorts per round). */
 #define ROUND_RECORDS 4096
 
-/* --- u64-keyed open-addressing hash (decode cache, counts) --- */
+/* --- the decode cache --- */
 
-struct hent {
-	uint64_t key;
-	uint64_t count;
-	uint8_t used;
-	uint8_t size;	/* instruction length (decode cache) */
+/*
+ * A decoded instruction, as the decode cache (ras.insns: runtime address
+ * -> insn_pack()) keeps it.
+ */
+struct rinsn {
+	uint8_t size;	/* instruction length; 0: capstone could not decode it */
 	uint8_t kind;	/* enum eb_kind */
 	uint8_t flags;	/* IF_* */
 };
 
 #define IF_SYSCALL 1	/* the syscall instruction (0f 05) */
 
-struct htab {
-	struct hent *e;
-	size_t cap;	/* power of two, or 0 */
-	size_t used;
-};
-
-static uint64_t hmix(uint64_t k)
+/* Never 0, so that a cached instruction is told from a missing one. */
+static uint64_t insn_pack(const struct rinsn *in)
 {
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdULL;
-	k ^= k >> 33;
-	return k;
+	return 1u << 24 | (uint64_t)in->flags << 16 | (uint64_t)in->kind << 8 |
+	       in->size;
 }
 
-static struct hent *hfind(const struct htab *h, uint64_t key)
+static void insn_unpack(uint64_t v, struct rinsn *in)
 {
-	size_t i;
-
-	if (!h->cap)
-		return NULL;
-	for (i = hmix(key) & (h->cap - 1);; i = (i + 1) & (h->cap - 1)) {
-		if (!h->e[i].used)
-			return NULL;
-		if (h->e[i].key == key)
-			return &h->e[i];
-	}
-}
-
-/* The entry for @key, inserted (zeroed) if missing; NULL: out of memory. */
-static struct hent *hget(struct htab *h, uint64_t key)
-{
-	struct hent *e = hfind(h, key);
-	size_t i;
-
-	if (e)
-		return e;
-	if ((h->used + 1) * 4 > h->cap * 3) {
-		struct htab n = { 0 };
-		size_t j;
-
-		n.cap = h->cap ? h->cap * 2 : 1024;
-		n.e = calloc(n.cap, sizeof(*n.e));
-		if (!n.e)
-			return NULL;
-		for (j = 0; j < h->cap; j++) {
-			if (!h->e[j].used)
-				continue;
-			for (i = hmix(h->e[j].key) & (n.cap - 1); n.e[i].used;
-			     i = (i + 1) & (n.cap - 1))
-				;
-			n.e[i] = h->e[j];
-		}
-		n.used = h->used;
-		free(h->e);
-		*h = n;
-	}
-	for (i = hmix(key) & (h->cap - 1); h->e[i].used;
-	     i = (i + 1) & (h->cap - 1))
-		;
-	memset(&h->e[i], 0, sizeof(h->e[i]));
-	h->e[i].used = 1;
-	h->e[i].key = key;
-	h->used++;
-	return &h->e[i];
-}
-
-static void hfree(struct htab *h)
-{
-	free(h->e);
-	memset(h, 0, sizeof(*h));
+	in->size = (uint8_t)v;
+	in->kind = (uint8_t)(v >> 8);
+	in->flags = (uint8_t)(v >> 16);
 }
 
 /* --- files mapped executable (DSOs) --- */
@@ -155,7 +99,7 @@ struct rdso {
 	struct rload *loads;
 	size_t nr_loads;
 	bool hit;		/* a recorded branch touched it */
-	struct htab counts;	/* ELF vaddr -> executions */
+	struct pairmap counts;	/* ELF vaddr -> executions */
 };
 
 /* An executable mapping of an address space. */
@@ -174,7 +118,8 @@ struct ras {
 	struct rmap *maps;	/* by start */
 	size_t nr;
 	bool dirty;		/* re-read the maps before the next decode */
-	struct htab cache;	/* runtime address -> decoded insn + count */
+	struct pairmap insns;	/* runtime address -> insn_pack() */
+	struct pairmap exec;	/* runtime address -> executions */
 };
 
 enum tstate {
@@ -196,7 +141,7 @@ struct rtask {
 	long saved;		/* and the word it replaced */
 	bool have_pc;		/* pc/cur are valid */
 	uint64_t pc;
-	struct hent cur;	/* decode of pc */
+	struct rinsn cur;	/* decode of pc */
 	bool watch_syscall;	/* the stepped syscall changes maps/comm */
 	bool prctl_name;
 	/* branch ring */
@@ -449,7 +394,7 @@ static void dso_free(struct rdso *d)
 {
 	free(d->path);
 	free(d->loads);
-	hfree(&d->counts);
+	pairmap_free(&d->counts);
 	free(d);
 }
 
@@ -487,27 +432,25 @@ static struct rmap *map_at(const struct ras *as, uint64_t a)
 	return NULL;
 }
 
-/* Move the decode cache's counts to the DSOs, then drop the cache. */
+/* Move the executions to the DSOs' counts, then drop the decode cache. */
 static int as_fold(struct rec *r, struct ras *as)
 {
 	size_t i;
 
-	for (i = 0; i < as->cache.cap; i++) {
-		struct hent *e = &as->cache.e[i], *c;
+	for (i = 0; i < as->exec.cap; i++) {
+		const struct pairmap_slot *e = &as->exec.slots[i];
 		struct rmap *m;
 
-		if (!e->used || !e->count)
+		if (!e->used)
 			continue;
-		m = map_at(as, e->key);
-		if (!m)
-			continue;
-		c = hget(&m->dso->counts,
-			 dso_vaddr(m->dso, e->key - m->start + m->pgoff));
-		if (!c)
+		m = map_at(as, e->a);
+		if (m && pairmap_add(&m->dso->counts,
+				     dso_vaddr(m->dso, e->a - m->start + m->pgoff),
+				     0, e->count))
 			return oom(r);
-		c->count += e->count;
 	}
-	hfree(&as->cache);
+	pairmap_free(&as->exec);
+	pairmap_free(&as->insns);
 	return 0;
 }
 
@@ -641,10 +584,10 @@ fail:
 
 /* Decode (cached) the instruction at @pc of @t's address space. */
 static int decode(struct rec *r, struct rtask *t, uint64_t pc,
-		  struct hent *out)
+		  struct rinsn *out)
 {
 	struct ras *as = t->as;
-	struct hent *e;
+	uint64_t known, *slot;
 	uint8_t buf[16];
 	struct eb_insn in;
 	size_t len = sizeof(buf);
@@ -652,9 +595,9 @@ static int decode(struct rec *r, struct rtask *t, uint64_t pc,
 
 	if (as->dirty && as_refresh(r, t))
 		return -1;
-	e = hfind(&as->cache, pc);
-	if (e) {
-		*out = *e;
+	known = pairmap_get(&as->insns, pc, 0);
+	if (known) {
+		insn_unpack(known, out);
 		return 0;
 	}
 	m = map_at(as, pc);
@@ -688,14 +631,14 @@ static int decode(struct rec *r, struct rtask *t, uint64_t pc,
 		in.size = 0;
 		in.kind = EB_OTHER;
 	}
-	e = hget(&as->cache, pc);
-	if (!e)
+	out->size = in.size;
+	out->kind = in.kind;
+	out->flags = in.size == 2 && buf[0] == 0x0f && buf[1] == 0x05 ?
+		     IF_SYSCALL : 0;
+	slot = pairmap_ref(&as->insns, pc, 0);
+	if (!slot)
 		return oom(r);
-	e->size = in.size;
-	e->kind = in.kind;
-	e->flags = in.size == 2 && buf[0] == 0x0f && buf[1] == 0x05 ?
-		   IF_SYSCALL : 0;
-	*out = *e;
+	*slot = insn_pack(out);
 	return 0;
 }
 
@@ -986,7 +929,7 @@ static bool changes_maps(uint64_t nr)
 static int stepped(struct rec *r, struct rtask *t)
 {
 	uint64_t npc, pc = t->pc;
-	const struct hent *c = &t->cur;
+	const struct rinsn *c = &t->cur;
 	enum eb_kind kind;
 	bool executed, taken;
 
@@ -1001,12 +944,12 @@ static int stepped(struct rec *r, struct rtask *t)
 		taken = eb_kind_uncond(kind) || npc != pc + c->size;
 	} else if (!c->size && npc > pc && npc - pc <= 15) {
 		/* undecodable: this step tells its length */
-		struct hent *e = hget(&t->as->cache, pc);
+		uint64_t *slot = pairmap_ref(&t->as->insns, pc, 0);
 
-		if (!e)
+		if (!slot)
 			return oom(r);
-		e->size = (uint8_t)(npc - pc);
-		t->cur.size = e->size;
+		t->cur.size = (uint8_t)(npc - pc);
+		*slot = insn_pack(&t->cur);
 		executed = true;
 		taken = false;
 	} else {
@@ -1015,17 +958,8 @@ static int stepped(struct rec *r, struct rtask *t)
 		taken = npc != pc && npc != pc + c->size;
 	}
 	if (executed) {
-		struct hent *e = hget(&t->as->cache, pc);
-
-		if (!e)
+		if (pairmap_add(&t->as->exec, pc, 0, 1))
 			return oom(r);
-		if (!e->size) {
-			/* dropped by a refresh since: decoded again below */
-			e->size = c->size;
-			e->kind = c->kind;
-			e->flags = c->flags;
-		}
-		e->count++;
 		r->executed++;
 	}
 	if (t->watch_syscall) {
@@ -1076,11 +1010,8 @@ static int task_exit(struct rec *r, struct rtask *t)
 
 	/* It ended in its exit (or a blocking) system call: that ran. */
 	if (t->state == T_STEP && t->have_pc && (t->cur.flags & IF_SYSCALL)) {
-		struct hent *e = hget(&t->as->cache, t->pc);
-
-		if (!e)
+		if (pairmap_add(&t->as->exec, t->pc, 0, 1))
 			return oom(r);
-		e->count++;
 		r->executed++;
 	}
 	ret = flush_ring(r, t);
@@ -1168,11 +1099,8 @@ static int exec_event(struct rec *r, struct rtask *t)
 	}
 	/* The execve instruction ran; what follows is another program. */
 	if (t->have_pc) {
-		struct hent *e = hget(&t->as->cache, t->pc);
-
-		if (!e)
+		if (pairmap_add(&t->as->exec, t->pc, 0, 1))
 			return oom(r);
-		e->count++;
 		r->steps++;
 		r->executed++;
 	}
@@ -1268,13 +1196,6 @@ static int cmp_dso(const void *a, const void *b)
 	return x->ino < y->ino ? -1 : x->ino > y->ino;
 }
 
-static int cmp_hent(const void *a, const void *b)
-{
-	const struct hent *x = a, *y = b;
-
-	return x->key < y->key ? -1 : x->key > y->key;
-}
-
 static int write_counts(struct rec *r)
 {
 	FILE *f = fopen(r->o->counts, "w");
@@ -1291,22 +1212,17 @@ static int write_counts(struct rec *r)
 	memcpy(v, r->dsos, r->nr_dsos * sizeof(*v));
 	qsort(v, r->nr_dsos, sizeof(*v), cmp_dso);
 	for (i = 0; i < r->nr_dsos; i++) {
-		struct htab *h = &v[i]->counts;
-		struct hent *e = malloc((h->used ? h->used : 1) * sizeof(*e));
-		size_t n = 0;
+		const struct pairmap *h = &v[i]->counts;
+		struct pairmap_slot *e = pairmap_sorted(h);
 
 		if (!e) {
 			free(v);
 			fclose(f);
 			return oom(r);
 		}
-		for (j = 0; j < h->cap; j++)
-			if (h->e[j].used && h->e[j].count)
-				e[n++] = h->e[j];
-		qsort(e, n, sizeof(*e), cmp_hent);
-		for (j = 0; j < n; j++)
+		for (j = 0; j < h->nr; j++)
 			fprintf(f, "%s 0x%" PRIx64 " %" PRIu64 "\n", v[i]->path,
-				e[j].key, e[j].count);
+				e[j].a, e[j].count);
 		free(e);
 	}
 	free(v);

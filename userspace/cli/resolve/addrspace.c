@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/pairmap.h"
+#include "common/hash.h"
+
 #define KERNEL_START 0xffff800000000000ull
 #define KERNEL_DSO "[kernel.kallsyms]"
 
@@ -25,6 +28,7 @@ struct proc {
  * address spaces (@gen).
  */
 #define AS_CACHE 1024
+_Static_assert(!(AS_CACHE & (AS_CACHE - 1)), "a power of two");
 
 struct as_cache_ent {
 	uint64_t addr;
@@ -38,9 +42,7 @@ struct addrspace {
 	struct dso_registry *reg;
 	struct as_cache_ent *cache;
 	uint32_t gen;
-	struct proc **procs;	/* open addressing by pid */
-	size_t cap;		/* power of two */
-	size_t nr;
+	struct pairmap procs;	/* pid -> struct proc * */
 	struct proc any;	/* mappings without a pid */
 	struct proc kernel;	/* kernel-mode mappings */
 	struct dso *kdso;
@@ -72,6 +74,12 @@ struct addrspace *as_new(struct dso_registry *reg)
 	return as;
 }
 
+/* The process of slot @i of the table (NULL: a slot get_proc() left 0). */
+static struct proc *proc_at(const struct addrspace *as, size_t i)
+{
+	return (struct proc *)(uintptr_t)as->procs.slots[i].count;
+}
+
 static void proc_free(struct proc *p)
 {
 	free(p->maps);
@@ -85,10 +93,12 @@ void as_free(struct addrspace *as)
 
 	if (!as)
 		return;
-	for (i = 0; i < as->cap; i++) {
-		if (as->procs[i]) {
-			proc_free(as->procs[i]);
-			free(as->procs[i]);
+	for (i = 0; i < as->procs.cap; i++) {
+		struct proc *p = proc_at(as, i);
+
+		if (as->procs.slots[i].used && p) {
+			proc_free(p);
+			free(p);
 		}
 	}
 	for (i = 0; i < as->nr_names; i++)
@@ -96,7 +106,7 @@ void as_free(struct addrspace *as)
 	free(as->mmap_names);
 	proc_free(&as->any);
 	proc_free(&as->kernel);
-	free(as->procs);
+	pairmap_free(&as->procs);
 	free(as->cache);
 	free(as);
 }
@@ -111,62 +121,26 @@ static void changed(struct addrspace *as)
 	as->gen = 1;
 }
 
-static size_t slot_of(const struct addrspace *as, int32_t pid)
-{
-	uint32_t h = (uint32_t)pid * 2654435761u;
-
-	return h & (as->cap - 1);
-}
-
 static struct proc *find_proc(const struct addrspace *as, int32_t pid)
 {
-	size_t i;
-
-	if (!as->cap)
-		return NULL;
-	for (i = slot_of(as, pid); as->procs[i]; i = (i + 1) & (as->cap - 1))
-		if (as->procs[i]->pid == pid)
-			return as->procs[i];
-	return NULL;
-}
-
-static int grow(struct addrspace *as)
-{
-	size_t old_cap = as->cap, cap = old_cap ? 2 * old_cap : 64, i, j;
-	struct proc **old = as->procs, **n = calloc(cap, sizeof(*n));
-
-	if (!n)
-		return -1;
-	as->procs = n;
-	as->cap = cap;
-	for (i = 0; i < old_cap; i++) {
-		if (!old[i])
-			continue;
-		for (j = slot_of(as, old[i]->pid); n[j]; j = (j + 1) & (cap - 1))
-			;
-		n[j] = old[i];
-	}
-	free(old);
-	return 0;
+	return (struct proc *)(uintptr_t)pairmap_get(&as->procs,
+						     (uint32_t)pid, 0);
 }
 
 static struct proc *get_proc(struct addrspace *as, int32_t pid)
 {
-	struct proc *p = find_proc(as, pid);
-	size_t i;
+	uint64_t *slot = pairmap_ref(&as->procs, (uint32_t)pid, 0);
+	struct proc *p;
 
-	if (p)
-		return p;
-	if ((as->nr + 1) * 2 > as->cap && grow(as))
+	if (!slot)
 		return NULL;
+	if (*slot)
+		return (struct proc *)(uintptr_t)*slot;
 	p = calloc(1, sizeof(*p));
 	if (!p)
-		return NULL;
+		return NULL;	/* the slot stays 0: no process */
 	p->pid = pid;
-	for (i = slot_of(as, pid); as->procs[i]; i = (i + 1) & (as->cap - 1))
-		;
-	as->procs[i] = p;
-	as->nr++;
+	*slot = (uintptr_t)p;
 	return p;
 }
 
@@ -451,10 +425,10 @@ static const struct as_map *lookup_all(struct addrspace *as, uint64_t addr)
 	const struct as_map *best = NULL, *m;
 	size_t i;
 
-	for (i = 0; i < as->cap; i++) {
-		if (!as->procs[i])
+	for (i = 0; i < as->procs.cap; i++) {
+		if (!as->procs.slots[i].used || !proc_at(as, i))
 			continue;
-		m = lookup(as->procs[i], addr);
+		m = lookup(proc_at(as, i), addr);
 		if (m && (!best || m->seq > best->seq))
 			best = m;
 	}
@@ -487,8 +461,7 @@ void as_resolve(struct addrspace *as, int32_t pid, enum ev_cpumode cpumode,
 	bool kernel = is_kernel_mode(cpumode) ||
 		      (cpumode == EV_CPU_UNKNOWN && addr >= KERNEL_START) ||
 		      addr >= KERNEL_START;
-	uint64_t h = (addr ^ ((uint64_t)(uint32_t)pid << 32) ^ kernel) *
-		     0x9e3779b97f4a7c15ull;
+	uint64_t h = br_hash2(addr, (uint64_t)(uint32_t)pid << 1 | kernel);
 	struct as_cache_ent *e;
 
 	if (!as->cache) {
@@ -498,8 +471,7 @@ void as_resolve(struct addrspace *as, int32_t pid, enum ev_cpumode cpumode,
 			return;
 		}
 	}
-	e = &as->cache[h >> 54];
-	_Static_assert(AS_CACHE == 1024, "64 - 54 bits of index");
+	e = &as->cache[h & (AS_CACHE - 1)];
 	if (e->gen == as->gen && e->addr == addr && e->pid == pid &&
 	    e->kernel == kernel) {
 		*out = e->r;
