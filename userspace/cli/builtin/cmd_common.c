@@ -15,6 +15,7 @@
 #include "input/brprof.h"
 #include "input/input.h"
 #include "input/par.h"
+#include "output/progress.h"
 
 void cmd_common_init(struct cmd_common *c)
 {
@@ -196,6 +197,18 @@ bool cmd_progress(const struct cmd_common *c)
 	return c->progress < 0 ? isatty(STDERR_FILENO) : c->progress;
 }
 
+const struct par_progress *cmd_progress_of(const struct cmd_common *c,
+					   struct par_progress *pr,
+					   struct progress *prog)
+{
+	if (!cmd_progress(c))
+		return NULL;
+	progress_init(prog, stderr);
+	pr->show = progress_show;
+	pr->arg = prog;
+	return pr;
+}
+
 /* Is @path a .brprof (a regular file starting with its magic)? */
 static bool is_brprof(const char *path)
 {
@@ -231,6 +244,9 @@ int cmd_collect(const struct cmd_common *c, struct annot *a)
 {
 	struct input_opts io = { .skip_bad = c->skip_bad };
 	struct input_stats st;
+	struct par_consumer pc;
+	struct par_progress pr;
+	struct progress prog;
 	char err[BR_ERR_MAX];
 	int r;
 
@@ -245,8 +261,11 @@ int cmd_collect(const struct cmd_common *c, struct annot *a)
 					CLI_EXIT_USAGE, "%s", err);
 		return 0;
 	}
-	r = par_collect(c->input, &io, cmd_jobs(c), cmd_progress(c), a, &st,
-			err, sizeof(err));
+	annot_par_consumer(a, &pc);
+	r = par_collect(c->input, &io,
+			a->cfg.engine == ANNOT_ENGINE_TREE ? 1 : cmd_jobs(c),
+			cmd_progress_of(c, &pr, &prog), &pc, &st, err,
+			sizeof(err));
 	if (r)
 		return cli_fail(r == -1 ? CLI_EXIT_INPUT : CLI_EXIT_USAGE,
 				"%s", err);

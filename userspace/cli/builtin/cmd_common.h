@@ -154,6 +154,16 @@ unsigned cmd_jobs(const struct cmd_common *c);
 bool cmd_progress(const struct cmd_common *c);
 
 /*
+ * The progress line of a read (output/progress.h) in @pr and @prog, or
+ * NULL when cmd_progress() says no.
+ */
+struct par_progress;
+struct progress;
+const struct par_progress *cmd_progress_of(const struct cmd_common *c,
+					   struct par_progress *pr,
+					   struct progress *prog);
+
+/*
  * Read the input into @a (its sink; with -j N, N threads, see par.h): 0,
  * or an exit status after its one-line message.
  */

@@ -16,6 +16,7 @@
 #include "builtin/cmd_common.h"
 #include "input/input.h"
 #include "input/par.h"
+#include "output/progress.h"
 
 static const char synopsis[] =
 	"usage: blockrange script -i FILE|- [-j N] [--skip-bad] [--stats] [--progress]\n";
@@ -368,6 +369,8 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 	struct input_opts io;
 	struct input_stats st;
 	struct ev_sink sink;
+	struct par_progress pr;
+	struct progress prog;
 	struct out o = { stdout, NULL, 0, NULL, 0 };
 	char err[BR_ERR_MAX];
 	int c, r;
@@ -427,12 +430,17 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
 	if (progress < 0)
 		progress = isatty(STDERR_FILENO);
+	if (progress) {
+		progress_init(&prog, stderr);
+		pr.show = progress_show;
+		pr.arg = &prog;
+	}
 	if (dump)
 		r = input_read(input, &io, &sink, &st, err, sizeof(err));
 	else
-		r = par_script(input, &io, jobs, progress, fmt_sample, NULL,
-			       stats ? stats_attr : NULL, &o, stdout, &st, err,
-			       sizeof(err));
+		r = par_script(input, &io, jobs, progress ? &pr : NULL,
+			       fmt_sample, NULL, stats ? stats_attr : NULL, &o,
+			       stdout, &st, err, sizeof(err));
 	free(o.buf);
 	if (fflush(stdout) && !r) {
 		free(o.names);

@@ -27,6 +27,7 @@
 #include "collect/bolt.h"
 #include "collect/profile.h"
 #include "input/events.h"
+#include "input/par.h"
 #include "resolve/session.h"
 
 /*
@@ -129,6 +130,13 @@ void annot_free(struct annot *a);
 
 /* The sink that feeds @a (sample, mmap, comm, task, build_id). */
 void annot_sink(struct annot *a, struct ev_sink *sink);
+
+/*
+ * The consumer (input/par.h) that feeds @a with several threads: workers
+ * of their own, merged into @a (collect/annot_par.c).  The tree engine
+ * counts on one thread: read with par_collect(..., 1, ...).
+ */
+void annot_par_consumer(struct annot *a, struct par_consumer *c);
 
 /* The per-sample callback of that sink (arg: struct annot *). */
 int annot_sample(void *arg, const struct ev_sample *smp, char *err,

@@ -24,9 +24,27 @@ const char *input_format_name(enum input_format f)
 		return "perf.data";
 	case INPUT_PERFDATA_PIPE:
 		return "perf.data (pipe mode)";
+	case INPUT_BRPROF:
+		return ".brprof profile";
 	default:
 		return "none";
 	}
+}
+
+enum input_format input_sniff(const uint8_t *head, size_t n)
+{
+	uint64_t magic;
+
+	if (n < 8)
+		return INPUT_PERFSCRIPT;
+	memcpy(&magic, head, 8);
+	/* PERFFILE (version 1) too: perfdata.c refuses it by name */
+	if (magic == PF_MAGIC2 || magic == __builtin_bswap64(PF_MAGIC2) ||
+	    !memcmp(head, PF_MAGIC1, 8) || !memcmp(head, "ELIFFREP", 8))
+		return INPUT_PERFDATA;
+	if (!memcmp(head, "\x7f" "BRPROF\n", 8))
+		return INPUT_BRPROF;
+	return INPUT_PERFSCRIPT;
 }
 
 /* ---- perf script text -> events ---- */
@@ -97,36 +115,43 @@ static int ad_sample(void *arg, const struct ps_sample *s, char *err,
 	return 0;
 }
 
+void input_text_mmap(const struct ps_mmap *m, const char *name,
+		     struct ev_mmap *e)
+{
+	const char *p;
+
+	memset(e, 0, sizeof(*e));
+	e->pid = (int32_t)m->pid;
+	e->tid = -1;
+	e->start = m->start;
+	e->len = m->len;
+	e->pgoff = m->pgoff;
+	e->path = m->path;
+	e->has_prot = true;
+	for (p = m->prot; *p; p++) {
+		if (*p == 'r')
+			e->prot |= 1;
+		else if (*p == 'w')
+			e->prot |= 2;
+		else if (*p == 'x')
+			e->prot |= 4;
+		else if (*p == 's')
+			e->flags |= 1;	/* MAP_SHARED */
+		else if (*p == 'p')
+			e->flags |= 2;	/* MAP_PRIVATE */
+	}
+	e->exec = e->prot & 4;
+	e->pos.name = name;
+	e->pos.line = m->line;
+}
+
 static int ad_mmap(void *arg, const struct ps_mmap *m, char *err,
 		   size_t errsz)
 {
 	struct ps_adapter *ad = arg;
 	struct ev_mmap e;
-	const char *p;
 
-	memset(&e, 0, sizeof(e));
-	e.pid = (int32_t)m->pid;
-	e.tid = -1;
-	e.start = m->start;
-	e.len = m->len;
-	e.pgoff = m->pgoff;
-	e.path = m->path;
-	e.has_prot = true;
-	for (p = m->prot; *p; p++) {
-		if (*p == 'r')
-			e.prot |= 1;
-		else if (*p == 'w')
-			e.prot |= 2;
-		else if (*p == 'x')
-			e.prot |= 4;
-		else if (*p == 's')
-			e.flags |= 1;	/* MAP_SHARED */
-		else if (*p == 'p')
-			e.flags |= 2;	/* MAP_PRIVATE */
-	}
-	e.exec = e.prot & 4;
-	e.pos.name = ad->name;
-	e.pos.line = m->line;
+	input_text_mmap(m, ad->name, &e);
 	ad->st->mmaps++;
 	if (ad->sink && ad->sink->mmap)
 		return ad->sink->mmap(ad->sink->arg, &e, err, errsz);
@@ -222,7 +247,7 @@ int input_read(const char *path, const struct input_opts *opts,
 	struct input_stats dummy;
 	struct prefixed pre;
 	struct stat sb;
-	uint64_t magic = 0;
+	enum input_format fmt;
 	bool is_stdin = !strcmp(path, "-");
 	int fd, r;
 
@@ -275,19 +300,15 @@ int input_read(const char *path, const struct input_opts *opts,
 			pre.len += (size_t)n;
 		}
 	}
-	if (pre.len == 8)
-		memcpy(&magic, pre.head, 8);
-	if (pre.len == 8 && !memcmp(pre.head, "\x7f" "BRPROF\n", 8)) {
+	fmt = input_sniff(pre.head, pre.len);
+	if (fmt == INPUT_BRPROF) {
 		snprintf(err, errsz,
 			 "%s: expected perf.data or perf script text, got a .brprof profile (read it from a file with annotate, ranges, report or bolt)",
 			 name);
 		r = -1;
 		goto out;
 	}
-	/* PERFFILE (version 1) too: perfdata.c refuses it by name */
-	if (magic == PF_MAGIC2 || magic == __builtin_bswap64(PF_MAGIC2) ||
-	    (pre.len == 8 && (!memcmp(pre.head, PF_MAGIC1, 8) ||
-			      !memcmp(pre.head, "ELIFFREP", 8)))) {
+	if (fmt == INPUT_PERFDATA) {
 		r = pd_read(fd, name, pre.head,
 			    S_ISREG(sb.st_mode) ? 0 : pre.len,
 			    opts ? &opts->pd : NULL, sink, &stats->pd, err,

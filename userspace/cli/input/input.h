@@ -33,7 +33,16 @@ enum input_format {
 	INPUT_PERFSCRIPT,	/* perf script text */
 	INPUT_PERFDATA,		/* perf.data, file mode */
 	INPUT_PERFDATA_PIPE,	/* perf.data, pipe mode */
+	INPUT_BRPROF,		/* a .brprof profile */
 };
+
+/*
+ * The format of an input whose first @n bytes are @head (8 are enough):
+ * INPUT_PERFDATA for the perf.data magic in either byte order (and the
+ * version 1 magic, which the reader refuses by name), INPUT_BRPROF for the
+ * .brprof magic, else INPUT_PERFSCRIPT.
+ */
+enum input_format input_sniff(const uint8_t *head, size_t n);
 
 struct input_opts {
 	bool skip_bad;		/* perf script text: skip malformed lines */
@@ -69,6 +78,13 @@ int input_read_text_mem(const char *buf, size_t len, const char *name,
 			const struct input_opts *opts,
 			const struct ev_sink *sink, struct input_stats *stats,
 			char *err, size_t errsz);
+
+/*
+ * An mmap line of perf script text as the event input_read() delivers
+ * (the protection letters "r-xp" as PROT_* and MAP_* bits).
+ */
+void input_text_mmap(const struct ps_mmap *m, const char *name,
+		     struct ev_mmap *e);
 
 /* The message of a perf script text without samples (input_read()'s). */
 void input_text_no_samples(const char *name, const struct input_opts *opts,
