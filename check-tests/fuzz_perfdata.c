@@ -204,8 +204,11 @@ static void check_message(const char *err)
 static int read_it(const uint8_t *data, size_t size, struct run *r,
 		   struct pd_stats *st, char *err, size_t errsz)
 {
-	struct ev_sink sink = { on_sample, on_mmap, on_comm, on_task,
-				on_build_id, on_lost, r, on_attr, NULL, NULL };
+	struct ev_sink sink = {
+		.sample = on_sample, .mmap = on_mmap, .comm = on_comm,
+		.task = on_task, .build_id = on_build_id, .lost = on_lost,
+		.attr = on_attr, .arg = r,
+	};
 	struct pd_opts o = { 256 << 10, 1 << 20 };
 
 	r->size = size;

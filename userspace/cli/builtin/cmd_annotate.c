@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* `blockrange annotate`: the seed's annotated disassembly.  See output/annotate.h. */
+/* `blockrange annotate`: the seed's annotation.  See output/annotate.h. */
 #define _GNU_SOURCE
 
 #include <getopt.h>

@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "collect/annot.h"
-#include "input/brprof.h"
 #include "input/input.h"
 #include "input/par.h"
 #include "output/progress.h"
@@ -160,9 +159,8 @@ int cmd_read(const struct cmd_common *c, const struct ev_sink *sink,
 	int r = input_read(c->input, &io, sink, &st, err, errsz);
 
 	if (r)
-		return cli_fail(r == -1 ? CLI_EXIT_INPUT : CLI_EXIT_USAGE,
-				"%s", err);
-	if (c->skip_bad)
+		return cli_fail(cli_status(r), "%s", err);
+	if (c->skip_bad && st.format != INPUT_BRPROF)
 		fprintf(stderr, "blockrange: skipped %lu malformed line%s\n",
 			(unsigned long)st.ps.bad_lines,
 			st.ps.bad_lines == 1 ? "" : "s");
@@ -209,24 +207,6 @@ const struct par_progress *cmd_progress_of(const struct cmd_common *c,
 	return pr;
 }
 
-/* Is @path a .brprof (a regular file starting with its magic)? */
-static bool is_brprof(const char *path)
-{
-	uint8_t head[8];
-	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) :
-				     dup(STDIN_FILENO);
-	struct stat sb;
-	bool yes = false;
-
-	if (fd < 0)
-		return false;
-	if (!fstat(fd, &sb) && S_ISREG(sb.st_mode) &&
-	    pread(fd, head, sizeof(head), 0) == (ssize_t)sizeof(head))
-		yes = brprof_sniff(head, sizeof(head));
-	close(fd);
-	return yes;
-}
-
 int cmd_check_symbols(const struct cmd_common *c, const struct annot *a,
 		      const char *const *symbols, size_t nr_symbols)
 {
@@ -250,26 +230,14 @@ int cmd_collect(const struct cmd_common *c, struct annot *a)
 	char err[BR_ERR_MAX];
 	int r;
 
-	if (is_brprof(c->input)) {
-		if (a->cfg.event || a->cfg.leading_ip_only || a->cfg.raw)
-			return cli_fail(CLI_EXIT_USAGE,
-					"%s: a .brprof holds llvm-profgen's profile of every sample of each DSO; --perf-event, --leading-ip-only and --base or --use-offset=0 without --dso need the input itself",
-					cli_input_name(c->input));
-		r = brprof_load(c->input, a, err, sizeof(err));
-		if (r)
-			return cli_fail(r == -1 ? CLI_EXIT_INPUT :
-					CLI_EXIT_USAGE, "%s", err);
-		return 0;
-	}
 	annot_par_consumer(a, &pc);
 	r = par_collect(c->input, &io,
 			a->cfg.engine == ANNOT_ENGINE_TREE ? 1 : cmd_jobs(c),
 			cmd_progress_of(c, &pr, &prog), &pc, &st, err,
 			sizeof(err));
 	if (r)
-		return cli_fail(r == -1 ? CLI_EXIT_INPUT : CLI_EXIT_USAGE,
-				"%s", err);
-	if (c->skip_bad)
+		return cli_fail(cli_status(r), "%s", err);
+	if (c->skip_bad && st.format != INPUT_BRPROF)
 		fprintf(stderr, "blockrange: skipped %lu malformed line%s\n",
 			(unsigned long)st.ps.bad_lines,
 			st.ps.bad_lines == 1 ? "" : "s");

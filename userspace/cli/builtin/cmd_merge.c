@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* `blockrange merge`: profiles added up.  See brprof.h. */
+/* `blockrange merge`: profiles added up.  See output/brprof_write.h. */
 #define _GNU_SOURCE
 
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/brprof.h"
+#include "output/brprof_write.h"
 #include "builtin/cli.h"
 
 static const char synopsis[] =

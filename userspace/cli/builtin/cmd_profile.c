@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* `blockrange profile`: a mergeable .brprof of an input.  See brprof.h. */
+/* `blockrange profile`: a mergeable .brprof.  See output/brprof_write.h. */
 #define _GNU_SOURCE
 
 #include <getopt.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "collect/annot.h"
-#include "input/brprof.h"
+#include "output/brprof_write.h"
 #include "builtin/cli.h"
 #include "builtin/cmd_common.h"
 #include "output/summary.h"

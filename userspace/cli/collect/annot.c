@@ -463,6 +463,8 @@ void annot_sink(struct annot *a, struct ev_sink *sink)
 	sink->comm = session_comm;
 	sink->task = session_task;
 	sink->build_id = session_build_id;
+	sink->profile = annot_profile;
+	sink->profile_dso = annot_profile_dso;
 	sink->arg = a;
 }
 

@@ -132,6 +132,18 @@ void annot_free(struct annot *a);
 void annot_sink(struct annot *a, struct ev_sink *sink);
 
 /*
+ * The callbacks of that sink for a .brprof (input/events.h; arg: struct
+ * annot *, collect/annot_profile.c): the profile's statistics become the
+ * session's, and each DSO's counts are added for the parts of @a's
+ * configuration.  A profile cannot filter samples by event or take one
+ * range per sample: with those options annot_profile() is BR_EUSAGE.
+ */
+int annot_profile(void *arg, const struct ev_profile *p, char *err,
+		  size_t errsz);
+int annot_profile_dso(void *arg, const struct ev_profile_dso *d, char *err,
+		      size_t errsz);
+
+/*
  * The consumer (input/par.h) that feeds @a with several threads: workers
  * of their own, merged into @a (collect/annot_par.c).  The tree engine
  * counts on one thread: read with par_collect(..., 1, ...).

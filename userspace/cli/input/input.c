@@ -4,6 +4,9 @@
 
 #include "input/input.h"
 
+#include "base/status.h"
+#include "input/brprof.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -42,7 +45,7 @@ enum input_format input_sniff(const uint8_t *head, size_t n)
 	if (magic == PF_MAGIC2 || magic == __builtin_bswap64(PF_MAGIC2) ||
 	    !memcmp(head, PF_MAGIC1, 8) || !memcmp(head, "ELIFFREP", 8))
 		return INPUT_PERFDATA;
-	if (!memcmp(head, "\x7f" "BRPROF\n", 8))
+	if (brprof_sniff(head, n))
 		return INPUT_BRPROF;
 	return INPUT_PERFSCRIPT;
 }
@@ -302,10 +305,15 @@ int input_read(const char *path, const struct input_opts *opts,
 	}
 	fmt = input_sniff(pre.head, pre.len);
 	if (fmt == INPUT_BRPROF) {
+		stats->format = INPUT_BRPROF;
+		if (S_ISREG(sb.st_mode) && sink && sink->profile_dso) {
+			r = brprof_read(fd, name, sink, err, errsz);
+			goto out;
+		}
 		snprintf(err, errsz,
 			 "%s: expected perf.data or perf script text, got a .brprof profile (read it from a file with annotate, ranges, report or bolt)",
 			 name);
-		r = -1;
+		r = BR_EINPUT;
 		goto out;
 	}
 	if (fmt == INPUT_PERFDATA) {

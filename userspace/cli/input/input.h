@@ -4,22 +4,27 @@
  *
  *   input_read(path or "-", opts, sink, stats, err)
  *
- * sniffs the format from the first bytes (the perf.data magic 'PERFILE2'
- * in either byte order: perf.data in file or pipe mode, see perfdata.h;
- * anything else: the text of `perf script`, see perfscript.h) and delivers
- * the input as events (events.h) to the sink.  Standard input works for
- * every format: the sniffed bytes are not lost (a regular file on stdin is
- * read from its start; a file-mode perf.data on a pipe is spooled to an
- * unlinked temporary file first, see perfdata.h).
+ * sniffs the format from the first bytes (input_sniff(): the perf.data
+ * magic 'PERFILE2' in either byte order: perf.data in file or pipe mode,
+ * see perfdata.h; the .brprof magic: a profile, see brprof.h; anything
+ * else: the text of `perf script`, see perfscript.h) and delivers the
+ * input as events (events.h) to the sink: samples and side-band events,
+ * or for a .brprof its aggregated counts.  Standard input works for every
+ * format: the sniffed bytes are not lost (a regular file on stdin is read
+ * from its start; a file-mode perf.data on a pipe is spooled to an
+ * unlinked temporary file first, see perfdata.h).  A .brprof is read from
+ * a regular file only, and only by a sink that takes profiles (one with
+ * profile_dso).
  *
- * Returns 0, -1 for malformed input (err: one line naming the input and
- * where: "NAME:LINE: ..." for text, "NAME: offset N: ..." for perf.data),
- * -2 for usage, I/O or memory errors (a missing or unreadable file, a
- * directory), or the non-zero value a sink callback returned.  An input
- * without samples is not an error here (the subcommand decides).
+ * Returns 0, BR_EINPUT for malformed input (err: one line naming the input
+ * and where: "NAME:LINE: ..." for text, "NAME: offset N: ..." for
+ * perf.data and .brprof), BR_ESYS for I/O or memory errors (a missing or
+ * unreadable file, a directory), or the non-zero value a sink callback
+ * returned (base/status.h).  An input without samples is not an error
+ * here (the subcommand decides).
  */
-#ifndef BLOCKRANGE_CLI_INPUT_H
-#define BLOCKRANGE_CLI_INPUT_H
+#ifndef BLOCKRANGE_CLI_INPUT_INPUT_H
+#define BLOCKRANGE_CLI_INPUT_INPUT_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -94,4 +99,4 @@ void input_text_no_samples(const char *name, const struct input_opts *opts,
 /* "perf script text", "perf.data", "perf.data (pipe mode)". */
 const char *input_format_name(enum input_format f);
 
-#endif /* BLOCKRANGE_CLI_INPUT_H */
+#endif /* BLOCKRANGE_CLI_INPUT_INPUT_H */

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/pages.h"
 #include "base/status.h"
 #include "input/perf_file.h"
 #include "input/perfdata.h"
@@ -403,20 +404,6 @@ static int do_recs(struct worker *w, struct unit *u, char *err, size_t errsz)
 	return 0;
 }
 
-/*
- * Done with [p, p + n) of the mapped input: its pages leave the process
- * (read again from the file if needed), so a large file streams through in
- * constant memory.
- */
-static void drop_pages(const char *p, size_t n)
-{
-	uintptr_t a = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
-	uintptr_t e = ((uintptr_t)p + n) & ~(uintptr_t)4095;
-
-	if (e > a)
-		(void)madvise((void *)a, e - a, MADV_DONTNEED);
-}
-
 static int do_text(struct worker *w, struct unit *u, char *err, size_t errsz)
 {
 	struct ev_sink sink = { 0 };
@@ -432,7 +419,8 @@ static int do_text(struct worker *w, struct unit *u, char *err, size_t errsz)
 	r = input_read_text_mem(u->text, u->len, w->p->name, 0, u->at_end,
 				w->p->opts, &sink, &w->st, err, errsz);
 	u->lines = w->st.ps.lines - lines;
-	drop_pages(u->text, u->len);
+	/* done with it: its pages leave the process (constant memory) */
+	br_drop_pages(u->text, u->text + u->len);
 	if (r == -3)
 		snprintf(err, errsz, "%s: a unit ended inside a sample",
 			 w->p->name);
@@ -1349,6 +1337,8 @@ FWD(task, struct ev_task)
 FWD(build_id, struct ev_build_id)
 FWD(lost, struct ev_lost)
 FWD(attr, struct ev_attr)
+FWD(profile, struct ev_profile)
+FWD(profile_dso, struct ev_profile_dso)
 #undef FWD
 
 static int read_one(const char *path, const struct input_opts *opts,
@@ -1379,9 +1369,13 @@ static int read_one(const char *path, const struct input_opts *opts,
 	wrap.build_id = seq_build_id;
 	wrap.lost = seq_lost;
 	wrap.attr = seq_attr;
+	wrap.profile = seq_profile;
+	/* input_read() takes a .brprof for a sink that takes profiles */
+	wrap.profile_dso = sink->profile_dso ? seq_profile_dso : NULL;
 	wrap.arg = &sp;
 	r = input_read(path, opts, &wrap, st, err, errsz);
-	progress_end(&sp.p);
+	if (st->format != INPUT_BRPROF)
+		progress_end(&sp.p);	/* a profile has no samples to count */
 	return r;
 }
 
