@@ -3,7 +3,8 @@
 # sanitizer build overrides US_OUT and US_CC like the coverage build).
 #
 #   make cli        build/bin/blockrange
-#   make check-cli  Check suites of the CLI (parser, mapper, formatting, LBR
+#   make check-cli  the layers of the sources (check-cli-layers), then the
+#                   Check suites of the CLI (parser, mapper, formatting, LBR
 #                   fixtures, llvm-profgen-19 parity, exactness, the
 #                   hostile-input corpus); logs in build/cli/check-{a,b}.tap
 #                   and .xml
@@ -52,7 +53,8 @@ CLI_CHECK_BIN := $(CLI_OUT)/check_cli
 CLI_WL_NAMES := $(basename $(notdir $(wildcard $(CLI_TESTS)/workloads/*.c)))
 CLI_WL := $(foreach w,$(CLI_WL_NAMES),$(CLI_OUT)/wl/$(w)-nopie $(CLI_OUT)/wl/$(w)-pie)
 
-.PHONY: cli check-cli cli-demo check-cli-part-a check-cli-part-b
+.PHONY: cli check-cli cli-demo check-cli-part-a check-cli-part-b \
+	check-cli-layers
 
 cli: $(CLI_BIN)
 
@@ -130,6 +132,13 @@ $(CLI_BADGEN)/.stamp: $(CLI_BAD)/make-fixtures.sh $(CLI_OUT)/wl/golden \
 	sh $< $(CLI_BADGEN) $(CLI_OUT)/wl/golden $(CLI_TESTS)/golden/golden.S \
 		'$(CLI_WL_CC)'
 	touch $@
+
+# No layer of userspace/cli includes a higher one, only builtin/ picks exit
+# statuses, resolve/ never prints (userspace/cli/README.md); a second.
+check-cli-layers:
+	sh $(CLI_TESTS)/check-layers.sh $(CLI_SRC)
+
+check-cli: check-cli-layers
 
 # Everything runs inside one Check runner, so its summary is the last line.
 # The suites run as two processes side by side, CLI_SUITES_A and all the
