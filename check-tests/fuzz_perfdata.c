@@ -133,7 +133,7 @@ static int on_mmap(void *arg, const struct ev_mmap *m, char *err,
 	uint64_t h = 2;
 
 	pos_ok(r, &m->pos);
-	CHECK(m->build_id_size <= EV_BUILD_ID_MAX);
+	CHECK(m->build_id_size <= BR_BUILD_ID_MAX);
 	h = mix_str(h, m->path, r->size);
 	h = mix(h, m->start);
 	h = mix(h, m->len);
@@ -167,7 +167,7 @@ static int on_build_id(void *arg, const struct ev_build_id *b, char *err,
 	struct run *r = arg;
 
 	pos_ok(r, &b->pos);
-	CHECK(b->size <= EV_BUILD_ID_MAX);
+	CHECK(b->size <= BR_BUILD_ID_MAX);
 	return push(r, mix_str(5, b->path, r->size), err, errsz);
 }
 

@@ -19,6 +19,7 @@
 #include "cli_tests.h"
 #include "output/perfdata_write.h"
 #include "output/pswrite.h"
+#include "resolve/elfbin.h"
 
 static void attr_of(struct perf_event_attr *a, uint64_t config)
 {
@@ -122,8 +123,8 @@ START_TEST(file_and_pipe)
 		 env_path("BLOCKRANGE_WORKLOADS"));
 	snprintf(other, sizeof(other), "%s/libhot.so",
 		 env_path("BLOCKRANGE_WORKLOADS"));
-	bidsz = pdw_file_build_id(bin, bid);
-	obidsz = pdw_file_build_id(other, obid);
+	bidsz = eb_file_build_id(bin, bid);
+	obidsz = eb_file_build_id(other, obid);
 	ck_assert_int_eq(bidsz, 20);
 	ck_assert_int_eq(obidsz, 20);
 	scratch(pipe ? "pdw-pipe.data" : "pdw-file.data", data, sizeof(data));

@@ -116,7 +116,7 @@ static int write_dir(const struct args *a, const struct annot *p)
 	for (i = 0; i < n; i++) {
 		const struct profile *prof = annot_profile_at(p, i);
 		const struct dso *d = prof->dso;
-		char hex[2 * DSO_BUILD_ID_MAX + 1], *path;
+		char hex[BR_BUILD_ID_HEX], *path;
 		bool dup = false;
 		FILE *f;
 		int r;
@@ -125,7 +125,7 @@ static int write_dir(const struct args *a, const struct annot *p)
 			if (k != i && !strcmp(annot_profile_at(p, k)->dso->short_name,
 					      d->short_name))
 				dup = true;
-		dso_build_id_hex(d->build_id, d->build_id_size, hex);
+		br_build_id_hex(d->build_id, d->build_id_size, hex);
 		if (asprintf(&path, "%s/%s%s%s.rawprof", a->outdir,
 			     d->short_name, dup ? "-" : "",
 			     dup ? (d->build_id_size ? hex : "nobuildid") : "") < 0)

@@ -17,6 +17,7 @@
 #include "input/input.h"
 #include "input/par.h"
 #include "output/progress.h"
+#include "output/pswrite.h"
 
 static const char synopsis[] =
 	"usage: blockrange script -i FILE|- [-j N] [--skip-bad] [--stats] [--progress]\n";
@@ -204,30 +205,9 @@ static int dump_sample(void *arg, const struct ev_sample *s, char *err,
 static int dump_mmap(void *arg, const struct ev_mmap *m, char *err,
 		     size_t errsz)
 {
-	FILE *f = ((struct out *)arg)->f;
-
 	(void)err;
 	(void)errsz;
-	if (!m->has_prot) {
-		fprintf(f, "R MMAP %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 "]: %c %s\n",
-			m->pid, m->tid, m->start, m->len, m->pgoff,
-			m->exec ? 'x' : 'r', m->path);
-		return 0;
-	}
-	fprintf(f, "R MMAP2 %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 " ",
-		m->pid, m->tid, m->start, m->len, m->pgoff);
-	if (m->has_dev) {
-		fprintf(f, "%02x:%02x %" PRIu64 " %" PRIu64, m->maj, m->min,
-			m->ino, m->ino_generation);
-	} else {
-		fputc('<', f);
-		for (unsigned i = 0; i < m->build_id_size; i++)
-			fprintf(f, "%02x", m->build_id[i]);
-		fputc('>', f);
-	}
-	fprintf(f, "]: %c%c%c%c %s\n", m->prot & 1 ? 'r' : '-',
-		m->prot & 2 ? 'w' : '-', m->prot & 4 ? 'x' : '-',
-		m->flags & 1 ? 's' : 'p', m->path);
+	psw_mmap_text(((struct out *)arg)->f, "R ", m);
 	return 0;
 }
 

@@ -343,7 +343,7 @@ int brprof_parse_ex(const uint8_t *buf, size_t len, const char *name,
 		d->path_len = ld32(buf + p);
 		d->build_id_size = buf[p + 4];
 		d->flags = buf[p + 5];
-		if (d->build_id_size > 20 || buf[p + 6] || buf[p + 7] ||
+		if (d->build_id_size > BR_BUILD_ID_MAX || buf[p + 6] || buf[p + 7] ||
 		    ld32(buf + p + 28))
 			return bad(name, p, err, errsz,
 				   "expected a build-id of at most 20 bytes and zero reserved fields, got a build-id of %u",
@@ -352,7 +352,7 @@ int brprof_parse_ex(const uint8_t *buf, size_t len, const char *name,
 			return bad(name, p + 5, err, errsz,
 				   "expected DSO flags of at most 0xf, got 0x%x",
 				   d->flags);
-		memcpy(d->build_id, buf + p + 8, 20);
+		memcpy(d->build_id, buf + p + 8, BR_BUILD_ID_MAX);
 		d->text_base = ld64(buf + p + 32);
 		d->samples = ld64(buf + p + 40);
 		d->prof_samples = ld64(buf + p + 48);

@@ -93,7 +93,7 @@ extern const unsigned brprof_keys[BRP_NR_SECTIONS];
 struct brprof_dso {
 	const char *path;		/* not NUL-terminated */
 	uint32_t path_len;
-	uint8_t build_id[20];
+	uint8_t build_id[BR_BUILD_ID_MAX];
 	uint8_t build_id_size;
 	uint8_t flags;
 	uint64_t text_base;

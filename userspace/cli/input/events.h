@@ -26,6 +26,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/buildid.h"
+
 /* Where an event came from, for messages: "NAME:LINE" or "NAME: offset N". */
 struct ev_pos {
 	const char *name;	/* input name ("<stdin>" for -) */
@@ -92,8 +94,6 @@ struct ev_sample {
 	struct ev_pos pos;
 };
 
-#define EV_BUILD_ID_MAX 20
-
 /*
  * PERF_RECORD_MMAP / MMAP2 (or the text of a perf-script mmap line).
  * @exec: the mapping is executable (MMAP2 prot has PROT_EXEC; MMAP without
@@ -117,7 +117,7 @@ struct ev_mmap {
 	uint64_t ino;
 	uint64_t ino_generation;
 	uint8_t build_id_size;	/* MMAP2 build-id form; 0: none */
-	uint8_t build_id[EV_BUILD_ID_MAX];
+	uint8_t build_id[BR_BUILD_ID_MAX];
 	bool has_time;
 	uint64_t time;
 	struct ev_pos pos;
@@ -153,7 +153,7 @@ struct ev_build_id {
 	int32_t pid;		/* -1 for the kernel / any */
 	enum ev_cpumode cpumode;
 	uint8_t size;
-	uint8_t id[EV_BUILD_ID_MAX];
+	uint8_t id[BR_BUILD_ID_MAX];
 	const char *path;
 	struct ev_pos pos;
 };

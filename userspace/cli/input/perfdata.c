@@ -811,10 +811,10 @@ int pd_decode_record(const struct pd_decoder *d, const uint8_t *rec,
 		if (type == PERF_RECORD_MMAP2) {
 			if (misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
 				m->build_id_size = p[32];
-				if (m->build_id_size > EV_BUILD_ID_MAX)
+				if (m->build_id_size > BR_BUILD_ID_MAX)
 					return errf(err, errsz,
 						    "expected an MMAP2 build-id size of at most %d, got %u",
-						    EV_BUILD_ID_MAX,
+						    BR_BUILD_ID_MAX,
 						    m->build_id_size);
 				memcpy(m->build_id, p + 36, m->build_id_size);
 			} else {
@@ -1586,13 +1586,13 @@ static int build_id_record(struct pd_reader *r, const uint8_t *p, size_t size,
 	memset(&b, 0, sizeof(b));
 	b.pid = (int32_t)ld32(r->d.swap, p + HDR);
 	b.cpumode = cpumode(misc);
-	b.size = EV_BUILD_ID_MAX;
+	b.size = BR_BUILD_ID_MAX;
 	if (misc & PF_MISC_BUILD_ID_SIZE) {
 		b.size = p[HDR + 4 + 20];
-		if (b.size > EV_BUILD_ID_MAX)
+		if (b.size > BR_BUILD_ID_MAX)
 			return fail_at(r, off, r->sub,
 				       "expected a build-id size of at most %d, got %u",
-				       EV_BUILD_ID_MAX, b.size);
+				       BR_BUILD_ID_MAX, b.size);
 	}
 	memcpy(b.id, p + HDR + 4, b.size);
 	if (!cstring(p + HDR + 28, e))

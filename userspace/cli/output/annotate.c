@@ -480,7 +480,7 @@ static int print_json(struct printer *pr, const struct annot_syms *ps)
 	for (i = 0; i < ps->nr; i++) {
 		struct annot_dso *ad = ps->v[i].ad;
 		const struct dso *d = ad->dso;
-		char hex[2 * DSO_BUILD_ID_MAX + 1];
+		char hex[BR_BUILD_ID_HEX];
 		bool seen = false, firsts = true;
 		uint64_t taken, missed;
 
@@ -489,7 +489,7 @@ static int print_json(struct printer *pr, const struct annot_syms *ps)
 				seen = true;
 		if (seen)
 			continue;
-		dso_build_id_hex(d->build_id, d->build_id_size, hex);
+		br_build_id_hex(d->build_id, d->build_id_size, hex);
 		fprintf(out, "%s\n  {\"name\": ", firstd ? "" : ",");
 		json_str(out, d->short_name);
 		fputs(", \"path\": ", out);

@@ -414,14 +414,14 @@ static uint64_t put_dso_head(struct obuf *b, const char *path, size_t path_len,
 			   uint64_t text_base, uint64_t samples,
 			   uint64_t prof_samples)
 {
-	uint8_t bid[20] = { 0 };
+	uint8_t bid[BR_BUILD_ID_MAX] = { 0 };
 	uint64_t at;
 	int s;
 
 	memcpy(bid, id, id_size);
 	put32(b, (uint32_t)path_len);
 	put_bytes(b, (uint8_t[4]){ (uint8_t)id_size, (uint8_t)flags, 0, 0 }, 4);
-	put_bytes(b, bid, 20);
+	put_bytes(b, bid, BR_BUILD_ID_MAX);
 	put32(b, 0);
 	put64(b, text_base);
 	put64(b, samples);

@@ -6,7 +6,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <gelf.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -571,7 +570,7 @@ int pdw_mmap2(struct pdw *w, const struct pdw_mmap *m)
 
 	if (start(w))
 		return -1;
-	if (m->build_id_size > 20)
+	if (m->build_id_size > BR_BUILD_ID_MAX)
 		return fail(w, "%s: build-id of %u bytes (at most 20)", w->name,
 			    m->build_id_size);
 	if (m->build_id_size)
@@ -663,7 +662,7 @@ static int build_id_entry(struct buf *b, uint32_t type, int32_t pid,
 	h.size = (uint16_t)(sizeof(h) + sizeof(int32_t) + sizeof(bid) + n +
 			    pad);
 	memcpy(bid, id, size);
-	bid[20] = (uint8_t)size;
+	bid[BR_BUILD_ID_MAX] = (uint8_t)size;	/* PF_MISC_BUILD_ID_SIZE */
 	if (buf_put(b, &h, sizeof(h)) || buf_put(b, &pid, sizeof(pid)) ||
 	    buf_put(b, bid, sizeof(bid)) || buf_put(b, path, n))
 		return -1;
@@ -678,7 +677,7 @@ int pdw_build_id(struct pdw *w, int32_t pid, uint16_t cpumode,
 
 	if (start(w))
 		return -1;
-	if (size > 20 || strlen(path) > 4096)
+	if (size > BR_BUILD_ID_MAX || strlen(path) > 4096)
 		return fail(w, "%s: build-id of %zu bytes for %s", w->name,
 			    size, path);
 	if (w->pipe) {
@@ -793,77 +792,5 @@ int pdw_close(struct pdw *w, char *err, size_t errsz)
 	free(w->rec.p);
 	free(w->name);
 	free(w);
-	return ret;
-}
-
-int pdw_file_build_id(const char *path, uint8_t id[20])
-{
-	Elf *elf;
-	Elf_Scn *scn = NULL;
-	size_t phnum, i;
-	int fd, ret = 0;
-
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF)
-		goto out;
-	/* Notes of the PT_NOTE segments, else of SHT_NOTE sections. */
-	if (!elf_getphdrnum(elf, &phnum)) {
-		for (i = 0; i < phnum && !ret; i++) {
-			GElf_Phdr ph;
-			Elf_Data *d;
-
-			if (!gelf_getphdr(elf, (int)i, &ph) ||
-			    ph.p_type != PT_NOTE)
-				continue;
-			d = elf_getdata_rawchunk(elf, (int64_t)ph.p_offset,
-						 ph.p_filesz, ELF_T_NHDR);
-			if (!d)
-				continue;
-			{
-				GElf_Nhdr nh;
-				size_t off = 0, no, doff;
-
-				while (!ret && off < d->d_size &&
-				       (off = gelf_getnote(d, off, &nh, &no,
-							   &doff)) > 0) {
-					if (nh.n_type == NT_GNU_BUILD_ID &&
-					    nh.n_namesz == 4 &&
-					    !memcmp((char *)d->d_buf + no, "GNU", 4) &&
-					    nh.n_descsz > 0 && nh.n_descsz <= 20) {
-						memcpy(id, (char *)d->d_buf + doff,
-						       nh.n_descsz);
-						ret = (int)nh.n_descsz;
-					}
-				}
-			}
-		}
-	}
-	while (!ret && (scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-		GElf_Nhdr nh;
-		size_t off = 0, no, doff;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
-			continue;
-		d = elf_getdata(scn, NULL);
-		while (d && !ret && off < d->d_size &&
-		       (off = gelf_getnote(d, off, &nh, &no, &doff)) > 0)
-			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
-			    !memcmp((char *)d->d_buf + no, "GNU", 4) &&
-			    nh.n_descsz > 0 && nh.n_descsz <= 20) {
-				memcpy(id, (char *)d->d_buf + doff, nh.n_descsz);
-				ret = (int)nh.n_descsz;
-			}
-	}
-out:
-	if (elf)
-		elf_end(elf);
-	close(fd);
 	return ret;
 }

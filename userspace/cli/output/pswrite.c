@@ -208,26 +208,47 @@ int psw_exit(struct psw *w, int32_t pid, int32_t ppid, int32_t tid,
 	return done(w);
 }
 
-int psw_mmap2(struct psw *w, const struct pdw_mmap *m)
+void psw_mmap_text(FILE *f, const char *prefix, const struct ev_mmap *m)
 {
-	prefix(w, m->pid, m->tid, m->time);
-	fprintf(w->f, "PERF_RECORD_MMAP2 %d/%d: [0x%" PRIx64 "(0x%" PRIx64 ") @ %#" PRIx64 " ",
-		(int)m->pid, (int)m->tid, m->start, m->len, m->pgoff);
-	if (m->build_id_size) {
-		unsigned i;
-
-		fputc('<', w->f);
-		for (i = 0; i < m->build_id_size; i++)
-			fprintf(w->f, "%02x", m->build_id[i]);
-		fputc('>', w->f);
-	} else {
-		fprintf(w->f, "%02x:%02x %" PRIu64 " %" PRIu64, m->maj, m->min,
-			m->ino, m->ino_generation);
+	if (!m->has_prot) {
+		fprintf(f, "%sMMAP %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 "]: %c %s\n",
+			prefix, (int)m->pid, (int)m->tid, m->start, m->len,
+			m->pgoff, m->exec ? 'x' : 'r', m->path);
+		return;
 	}
-	fprintf(w->f, "]: %c%c%c%c %s\n", m->prot & PROT_READ ? 'r' : '-',
+	fprintf(f, "%sMMAP2 %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 " ",
+		prefix, (int)m->pid, (int)m->tid, m->start, m->len, m->pgoff);
+	if (m->has_dev) {
+		fprintf(f, "%02x:%02x %" PRIu64 " %" PRIu64, m->maj, m->min,
+			m->ino, m->ino_generation);
+	} else {
+		char hex[BR_BUILD_ID_HEX];
+
+		br_build_id_hex(m->build_id, m->build_id_size, hex);
+		fprintf(f, "<%s>", hex);
+	}
+	fprintf(f, "]: %c%c%c%c %s\n", m->prot & PROT_READ ? 'r' : '-',
 		m->prot & PROT_WRITE ? 'w' : '-',
 		m->prot & PROT_EXEC ? 'x' : '-',
 		m->flags & MAP_SHARED ? 's' : 'p', m->path);
+}
+
+int psw_mmap2(struct psw *w, const struct pdw_mmap *m)
+{
+	struct ev_mmap e = {
+		.pid = m->pid, .tid = m->tid,
+		.start = m->start, .len = m->len, .pgoff = m->pgoff,
+		.path = m->path, .exec = m->prot & PROT_EXEC,
+		.has_prot = true, .prot = m->prot, .flags = m->flags,
+		.has_dev = !m->build_id_size,
+		.maj = m->maj, .min = m->min, .ino = m->ino,
+		.ino_generation = m->ino_generation,
+		.build_id_size = m->build_id_size,
+	};
+
+	memcpy(e.build_id, m->build_id, m->build_id_size);
+	prefix(w, m->pid, m->tid, m->time);
+	psw_mmap_text(w->f, "PERF_RECORD_", &e);
 	return done(w);
 }
 

@@ -48,11 +48,11 @@ static void list_dsos(const struct session *s, enum dso_state state,
 		n += dso_at(s->reg, i)->state == state;
 	for (i = 0; i < dso_count(s->reg) && shown < 3; i++) {
 		const struct dso *d = dso_at(s->reg, i);
-		char hex[2 * DSO_BUILD_ID_MAX + 1];
+		char hex[BR_BUILD_ID_HEX];
 
 		if (d->state != state)
 			continue;
-		dso_build_id_hex(d->build_id, d->build_id_size, hex);
+		br_build_id_hex(d->build_id, d->build_id_size, hex);
 		fprintf(f, "%s%s%s%s%s", shown ? ", " : " (", d->path,
 			d->build_id_size ? " build-id " : "",
 			d->build_id_size ? hex : "", "");
@@ -76,9 +76,9 @@ void summary_print(FILE *f, const struct session *s, const char *what,
 
 		if (d->state == DSO_READY && !d->kernel &&
 		    d->bin.symsrc != EB_SYMS_SYMTAB) {
-			char hex[2 * DSO_BUILD_ID_MAX + 1];
+			char hex[BR_BUILD_ID_HEX];
 
-			dso_build_id_hex(d->bin.build_id, d->bin.build_id_size,
+			br_build_id_hex(d->bin.build_id, d->bin.build_id_size,
 					 hex);
 			fprintf(f, "blockrange: warning: %s: no symbol table%s and no debug file found (%s%s%s; looked in %s/.build-id, %s/.build-id, beside it for its .gnu_debuglink%s): its code outside %s is shown as %s+0xADDR pseudo-symbols\n",
 				d->file, d->bin.symsrc == EB_SYMS_DYNSYM ?

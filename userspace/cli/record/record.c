@@ -285,8 +285,8 @@ static int out_build_ids(struct rec *r)
 
 	for (i = 0; i < r->nr_pending; i++) {
 		struct rdso *d = r->pending_bid[i];
-		uint8_t id[20];
-		int n = d->file ? pdw_file_build_id(d->path, id) : 0;
+		uint8_t id[BR_BUILD_ID_MAX];
+		int n = d->file ? eb_file_build_id(d->path, id) : 0;
 
 		if (n > 0 && r->out.pdw &&
 		    pdw_build_id(r->out.pdw, -1, PERF_RECORD_MISC_USER, d->path,

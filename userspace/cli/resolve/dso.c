@@ -28,7 +28,7 @@
 
 struct bid_note {
 	char *path;
-	uint8_t id[DSO_BUILD_ID_MAX];
+	uint8_t id[BR_BUILD_ID_MAX];
 	uint8_t size;
 	bool kernel;
 };
@@ -57,15 +57,6 @@ static const char *base_of(const char *path)
 	const char *s = strrchr(path, '/');
 
 	return s && s[1] ? s + 1 : path;
-}
-
-void dso_build_id_hex(const uint8_t *id, size_t size, char *buf)
-{
-	size_t i;
-
-	for (i = 0; i < size; i++)
-		sprintf(buf + 2 * i, "%02x", id[i]);
-	buf[2 * size] = '\0';
 }
 
 static bool is_file(const char *path)
@@ -209,7 +200,7 @@ static int note_locked(struct dso_registry *r, const char *path,
 {
 	struct bid_note *n;
 
-	if (!id_size || id_size > DSO_BUILD_ID_MAX)
+	if (!id_size || id_size > BR_BUILD_ID_MAX)
 		return 0;
 	if (r->nr_notes == r->cap_notes) {
 		size_t c = r->cap_notes ? 2 * r->cap_notes : 16;
@@ -263,7 +254,7 @@ static struct dso *get_locked(struct dso_registry *r, const char *path,
 	struct dso *d;
 	size_t i;
 
-	if (id_size > DSO_BUILD_ID_MAX)
+	if (id_size > BR_BUILD_ID_MAX)
 		id_size = 0;
 	if (!id_size) {
 		const struct bid_note *n = noted_id(r, path, kernel);
@@ -346,11 +337,11 @@ static void set_why(struct dso *d, enum dso_state st, const char *fmt, ...)
 static char *cache_path(const struct dso_registry *r, const struct dso *d,
 			const char *name)
 {
-	char hex[2 * DSO_BUILD_ID_MAX + 1], *p;
+	char hex[BR_BUILD_ID_HEX], *p;
 
 	if (!d->build_id_size)
 		return NULL;
-	dso_build_id_hex(d->build_id, d->build_id_size, hex);
+	br_build_id_hex(d->build_id, d->build_id_size, hex);
 	if (asprintf(&p, "%s/.build-id/%.2s/%s/%s", r->buildid_dir, hex,
 		     hex + 2, name) < 0)
 		return NULL;
@@ -361,7 +352,7 @@ static char *cache_path(const struct dso_registry *r, const struct dso *d,
 static int id_check(const struct dso *d, const char *file, char *got,
 		    size_t gotsz)
 {
-	uint8_t id[EB_BUILD_ID_MAX];
+	uint8_t id[BR_BUILD_ID_MAX];
 	int n;
 
 	if (!d->build_id_size)
@@ -370,7 +361,7 @@ static int id_check(const struct dso *d, const char *file, char *got,
 	if (n == (int)d->build_id_size && !memcmp(id, d->build_id, n))
 		return 1;
 	if (n > 0)
-		dso_build_id_hex(id, (size_t)n, got);
+		br_build_id_hex(id, (size_t)n, got);
 	else
 		snprintf(got, gotsz, "%s", n < 0 ? "not ELF" : "no build-id");
 	return 0;
@@ -393,13 +384,13 @@ static debuginfod_client *dbgd(struct dso_registry *r)
  */
 static char *find_code(struct dso_registry *r, struct dso *d)
 {
-	char hex[2 * DSO_BUILD_ID_MAX + 1], got[64] = "", *p = NULL;
+	char hex[BR_BUILD_ID_HEX], got[64] = "", *p = NULL;
 	char *mismatch = NULL, *tried = NULL;
 	const char *cand[3];
 	char *own[3] = { NULL, NULL, NULL };
 	size_t n = 0, i;
 
-	dso_build_id_hex(d->build_id, d->build_id_size, hex);
+	br_build_id_hex(d->build_id, d->build_id_size, hex);
 	if (r->o.symfs && asprintf(&own[0], "%s%s", r->o.symfs, d->path) >= 0)
 		cand[n++] = own[0];
 	own[1] = cache_path(r, d, "elf");
@@ -512,7 +503,7 @@ static char *find_debug(struct dso_registry *r, struct dso *d,
 		 * elfutils may have fetched the debug file from debuginfod
 		 * itself without telling its name; the client's cache does.
 		 */
-		uint8_t id[EB_BUILD_ID_MAX];
+		uint8_t id[BR_BUILD_ID_MAX];
 		int n = eb_file_build_id(code, id), fd = -1;
 		char *path = NULL;
 
@@ -652,10 +643,10 @@ static uint64_t elf_symbol(const char *path, const char *name)
 
 static enum dso_state load_kernel(struct dso_registry *r, struct dso *d)
 {
-	char err[1024], got[64], hex[2 * DSO_BUILD_ID_MAX + 1];
+	char err[1024], got[64], hex[BR_BUILD_ID_HEX];
 	struct eb_open_opts eo = { .code_set = r->o.code_set };
 
-	dso_build_id_hex(d->build_id, d->build_id_size, hex);
+	br_build_id_hex(d->build_id, d->build_id_size, hex);
 	if (r->o.vmlinux) {
 		uint64_t text;
 

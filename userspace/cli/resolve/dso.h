@@ -43,9 +43,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "resolve/elfbin.h"
+#include "base/buildid.h"
 
-#define DSO_BUILD_ID_MAX 20
+#include "resolve/elfbin.h"
 
 struct dso_opts {
 	const char *symfs;	/* --symfs DIR, NULL: none */
@@ -79,7 +79,7 @@ struct dso {
 	unsigned idx;		/* in the registry, creation order */
 	char *path;		/* as recorded */
 	const char *short_name;	/* basename of @path ("[kernel.kallsyms]") */
-	uint8_t build_id[DSO_BUILD_ID_MAX];
+	uint8_t build_id[BR_BUILD_ID_MAX];
 	uint8_t build_id_size;	/* 0: none recorded */
 	bool kernel;
 	enum dso_state state;	/* read it after dso_load() */
@@ -164,8 +164,5 @@ const void *dso_sym_at(const struct dso *d, uint64_t vaddr, size_t *idx);
  */
 bool dso_source_line(struct dso_registry *r, struct dso *d, uint64_t vaddr,
 		     const char **file, int *line);
-
-/* "ab12..." (lower-case hex) of @id into @buf (>= 2 * size + 1). */
-void dso_build_id_hex(const uint8_t *id, size_t size, char *buf);
 
 #endif /* BLOCKRANGE_CLI_DSO_H */

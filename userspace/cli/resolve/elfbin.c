@@ -449,42 +449,69 @@ static int add_plt_symbols(struct eb_binary *b, Elf *elf, size_t shstrndx)
 	return 0;
 }
 
-/* NT_GNU_BUILD_ID from the notes of @elf; its size, 0 if none. */
-static int read_build_id(Elf *elf, uint8_t id[EB_BUILD_ID_MAX])
+/* NT_GNU_BUILD_ID among the notes of @d; its size, 0 if none. */
+static int note_build_id(const Elf_Data *d, uint8_t id[BR_BUILD_ID_MAX])
 {
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
+	size_t off = 0, noff, doff;
+	GElf_Nhdr nh;
 
-	while ((scn = elf_nextscn(elf, scn))) {
-		Elf_Data *data;
-		GElf_Nhdr nh;
-		size_t off = 0, noff, doff;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
-			continue;
-		data = elf_getdata(scn, NULL);
-		if (!data)
-			continue;
-		while ((off = gelf_getnote(data, off, &nh, &noff, &doff))) {
-			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
-			    !memcmp((char *)data->d_buf + noff, "GNU", 4) &&
-			    nh.n_descsz && nh.n_descsz <= EB_BUILD_ID_MAX) {
-				memcpy(id, (char *)data->d_buf + doff,
-				       nh.n_descsz);
-				return (int)nh.n_descsz;
-			}
+	while (off < d->d_size &&
+	       (off = gelf_getnote((Elf_Data *)d, off, &nh, &noff, &doff))) {
+		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+		    !memcmp((const char *)d->d_buf + noff, "GNU", 4) &&
+		    nh.n_descsz && nh.n_descsz <= BR_BUILD_ID_MAX) {
+			memcpy(id, (const char *)d->d_buf + doff, nh.n_descsz);
+			return (int)nh.n_descsz;
 		}
 	}
 	return 0;
 }
 
-int eb_file_build_id(const char *path, uint8_t id[EB_BUILD_ID_MAX])
+/*
+ * NT_GNU_BUILD_ID of @elf: from its PT_NOTE segments (what the loader
+ * maps, there even without section headers), else its SHT_NOTE sections.
+ * Its size, 0 if none.
+ */
+static int read_build_id(Elf *elf, uint8_t id[BR_BUILD_ID_MAX])
 {
-	int fd = open(path, O_RDONLY), n = -1;
+	Elf_Scn *scn = NULL;
+	size_t phnum, i;
+	int n = 0;
+
+	if (!elf_getphdrnum(elf, &phnum)) {
+		for (i = 0; i < phnum && !n; i++) {
+			GElf_Phdr ph;
+			Elf_Data *d;
+
+			if (!gelf_getphdr(elf, (int)i, &ph) ||
+			    ph.p_type != PT_NOTE)
+				continue;
+			d = elf_getdata_rawchunk(elf, (int64_t)ph.p_offset,
+						 ph.p_filesz, ELF_T_NHDR);
+			if (d)
+				n = note_build_id(d, id);
+		}
+	}
+	while (!n && (scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (d)
+			n = note_build_id(d, id);
+	}
+	return n;
+}
+
+int eb_file_build_id(const char *path, uint8_t id[BR_BUILD_ID_MAX])
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), n = -1;
 	Elf *elf;
 
 	if (fd < 0)
-		return BR_ESYS;
+		return -1;
 	if (elf_version(EV_CURRENT) != EV_NONE) {
 		elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 		if (elf && elf_kind(elf) == ELF_K_ELF)
