@@ -42,6 +42,8 @@
 #include <unistd.h>
 
 #include "base/pairmap.h"
+#include "resolve/addrspace.h"
+#include "resolve/dso.h"
 #include "resolve/elfbin.h"
 #include "output/perfdata_write.h"
 #include "output/pswrite.h"
@@ -83,40 +85,22 @@ static void insn_unpack(uint64_t v, struct rinsn *in)
 
 /* --- files mapped executable (DSOs) --- */
 
-struct rload {
-	uint64_t vaddr;
-	uint64_t offset;
-	uint64_t filesz;
-};
-
+/*
+ * The files mapped executable are DSOs of a registry (resolve/dso.h),
+ * identified by path; what the recorder keeps per DSO, by its index.
+ */
 struct rdso {
-	char *path;
-	uint32_t maj;
-	uint32_t min;
-	uint64_t ino;
-	bool file;		/* a path to open (not [vdso] or anonymous) */
-	bool loads_read;
-	struct rload *loads;
-	size_t nr_loads;
 	bool hit;		/* a recorded branch touched it */
 	struct pairmap counts;	/* ELF vaddr -> executions */
 };
 
-/* An executable mapping of an address space. */
-struct rmap {
-	uint64_t start;
-	uint64_t end;
-	uint64_t pgoff;
-	uint32_t prot;
-	uint32_t flags;
-	struct rdso *dso;
-};
-
-/* An address space: a process, shared by its threads. */
+/*
+ * An address space: a process, shared by its threads.  Its executable
+ * mappings (resolve/addrspace.h's list) mirror /proc/PID/maps.
+ */
 struct ras {
 	int refs;
-	struct rmap *maps;	/* by start */
-	size_t nr;
+	struct as_maps maps;
 	bool dirty;		/* re-read the maps before the next decode */
 	struct pairmap insns;	/* runtime address -> insn_pack() */
 	struct pairmap exec;	/* runtime address -> executions */
@@ -163,9 +147,10 @@ struct rec {
 	size_t cs;		/* capstone handle */
 	struct rtask **tasks;
 	size_t nr_tasks;
-	struct rdso **dsos;
-	size_t nr_dsos;
-	struct rdso **pending_bid;	/* hit, build-id not given yet */
+	struct dso_registry *reg;	/* the mapped files */
+	struct rdso *dsos;		/* by DSO index */
+	size_t cap_dsos;
+	struct dso **pending_bid;	/* hit, build-id not given yet */
 	size_t nr_pending;
 	struct perf_branch_entry *sbuf;	/* a sample's entries */
 	size_t sbuf_cap;
@@ -284,13 +269,12 @@ static int out_build_ids(struct rec *r)
 	size_t i;
 
 	for (i = 0; i < r->nr_pending; i++) {
-		struct rdso *d = r->pending_bid[i];
-		uint8_t id[BR_BUILD_ID_MAX];
-		int n = d->file ? eb_file_build_id(d->path, id) : 0;
+		struct dso *d = r->pending_bid[i];
 
-		if (n > 0 && r->out.pdw &&
+		if (dso_load(r->reg, d) == DSO_READY &&
+		    d->bin.build_id_size && r->out.pdw &&
 		    pdw_build_id(r->out.pdw, -1, PERF_RECORD_MISC_USER, d->path,
-				 id, (size_t)n))
+				 d->bin.build_id, d->bin.build_id_size))
 			return out_err(r);
 	}
 	r->nr_pending = 0;
@@ -315,96 +299,47 @@ static int out_sample(struct rec *r, struct pdw_sample *s)
 
 /* --- DSOs --- */
 
-static struct rdso *dso_get(struct rec *r, const char *path, uint32_t maj,
-			    uint32_t min, uint64_t ino)
+/* The recorder's data of @d (zeroed when new); NULL out of memory. */
+static struct rdso *rdso_of(struct rec *r, const struct dso *d)
 {
-	struct rdso **v, *d;
-	size_t i;
+	if (d->idx >= r->cap_dsos) {
+		size_t c = d->idx + 16;
+		struct rdso *v = realloc(r->dsos, c * sizeof(*v));
 
-	for (i = 0; i < r->nr_dsos; i++) {
-		d = r->dsos[i];
-		if (d->maj == maj && d->min == min && d->ino == ino &&
-		    !strcmp(d->path, path))
-			return d;
+		if (!v)
+			return NULL;
+		memset(v + r->cap_dsos, 0, (c - r->cap_dsos) * sizeof(*v));
+		r->dsos = v;
+		r->cap_dsos = c;
 	}
-	v = realloc(r->dsos, (r->nr_dsos + 1) * sizeof(*v));
-	if (!v)
-		return NULL;
-	r->dsos = v;
-	d = calloc(1, sizeof(*d));
-	if (!d || !(d->path = strdup(path))) {
-		free(d);
-		return NULL;
-	}
-	d->maj = maj;
-	d->min = min;
-	d->ino = ino;
-	d->file = path[0] == '/';
-	r->dsos[r->nr_dsos++] = d;
-	return d;
+	return &r->dsos[d->idx];
 }
 
-static void dso_read_loads(struct rdso *d)
+/*
+ * ELF vaddr of file offset @off of @d through its PT_LOADs; the offset
+ * itself when there are none ([vdso], anonymous code, not ELF).
+ */
+static uint64_t dso_vaddr(struct rec *r, struct dso *d, uint64_t off)
 {
-	Elf *elf;
-	size_t n, i;
-	int fd;
+	uint64_t v;
 
-	d->loads_read = true;
-	if (!d->file || elf_version(EV_CURRENT) == EV_NONE)
-		return;
-	fd = open(d->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (elf && elf_kind(elf) == ELF_K_ELF && !elf_getphdrnum(elf, &n) &&
-	    (d->loads = calloc(n ? n : 1, sizeof(*d->loads)))) {
-		for (i = 0; i < n; i++) {
-			GElf_Phdr ph;
-
-			if (!gelf_getphdr(elf, (int)i, &ph) ||
-			    ph.p_type != PT_LOAD)
-				continue;
-			d->loads[d->nr_loads].vaddr = ph.p_vaddr;
-			d->loads[d->nr_loads].offset = ph.p_offset;
-			d->loads[d->nr_loads].filesz = ph.p_filesz;
-			d->nr_loads++;
-		}
-	}
-	if (elf)
-		elf_end(elf);
-	close(fd);
+	dso_load(r->reg, d);
+	return dso_addr(d, off, &v) ? v : off;
 }
 
-/* ELF vaddr of file offset @off (the offset itself without PT_LOADs). */
-static uint64_t dso_vaddr(struct rdso *d, uint64_t off)
+static int mark_hit(struct rec *r, struct dso *d)
 {
-	size_t i;
+	struct rdso *rd;
+	struct dso **v;
 
-	if (!d->loads_read)
-		dso_read_loads(d);
-	for (i = 0; i < d->nr_loads; i++)
-		if (off >= d->loads[i].offset &&
-		    off - d->loads[i].offset < d->loads[i].filesz)
-			return d->loads[i].vaddr + (off - d->loads[i].offset);
-	return off;
-}
-
-static void dso_free(struct rdso *d)
-{
-	free(d->path);
-	free(d->loads);
-	pairmap_free(&d->counts);
-	free(d);
-}
-
-static int mark_hit(struct rec *r, struct rdso *d)
-{
-	struct rdso **v;
-
-	if (!d || d->hit)
+	if (!d)
 		return 0;
-	d->hit = true;
+	rd = rdso_of(r, d);
+	if (!rd)
+		return oom(r);
+	if (rd->hit)
+		return 0;
+	rd->hit = true;
 	v = realloc(r->pending_bid, (r->nr_pending + 1) * sizeof(*v));
 	if (!v)
 		return oom(r);
@@ -415,38 +350,31 @@ static int mark_hit(struct rec *r, struct rdso *d)
 
 /* --- address spaces --- */
 
-static struct rmap *map_at(const struct ras *as, uint64_t a)
+static const struct as_map *map_at(struct ras *as, uint64_t a)
 {
-	size_t lo = 0, hi = as->nr;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (a < as->maps[mid].start)
-			hi = mid;
-		else if (a >= as->maps[mid].end)
-			lo = mid + 1;
-		else
-			return &as->maps[mid];
-	}
-	return NULL;
+	return as_maps_find(&as->maps, a);
 }
 
 /* Move the executions to the DSOs' counts, then drop the decode cache. */
-static int as_fold(struct rec *r, struct ras *as)
+static int ras_fold(struct rec *r, struct ras *as)
 {
 	size_t i;
 
 	for (i = 0; i < as->exec.cap; i++) {
 		const struct pairmap_slot *e = &as->exec.slots[i];
-		struct rmap *m;
+		const struct as_map *m;
+		struct rdso *rd;
 
 		if (!e->used)
 			continue;
 		m = map_at(as, e->a);
-		if (m && pairmap_add(&m->dso->counts,
-				     dso_vaddr(m->dso, e->a - m->start + m->pgoff),
-				     0, e->count))
+		if (!m)
+			continue;
+		rd = rdso_of(r, m->dso);
+		if (!rd || pairmap_add(&rd->counts,
+				       dso_vaddr(r, m->dso,
+						 e->a - m->start + m->pgoff),
+				       0, e->count))
 			return oom(r);
 	}
 	pairmap_free(&as->exec);
@@ -454,7 +382,7 @@ static int as_fold(struct rec *r, struct ras *as)
 	return 0;
 }
 
-static struct ras *as_new(void)
+static struct ras *ras_new(void)
 {
 	struct ras *as = calloc(1, sizeof(*as));
 
@@ -463,50 +391,45 @@ static struct ras *as_new(void)
 	return as;
 }
 
-static int as_put(struct rec *r, struct ras *as)
+static int ras_put(struct rec *r, struct ras *as)
 {
 	int ret = 0;
 
 	if (!as || --as->refs)
 		return 0;
-	ret = as_fold(r, as);
-	free(as->maps);
+	ret = ras_fold(r, as);
+	as_maps_free(&as->maps);
 	free(as);
 	return ret;
 }
 
-static bool same_map(const struct rmap *a, const struct rmap *b)
+static bool same_map(const struct as_map *a, const struct as_map *b)
 {
 	return a->start == b->start && a->end == b->end &&
 	       a->pgoff == b->pgoff && a->prot == b->prot &&
-	       a->flags == b->flags && a->dso == b->dso;
+	       a->flags == b->flags && a->dso == b->dso &&
+	       a->maj == b->maj && a->min == b->min && a->ino == b->ino;
 }
 
 /*
- * Re-read /proc/PID/maps of @t's process: executable mappings not known
- * before get their MMAP2 (as task @t); a changed set drops the decode
- * cache (its counts go to the DSOs under the old mappings first).
+ * The executable mappings of /proc/PID/maps (but [vsyscall]) into @nm,
+ * their files made DSOs.  0, 1 when the process is gone (its exit is
+ * coming), -1 out of memory.
  */
-static int as_refresh(struct rec *r, struct rtask *t)
+static int read_maps(struct rec *r, int32_t pid, struct as_maps *nm)
 {
-	struct ras *as = t->as;
-	struct rmap *nm = NULL;
-	size_t nr = 0, cap = 0, i, j;
 	char path[64], line[PATH_MAX + 256];
-	bool changed;
 	FILE *f;
 
-	as->dirty = false;
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)t->pid);
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
 	f = fopen(path, "re");
 	if (!f)
-		return 0;	/* the process is gone: its exit is coming */
+		return 1;
 	while (fgets(line, sizeof(line), f)) {
-		unsigned long long s, e, off;
+		unsigned long long s, e, off, ino;
 		unsigned maj, min;
-		unsigned long long ino;
 		char perms[8], file[PATH_MAX];
-		struct rdso *d;
+		struct as_map m = { 0 };
 		int n = 0;
 
 		file[0] = '\0';
@@ -517,69 +440,81 @@ static int as_refresh(struct rec *r, struct rtask *t)
 			sscanf(line + n, "%4095[^\n]", file);
 		if (!strchr(perms, 'x') || !strcmp(file, "[vsyscall]"))
 			continue;
-		if (nr == cap) {
-			struct rmap *x;
-
-			cap = cap ? cap * 2 : 16;
-			x = realloc(nm, cap * sizeof(*x));
-			if (!x)
-				goto nomem;
-			nm = x;
+		m.dso = dso_get(r->reg, file[0] ? file : "//anon", NULL, 0,
+				false);
+		m.start = s;
+		m.end = e;
+		m.pgoff = off;
+		m.prot = (perms[0] == 'r' ? PROT_READ : 0) |
+			 (perms[1] == 'w' ? PROT_WRITE : 0) | PROT_EXEC;
+		m.flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
+		m.maj = maj;
+		m.min = min;
+		m.ino = ino;
+		if (!m.dso || as_maps_insert(nm, &m)) {
+			fclose(f);
+			return -1;
 		}
-		d = dso_get(r, file[0] ? file : "//anon", maj, min, ino);
-		if (!d)
-			goto nomem;
-		nm[nr].start = s;
-		nm[nr].end = e;
-		nm[nr].pgoff = off;
-		nm[nr].prot = (perms[0] == 'r' ? PROT_READ : 0) |
-			      (perms[1] == 'w' ? PROT_WRITE : 0) | PROT_EXEC;
-		nm[nr].flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
-		nm[nr].dso = d;
-		nr++;
 	}
 	fclose(f);
-	f = NULL;
-	changed = nr != as->nr;
-	for (i = 0; i < nr; i++) {
+	return 0;
+}
+
+/*
+ * Re-read /proc/PID/maps of @t's process: executable mappings not known
+ * before get their MMAP2 (as task @t); a changed set drops the decode
+ * cache (its counts go to the DSOs under the old mappings first).
+ */
+static int ras_refresh(struct rec *r, struct rtask *t)
+{
+	struct ras *as = t->as;
+	struct as_maps nm = { 0 };
+	bool changed;
+	size_t i, j;
+	int x;
+
+	as->dirty = false;
+	x = read_maps(r, t->pid, &nm);
+	if (x) {
+		as_maps_free(&nm);
+		return x < 0 ? oom(r) : 0;
+	}
+	changed = nm.nr != as->maps.nr;
+	for (i = 0; i < nm.nr; i++) {
+		const struct as_map *m = &nm.v[i];
 		bool known = false;
 
-		for (j = 0; j < as->nr && !known; j++)
-			known = same_map(&nm[i], &as->maps[j]);
+		for (j = 0; j < as->maps.nr && !known; j++)
+			known = same_map(m, &as->maps.v[j]);
 		if (!known) {
-			struct pdw_mmap m = {
+			struct pdw_mmap mm = {
 				.pid = t->pid, .tid = t->tid,
-				.start = nm[i].start,
-				.len = nm[i].end - nm[i].start,
-				.pgoff = nm[i].pgoff, .prot = nm[i].prot,
-				.flags = nm[i].flags, .maj = nm[i].dso->maj,
-				.min = nm[i].dso->min, .ino = nm[i].dso->ino,
-				.path = nm[i].dso->path,
+				.start = m->start, .len = m->end - m->start,
+				.pgoff = m->pgoff, .prot = m->prot,
+				.flags = m->flags, .maj = m->maj,
+				.min = m->min, .ino = m->ino,
+				.path = m->dso->path,
 				.cpumode = PERF_RECORD_MISC_USER,
 			};
 
 			changed = true;
-			if (out_mmap(r, &m))
-				goto fail;
+			if (out_mmap(r, &mm)) {
+				as_maps_free(&nm);
+				return -1;
+			}
 		}
 	}
-	if (changed) {
-		if (as_fold(r, as))
-			goto fail;
-		free(as->maps);
-		as->maps = nm;
-		as->nr = nr;
-	} else {
-		free(nm);
+	if (!changed) {
+		as_maps_free(&nm);
+		return 0;
 	}
+	if (ras_fold(r, as)) {
+		as_maps_free(&nm);
+		return -1;
+	}
+	as_maps_free(&as->maps);
+	as->maps = nm;
 	return 0;
-nomem:
-	oom(r);
-fail:
-	if (f)
-		fclose(f);
-	free(nm);
-	return -1;
 }
 
 /* Decode (cached) the instruction at @pc of @t's address space. */
@@ -591,9 +526,9 @@ static int decode(struct rec *r, struct rtask *t, uint64_t pc,
 	uint8_t buf[16];
 	struct eb_insn in;
 	size_t len = sizeof(buf);
-	struct rmap *m;
+	const struct as_map *m;
 
-	if (as->dirty && as_refresh(r, t))
+	if (as->dirty && ras_refresh(r, t))
 		return -1;
 	known = pairmap_get(&as->insns, pc, 0);
 	if (known) {
@@ -602,7 +537,7 @@ static int decode(struct rec *r, struct rtask *t, uint64_t pc,
 	}
 	m = map_at(as, pc);
 	if (!m) {
-		if (as_refresh(r, t))
+		if (ras_refresh(r, t))
 			return -1;
 		m = map_at(as, pc);
 	}
@@ -862,9 +797,9 @@ static int begin_program(struct rec *r, struct rtask *t)
 	char comm[64] = "";
 	long word;
 
-	if (as_put(r, t->as))
+	if (ras_put(r, t->as))
 		return -1;
-	t->as = as_new();
+	t->as = ras_new();
 	if (!t->as)
 		return oom(r);
 	t->as->dirty = true;
@@ -975,15 +910,15 @@ static int stepped(struct rec *r, struct rtask *t)
 			return -1;
 	}
 	if (taken) {
-		struct rmap *m;
+		const struct as_map *m;
 
-		if (t->as->dirty && as_refresh(r, t))
+		if (t->as->dirty && ras_refresh(r, t))
 			return -1;
 		m = map_at(t->as, pc);
 		if (mark_hit(r, m ? m->dso : NULL))
 			return -1;
 		m = map_at(t->as, npc);
-		if (!m && as_refresh(r, t))
+		if (!m && ras_refresh(r, t))
 			return -1;
 		m = map_at(t->as, npc);
 		if (mark_hit(r, m ? m->dso : NULL) || push_branch(r, t, pc, npc))
@@ -1020,7 +955,7 @@ static int task_exit(struct rec *r, struct rtask *t)
 	if (!ret && t->state != T_WAIT_PARENT)
 		ret = out_task(r, true, t->pid, t->parent, t->tid, t->parent);
 	if (!ret)
-		ret = as_put(r, t->as);
+		ret = ras_put(r, t->as);
 	task_free(r, t);
 	return ret;
 }
@@ -1059,18 +994,12 @@ static int new_task(struct rec *r, struct rtask *t)
 	} else {
 		n->pid = n->tid;
 		n->parent = t->pid;
-		n->as = as_new();
+		n->as = ras_new();
 		if (!n->as)
 			return oom(r);
 		/* The child has the parent's mappings (perf inherits them). */
-		if (t->as->nr) {
-			n->as->maps = malloc(t->as->nr * sizeof(*n->as->maps));
-			if (!n->as->maps)
-				return oom(r);
-			memcpy(n->as->maps, t->as->maps,
-			       t->as->nr * sizeof(*n->as->maps));
-			n->as->nr = t->as->nr;
-		}
+		if (as_maps_copy(&n->as->maps, &t->as->maps))
+			return oom(r);
 	}
 	if (out_task(r, false, n->pid, t->pid, n->tid, t->tid))
 		return -1;
@@ -1093,7 +1022,7 @@ static int exec_event(struct rec *r, struct rtask *t)
 	    (int32_t)old != t->tid && (o = task_find(r, (int32_t)old))) {
 		if (flush_ring(r, o))
 			return -1;
-		if (as_put(r, o->as))
+		if (ras_put(r, o->as))
 			return -1;
 		task_free(r, o);
 	}
@@ -1187,34 +1116,37 @@ static int trace_loop(struct rec *r)
 
 static int cmp_dso(const void *a, const void *b)
 {
-	const struct rdso *x = *(struct rdso *const *)a;
-	const struct rdso *y = *(struct rdso *const *)b;
-	int c = strcmp(x->path, y->path);
+	const struct dso *x = *(struct dso *const *)a;
+	const struct dso *y = *(struct dso *const *)b;
 
-	if (c)
-		return c;
-	return x->ino < y->ino ? -1 : x->ino > y->ino;
+	return strcmp(x->path, y->path);
 }
 
+/* "PATH 0xVADDR COUNT" of every executed instruction, by path and address. */
 static int write_counts(struct rec *r)
 {
+	size_t nr = dso_count(r->reg), i, j;
 	FILE *f = fopen(r->o->counts, "w");
-	struct rdso **v;
-	size_t i, j;
+	struct dso **v;
 
 	if (!f)
 		return rfail(r, "%s: %s", r->o->counts, strerror(errno));
-	v = malloc((r->nr_dsos ? r->nr_dsos : 1) * sizeof(*v));
+	v = malloc((nr ? nr : 1) * sizeof(*v));
 	if (!v) {
 		fclose(f);
 		return oom(r);
 	}
-	memcpy(v, r->dsos, r->nr_dsos * sizeof(*v));
-	qsort(v, r->nr_dsos, sizeof(*v), cmp_dso);
-	for (i = 0; i < r->nr_dsos; i++) {
-		const struct pairmap *h = &v[i]->counts;
-		struct pairmap_slot *e = pairmap_sorted(h);
+	for (i = 0; i < nr; i++)
+		v[i] = dso_at(r->reg, i);
+	qsort(v, nr, sizeof(*v), cmp_dso);
+	for (i = 0; i < nr; i++) {
+		const struct pairmap *h;
+		struct pairmap_slot *e;
 
+		if (v[i]->idx >= r->cap_dsos)
+			continue;
+		h = &r->dsos[v[i]->idx].counts;
+		e = pairmap_sorted(h);
 		if (!e) {
 			free(v);
 			fclose(f);
@@ -1314,13 +1246,14 @@ static void rec_free(struct rec *r)
 	while (r->nr_tasks) {
 		struct rtask *t = r->tasks[0];
 
-		as_put(r, t->as);
+		ras_put(r, t->as);
 		task_free(r, t);
 	}
 	free(r->tasks);
-	for (i = 0; i < r->nr_dsos; i++)
-		dso_free(r->dsos[i]);
+	for (i = 0; i < r->cap_dsos; i++)
+		pairmap_free(&r->dsos[i].counts);
 	free(r->dsos);
+	dso_registry_free(r->reg);
 	free(r->pending_bid);
 	free(r->sbuf);
 	if (r->cs)
@@ -1343,6 +1276,8 @@ static void kill_all(struct rec *r)
 
 int record_run(const struct record_opts *o, char *err, size_t errsz)
 {
+	/* the files as they are: no build-id caches, no debuginfod */
+	const struct dso_opts reg_opts = { .debuginfod = false };
 	struct rec r;
 	struct rtask *t;
 	int status = 0, ret = -1, exec_err = 0, fds[2];
@@ -1353,8 +1288,14 @@ int record_run(const struct record_opts *o, char *err, size_t errsz)
 	r.o = o;
 	r.err = err;
 	r.errsz = errsz;
+	r.reg = dso_registry_new(&reg_opts);
+	if (!r.reg) {
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
 	if (eb_cs_open(&r.cs)) {
 		snprintf(err, errsz, "capstone: cannot open a disassembler");
+		rec_free(&r);
 		return -1;
 	}
 	/* The child reports a failed exec through this (closed by exec). */

@@ -15,11 +15,7 @@
 
 struct proc {
 	int32_t pid;
-	struct as_map *maps;	/* sorted by start, disjoint */
-	size_t nr;
-	size_t cap;
-	/* last hit, a cheap cache for runs of addresses in one mapping */
-	size_t last;
+	struct as_maps maps;
 };
 
 /*
@@ -47,8 +43,6 @@ struct addrspace {
 	struct proc kernel;	/* kernel-mode mappings */
 	struct dso *kdso;
 	uint64_t next_id;
-	char **mmap_names;	/* basenames of every mmap seen */
-	size_t nr_names;
 	bool (*want)(void *arg, const struct dso *d);
 	void *want_arg;
 };
@@ -82,9 +76,7 @@ static struct proc *proc_at(const struct addrspace *as, size_t i)
 
 static void proc_free(struct proc *p)
 {
-	free(p->maps);
-	p->maps = NULL;
-	p->nr = p->cap = 0;
+	as_maps_free(&p->maps);
 }
 
 void as_free(struct addrspace *as)
@@ -101,9 +93,6 @@ void as_free(struct addrspace *as)
 			free(p);
 		}
 	}
-	for (i = 0; i < as->nr_names; i++)
-		free(as->mmap_names[i]);
-	free(as->mmap_names);
 	proc_free(&as->any);
 	proc_free(&as->kernel);
 	pairmap_free(&as->procs);
@@ -144,25 +133,24 @@ static struct proc *get_proc(struct addrspace *as, int32_t pid)
 	return p;
 }
 
-static int reserve(struct proc *p, size_t extra)
+static int reserve(struct as_maps *m, size_t extra)
 {
-	if (p->nr + extra > p->cap) {
-		size_t c = p->cap ? 2 * p->cap : 16;
-		struct as_map *m;
+	if (m->nr + extra > m->cap) {
+		size_t c = m->cap ? 2 * m->cap : 16;
+		struct as_map *v;
 
-		while (c < p->nr + extra)
+		while (c < m->nr + extra)
 			c *= 2;
-		m = realloc(p->maps, c * sizeof(*m));
-		if (!m)
+		v = realloc(m->v, c * sizeof(*v));
+		if (!v)
 			return -1;
-		p->maps = m;
-		p->cap = c;
+		m->v = v;
+		m->cap = c;
 	}
 	return 0;
 }
 
-/* Insert @nm, cutting whatever part of older mappings it overlaps. */
-static int insert_map(struct proc *p, const struct as_map *nm)
+int as_maps_insert(struct as_maps *p, const struct as_map *nm)
 {
 	size_t i, lo;
 
@@ -170,7 +158,7 @@ static int insert_map(struct proc *p, const struct as_map *nm)
 	if (reserve(p, 2))
 		return -1;
 	for (i = 0; i < p->nr; i++) {
-		struct as_map *m = &p->maps[i];
+		struct as_map *m = &p->v[i];
 
 		if (m->end <= nm->start || m->start >= nm->end)
 			continue;
@@ -181,9 +169,9 @@ static int insert_map(struct proc *p, const struct as_map *nm)
 			tail.pgoff += nm->end - m->start;
 			tail.start = nm->end;
 			m->end = nm->start;
-			memmove(&p->maps[i + 2], &p->maps[i + 1],
+			memmove(&p->v[i + 2], &p->v[i + 1],
 				(p->nr - i - 1) * sizeof(*m));
-			p->maps[i + 1] = tail;
+			p->v[i + 1] = tail;
 			p->nr++;
 			i++;
 		} else if (m->start < nm->start) {
@@ -197,50 +185,56 @@ static int insert_map(struct proc *p, const struct as_map *nm)
 			i--;
 		}
 	}
-	for (lo = 0; lo < p->nr && p->maps[lo].start < nm->start; lo++)
+	for (lo = 0; lo < p->nr && p->v[lo].start < nm->start; lo++)
 		;
-	memmove(&p->maps[lo + 1], &p->maps[lo], (p->nr - lo) * sizeof(*nm));
-	p->maps[lo] = *nm;
+	memmove(&p->v[lo + 1], &p->v[lo], (p->nr - lo) * sizeof(*nm));
+	p->v[lo] = *nm;
 	p->nr++;
 	p->last = 0;
 	return 0;
 }
 
-static const char *base_of(const char *path)
+const struct as_map *as_maps_find(struct as_maps *p, uint64_t addr)
 {
-	const char *s = strrchr(path, '/');
+	size_t lo = 0, hi = p->nr;
 
-	return s && s[1] ? s + 1 : path;
+	if (!p->nr)
+		return NULL;
+	if (p->last < p->nr && addr >= p->v[p->last].start &&
+	    addr < p->v[p->last].end)
+		return &p->v[p->last];
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->v[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo && addr < p->v[lo - 1].end) {
+		p->last = lo - 1;
+		return &p->v[lo - 1];
+	}
+	return NULL;
 }
 
-static int note_name(struct addrspace *as, const char *path)
+int as_maps_copy(struct as_maps *dst, const struct as_maps *src)
 {
-	const char *b = base_of(path);
-	char **n;
-	size_t i;
-
-	for (i = 0; i < as->nr_names; i++)
-		if (!strcmp(as->mmap_names[i], b))
-			return 0;
-	n = realloc(as->mmap_names, (as->nr_names + 1) * sizeof(*n));
-	if (!n)
+	dst->nr = 0;
+	dst->last = 0;
+	if (!src->nr)
+		return 0;
+	if (reserve(dst, src->nr))
 		return -1;
-	as->mmap_names = n;
-	n[as->nr_names] = strdup(b);
-	if (!n[as->nr_names])
-		return -1;
-	as->nr_names++;
+	memcpy(dst->v, src->v, src->nr * sizeof(*src->v));
+	dst->nr = src->nr;
 	return 0;
 }
 
-bool as_has_mmap_of(const struct addrspace *as, const char *base_name)
+void as_maps_free(struct as_maps *m)
 {
-	size_t i;
-
-	for (i = 0; i < as->nr_names; i++)
-		if (!strcmp(as->mmap_names[i], base_name))
-			return true;
-	return false;
+	free(m->v);
+	memset(m, 0, sizeof(*m));
 }
 
 struct dso *as_kernel_dso(struct addrspace *as)
@@ -266,8 +260,6 @@ int as_mmap_prepare(struct addrspace *as, const struct ev_mmap *e,
 		res->skip = true;
 		return 0;
 	}
-	if (note_name(as, e->path))
-		return -1;
 	if (dso) {
 		res->dso = dso;
 	} else if (kernel &&
@@ -306,6 +298,11 @@ int as_mmap_apply(struct addrspace *as, const struct ev_mmap *e,
 	nm.id = as->next_id;
 	nm.seq = as->next_id++;
 	nm.dso = res->dso;
+	nm.prot = e->prot;
+	nm.flags = e->flags;
+	nm.maj = e->maj;
+	nm.min = e->min;
+	nm.ino = e->ino;
 	if (res->kernel_text)
 		as->kdso = res->dso;
 	if (is_kernel_mode(e->cpumode))
@@ -316,16 +313,7 @@ int as_mmap_apply(struct addrspace *as, const struct ev_mmap *e,
 		p = get_proc(as, e->pid);
 	if (!p)
 		return -1;
-	return insert_map(p, &nm);
-}
-
-int as_mmap(struct addrspace *as, const struct ev_mmap *e, struct dso *dso)
-{
-	struct as_mmap_res res;
-
-	if (as_mmap_prepare(as, e, dso, &res))
-		return -1;
-	return as_mmap_apply(as, e, &res);
+	return as_maps_insert(&p->maps, &nm);
 }
 
 void as_set_kernel_dso(struct addrspace *as, struct dso *d)
@@ -354,7 +342,7 @@ int as_identity(struct addrspace *as, struct dso *dso)
 		nm.dso = dso;
 		nm.id = as->next_id;
 		nm.seq = as->next_id++;
-		if (insert_map(&as->any, &nm))
+		if (as_maps_insert(&as->any.maps, &nm))
 			return -1;
 	}
 	return 0;
@@ -369,7 +357,7 @@ int as_comm(struct addrspace *as, const struct ev_comm *c)
 	changed(as);
 	p = find_proc(as, c->pid);
 	if (p)
-		p->nr = 0;
+		p->maps.nr = 0;
 	return 0;
 }
 
@@ -384,39 +372,16 @@ int as_task(struct addrspace *as, const struct ev_task *t)
 	child = get_proc(as, t->pid);
 	if (!child)
 		return -1;
-	child->nr = 0;
-	child->last = 0;
-	if (!parent || !parent->nr)
+	if (!parent) {
+		child->maps.nr = 0;
 		return 0;
-	if (reserve(child, parent->nr))
-		return -1;
-	memcpy(child->maps, parent->maps, parent->nr * sizeof(*parent->maps));
-	child->nr = parent->nr;
-	return 0;
+	}
+	return as_maps_copy(&child->maps, &parent->maps);
 }
 
 static const struct as_map *lookup(struct proc *p, uint64_t addr)
 {
-	size_t lo = 0, hi = p->nr;
-
-	if (!p->nr)
-		return NULL;
-	if (p->last < p->nr && addr >= p->maps[p->last].start &&
-	    addr < p->maps[p->last].end)
-		return &p->maps[p->last];
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (p->maps[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo && addr < p->maps[lo - 1].end) {
-		p->last = lo - 1;
-		return &p->maps[lo - 1];
-	}
-	return NULL;
+	return as_maps_find(&p->maps, addr);
 }
 
 /* Without a pid: every process, newest mapping first. */
