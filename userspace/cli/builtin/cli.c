@@ -86,34 +86,6 @@ bool cli_color_on(int color)
 	return isatty(STDOUT_FILENO) && !(nc && *nc);
 }
 
-FILE *cli_open_input(const char *path, const char *what)
-{
-	struct stat st;
-	FILE *f;
-
-	if (!strcmp(path, "-"))
-		return stdin;
-	f = fopen(path, "r");
-	if (!f) {
-		cli_fail(CLI_EXIT_USAGE, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	/* fopen() opens a directory; reading it would fail with EISDIR. */
-	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
-		cli_fail(CLI_EXIT_USAGE, "%s: expected %s, got a directory",
-			 path, what);
-		fclose(f);
-		return NULL;
-	}
-	return f;
-}
-
-void cli_close_input(FILE *f)
-{
-	if (f && f != stdin)
-		fclose(f);
-}
-
 const char *cli_input_name(const char *path)
 {
 	return strcmp(path, "-") ? path : "<stdin>";

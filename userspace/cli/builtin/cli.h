@@ -91,14 +91,6 @@ bool cli_parse_u64(const char *s, uint64_t *v);
 bool cli_parse_color(const char *s, int *color);
 bool cli_color_on(int color);
 
-/*
- * Open an input file for reading ("-" is stdin).  NULL after a one-line
- * message (missing, unreadable, a directory).  @what names the expected
- * content in the directory message ("a perf script file").
- */
-FILE *cli_open_input(const char *path, const char *what);
-void cli_close_input(FILE *f);
-
 /* "<stdin>" for "-", else @path. */
 const char *cli_input_name(const char *path);
 

@@ -151,22 +151,6 @@ void cmd_session_opts(const struct cmd_common *c, struct session_opts *o)
 	o->nr_dsos = c->nr_dsos;
 }
 
-int cmd_read(const struct cmd_common *c, const struct ev_sink *sink,
-	     char *err, size_t errsz)
-{
-	struct input_opts io = { .skip_bad = c->skip_bad };
-	struct input_stats st;
-	int r = input_read(c->input, &io, sink, &st, err, errsz);
-
-	if (r)
-		return cli_fail(cli_status(r), "%s", err);
-	if (c->skip_bad && st.format != INPUT_BRPROF)
-		fprintf(stderr, "blockrange: skipped %lu malformed line%s\n",
-			(unsigned long)st.ps.bad_lines,
-			st.ps.bad_lines == 1 ? "" : "s");
-	return 0;
-}
-
 int cmd_annot_init(const struct cmd_common *c, struct annot *a,
 		   const struct session_opts *so, const struct annot_cfg *cfg)
 {

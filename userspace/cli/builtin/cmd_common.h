@@ -128,13 +128,6 @@ int cmd_push(const char ***v, size_t *nr, const char *s);
 /* The session options the common options give. */
 void cmd_session_opts(const struct cmd_common *c, struct session_opts *o);
 
-/*
- * Read the input into @sink: 0, or an exit status after its one-line
- * message.  With --skip-bad, prints how many lines were skipped.
- */
-int cmd_read(const struct cmd_common *c, const struct ev_sink *sink,
-	     char *err, size_t errsz);
-
 struct annot;
 struct annot_cfg;
 

@@ -253,8 +253,8 @@ static int cmp_dso_ptr(const void *x, const void *y)
 	return brprof_dso_cmp(*a, *b);
 }
 
-int brprof_parse_ex(const uint8_t *buf, size_t len, const char *name,
-		    struct brprof *out, bool drop, char *err, size_t errsz)
+int brprof_parse(const uint8_t *buf, size_t len, const char *name,
+		 struct brprof *out, bool drop, char *err, size_t errsz)
 {
 	uint64_t body, p, i;
 	uint32_t nr_stats, k;
@@ -424,12 +424,6 @@ int brprof_parse_ex(const uint8_t *buf, size_t len, const char *name,
 	return 0;
 }
 
-int brprof_parse(const uint8_t *buf, size_t len, const char *name,
-		 struct brprof *out, char *err, size_t errsz)
-{
-	return brprof_parse_ex(buf, len, name, out, false, err, errsz);
-}
-
 void brprof_free(struct brprof *p)
 {
 	free(p->dsos);
@@ -557,7 +551,7 @@ int brprof_read(int fd, const char *name, const struct ev_sink *sink,
 	r = brprof_map_fd(fd, name, &m, err, errsz);
 	if (r)
 		return r;
-	r = brprof_parse_ex(m.p, m.len, name, &p, m.mapped, err, errsz);
+	r = brprof_parse(m.p, m.len, name, &p, m.mapped, err, errsz);
 	if (!r)
 		r = deliver(&p, name, sink, err, errsz);
 	brprof_free(&p);

@@ -136,15 +136,13 @@ uint64_t brprof_hash_mapped(const uint8_t *p, size_t n, bool drop);
 
 /*
  * Check all of @buf (@len bytes, named @name in messages) and describe it
- * in @out.  0, or with one line in @err BR_EINPUT (malformed) or BR_ESYS
- * (out of memory).  brprof_free() releases what @out holds (not @buf).
- * brprof_parse_ex(): @drop, @buf is a file mapping whose pages may leave
- * the process once checked.
+ * in @out; @drop: @buf is a file mapping whose pages may leave the process
+ * once checked.  0, or with one line in @err BR_EINPUT (malformed) or
+ * BR_ESYS (out of memory).  brprof_free() releases what @out holds (not
+ * @buf).
  */
 int brprof_parse(const uint8_t *buf, size_t len, const char *name,
-		 struct brprof *out, char *err, size_t errsz);
-int brprof_parse_ex(const uint8_t *buf, size_t len, const char *name,
-		    struct brprof *out, bool drop, char *err, size_t errsz);
+		 struct brprof *out, bool drop, char *err, size_t errsz);
 void brprof_free(struct brprof *p);
 
 /* Order of two records of section @s by their keys; of two DSO entries by

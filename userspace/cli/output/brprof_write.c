@@ -614,8 +614,8 @@ int brprof_merge(const char *const *in, size_t n, const char *out,
 
 		r = brprof_map(in[i], name, &m[i], err, errsz);
 		if (!r)
-			r = brprof_parse_ex(m[i].p, m[i].len, name, &p[i],
-					    m[i].mapped, err, errsz);
+			r = brprof_parse(m[i].p, m[i].len, name, &p[i],
+					 m[i].mapped, err, errsz);
 		nr += p[i].nr_dsos;
 	}
 	if (r)
