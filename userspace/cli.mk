@@ -3,7 +3,8 @@
 # sanitizer build overrides US_OUT and US_CC like the coverage build).
 #
 #   make cli        build/bin/blockrange
-#   make check-cli  the layers of the sources (check-cli-layers), then the
+#   make check-cli  the layers of the sources and the length of their
+#                   functions (check-cli-layers), then the
 #                   Check suites of the CLI (parser, mapper, formatting, LBR
 #                   fixtures, llvm-profgen-19 parity, exactness, the
 #                   hostile-input corpus); logs in build/cli/check-{a,b}.tap
@@ -134,9 +135,11 @@ $(CLI_BADGEN)/.stamp: $(CLI_BAD)/make-fixtures.sh $(CLI_OUT)/wl/golden \
 	touch $@
 
 # No layer of userspace/cli includes a higher one, only builtin/ picks exit
-# statuses, resolve/ never prints (userspace/cli/README.md); a second.
+# statuses, resolve/ never prints (userspace/cli/README.md), and no function
+# is longer than 100 lines; a second.
 check-cli-layers:
 	sh $(CLI_TESTS)/check-layers.sh $(CLI_SRC)
+	sh $(CLI_TESTS)/long-functions.sh $(CLI_SRC) 100
 
 check-cli: check-cli-layers
 

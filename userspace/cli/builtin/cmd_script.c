@@ -339,65 +339,75 @@ static void print_stats(const char *name, const struct input_stats *st,
 	fputc('\n', stderr);
 }
 
-static int run(const struct cli_cmd *cmd, int argc, char **argv)
-{
-	const char *input = NULL, *name;
-	bool stats = false, dump = false;
-	unsigned jobs = par_default_jobs();
-	int progress = -1;
-	uint64_t n;
+struct args {
+	const char *input;
+	bool stats;
+	bool dump;
+	unsigned jobs;
+	int progress;		/* -1: when stderr is a terminal */
 	struct input_opts io;
-	struct input_stats st;
-	struct ev_sink sink;
-	struct par_progress pr;
-	struct progress prog;
-	struct out o = { stdout, NULL, 0, NULL, 0 };
-	char err[BR_ERR_MAX];
-	int c, r;
+};
 
-	memset(&io, 0, sizeof(io));
+/* 0 to go on, -1 after the help, or an exit status after a message. */
+static int parse(const struct cli_cmd *cmd, int argc, char **argv,
+		 struct args *a)
+{
+	uint64_t n;
+	int c;
+
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:i:j:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
-			input = optarg;
+			a->input = optarg;
 			break;
 		case 'j':
 			if (!cli_parse_u64(optarg, &n) || !n || n > CMD_MAX_JOBS)
 				return cli_usage(cmd, "expected -j N with N from 1 to %u, got '%s'",
 						 CMD_MAX_JOBS, optarg);
-			jobs = (unsigned)n;
+			a->jobs = (unsigned)n;
 			break;
 		case O_PROGRESS:
-			progress = 1;
+			a->progress = 1;
 			break;
 		case O_NO_PROGRESS:
-			progress = 0;
+			a->progress = 0;
 			break;
 		case O_SKIP_BAD:
-			io.skip_bad = true;
+			a->io.skip_bad = true;
 			break;
 		case O_STATS:
-			stats = true;
+			a->stats = true;
 			break;
 		case O_DUMP:
-			dump = true;
+			a->dump = true;
 			break;
 		case O_HELP:
-			return cli_help(cmd);
+			cli_help(cmd);
+			return -1;
 		default:
 			return cli_bad_option(cmd, c, argv);
 		}
 	}
 	if (optind < argc)
 		return cli_usage(cmd, "unexpected argument '%s'", argv[optind]);
-	if (!input)
+	if (!a->input)
 		return cli_usage(cmd, "script needs -i FILE|-");
-	name = cli_input_name(input);
-	memset(&sink, 0, sizeof(sink));
-	sink.arg = &o;
-	if (dump) {
+	return 0;
+}
+
+/* The input to stdout: its samples' lines, or every event (--dump). */
+static int script(const struct args *a, struct out *o, struct input_stats *st,
+		  char *err, size_t errsz)
+{
+	struct par_progress pr;
+	struct progress prog;
+	struct ev_sink sink;
+
+	if (a->dump) {
+		memset(&sink, 0, sizeof(sink));
+		sink.arg = o;
 		sink.attr = dump_attr;
 		sink.sample = dump_sample;
 		sink.mmap = dump_mmap;
@@ -405,38 +415,49 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 		sink.task = dump_task;
 		sink.build_id = dump_build_id;
 		sink.lost = dump_lost;
+		return input_read(a->input, &a->io, &sink, st, err, errsz);
 	}
-	/* whole lines go out in large writes */
-	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
-	if (progress < 0)
-		progress = isatty(STDERR_FILENO);
-	if (progress) {
+	if (a->progress < 0 ? isatty(STDERR_FILENO) : a->progress) {
 		progress_init(&prog, stderr);
 		pr.show = progress_show;
 		pr.arg = &prog;
+	} else {
+		pr.show = NULL;
 	}
-	if (dump)
-		r = input_read(input, &io, &sink, &st, err, sizeof(err));
-	else
-		r = par_script(input, &io, jobs, progress ? &pr : NULL,
-			       fmt_sample, NULL, stats ? stats_attr : NULL, &o,
-			       stdout, &st, err, sizeof(err));
+	return par_script(a->input, &a->io, a->jobs, pr.show ? &pr : NULL,
+			  fmt_sample, NULL, a->stats ? stats_attr : NULL, o,
+			  stdout, st, err, errsz);
+}
+
+static int run(const struct cli_cmd *cmd, int argc, char **argv)
+{
+	struct args a = { .jobs = par_default_jobs(), .progress = -1 };
+	struct input_stats st;
+	struct out o = { stdout, NULL, 0, NULL, 0 };
+	char err[BR_ERR_MAX];
+	const char *name;
+	int r = parse(cmd, argc, argv, &a);
+
+	if (r)
+		return r < 0 ? 0 : r;
+	name = cli_input_name(a.input);
+	/* whole lines go out in large writes */
+	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
+	r = script(&a, &o, &st, err, sizeof(err));
 	free(o.buf);
 	if (fflush(stdout) && !r) {
 		free(o.names);
 		return cli_fail(CLI_EXIT_USAGE, "cannot write the output");
 	}
-	if (stats)
+	if (a.stats)
 		print_stats(name, &st, &o);
 	free(o.names);
-	if (r) {
-		fprintf(stderr, "blockrange: %s\n", err);
-		return r == -1 ? CLI_EXIT_INPUT : CLI_EXIT_USAGE;
-	}
-	if (st.format == INPUT_PERFSCRIPT && io.skip_bad)
+	if (r)
+		return cli_fail(cli_status(r), "%s", err);
+	if (st.format == INPUT_PERFSCRIPT && a.io.skip_bad)
 		fprintf(stderr, "blockrange: skipped %lu malformed line%s\n",
 			st.ps.bad_lines, st.ps.bad_lines == 1 ? "" : "s");
-	if (dump)
+	if (a.dump)
 		return 0;
 	if (!st.samples)
 		return cli_fail(CLI_EXIT_INPUT, "%s: expected samples, got none",

@@ -312,62 +312,63 @@ static int leading_ip(struct annot *a, const struct ev_sample *smp)
 			   smp->repeat);
 }
 
-int annot_sample(void *arg, const struct ev_sample *smp, char *err,
-		 size_t errsz)
+/* The sample's repeat count: within the engine's bounds, summed. */
+static int check_repeat(struct annot *a, const struct ev_sample *smp,
+			char *err, size_t errsz)
 {
-	struct annot *a = arg;
-	bool blocks = a->cfg.parts & ANNOT_BLOCKS;
-	bool tree = a->cfg.engine == ANNOT_ENGINE_TREE;
-	size_t i, n = 0;
-	uint64_t rep;
-	int r;
+	int k;
 
-	if (a->cfg.event && strcmp(smp->event, a->cfg.event))
+	if (!(a->cfg.parts & ANNOT_BLOCKS))
 		return 0;
-	if (blocks && tree && smp->repeat > ANNOT_MAX_REPEAT) {
-		int k = pos_msg(smp, smp->repeat_line, err, errsz);
-
+	if (a->cfg.engine == ANNOT_ENGINE_TREE &&
+	    smp->repeat > ANNOT_MAX_REPEAT) {
+		k = pos_msg(smp, smp->repeat_line, err, errsz);
 		snprintf(err + k, errsz - k,
 			 "expected a repeat count of at most %u for annotate with the tree engine (each repeat replays the stack), got %" PRIu64,
 			 ANNOT_MAX_REPEAT, smp->repeat);
-		return -1;
+		return BR_EINPUT;
 	}
-	if (blocks && a->total > UINT64_MAX - smp->repeat) {
-		int k = pos_msg(smp, smp->repeat_line ? smp->repeat_line :
-				smp->pos.line, err, errsz);
-
+	if (a->total > UINT64_MAX - smp->repeat) {
+		k = pos_msg(smp, smp->repeat_line ? smp->repeat_line :
+			    smp->pos.line, err, errsz);
 		snprintf(err + k, errsz - k,
 			 "expected repeat counts whose sums fit in 64 bits, got %" PRIu64 ", which overflows the sample count",
 			 smp->repeat);
-		return -1;
+		return BR_EINPUT;
 	}
-	if (blocks)
-		a->total += smp->repeat;
-	r = session_sample(&a->s, smp, err, errsz);
-	if (r)
-		return r;
-	if ((a->cfg.parts & ANNOT_PROFGEN) &&
-	    (a->cfg.leading_ip_only || a->cfg.raw)) {
-		/* ranges' modes of its own: nothing else is collected */
-		if (a->cfg.leading_ip_only)
-			r = leading_ip(a, smp);
-		else if (smp->nr > a->kept_cap && scratch(a, smp->nr))
-			r = BR_ESYS;
-		else
-			r = profile_apply(&a->raw, smp->br, smp->nr,
-					  smp->repeat, NULL, a->kept);
-		if (r == BR_EINPUT)
-			return too_many(smp, a->cfg.leading_ip_only ? "range" :
-					"range or branch", err, errsz);
-		return r ? oom(smp, err, errsz) : 0;
-	}
-	if (blocks && smp->has_ip && count_ip(a, smp))
-		return oom(smp, err, errsz);
-	if (!smp->nr)
-		return 0;
-	if (scratch(a, smp->nr))
-		return oom(smp, err, errsz);
-	/* ends[2i]: entry i's source, ends[2i + 1]: its target */
+	a->total += smp->repeat;
+	return 0;
+}
+
+/* ranges' modes of their own (one range a sample, or no binary). */
+static int profgen_only(struct annot *a, const struct ev_sample *smp,
+			char *err, size_t errsz)
+{
+	int r;
+
+	if (a->cfg.leading_ip_only)
+		r = leading_ip(a, smp);
+	else if (smp->nr > a->kept_cap && scratch(a, smp->nr))
+		r = BR_ESYS;
+	else
+		r = profile_apply(&a->raw, smp->br, smp->nr, smp->repeat, NULL,
+				  a->kept);
+	if (r == BR_EINPUT)
+		return too_many(smp, a->cfg.leading_ip_only ? "range" :
+				"range or branch", err, errsz);
+	return r ? oom(smp, err, errsz) : 0;
+}
+
+/*
+ * Resolve both ends of every entry (a->ends[2i]: entry i's source, 2i + 1:
+ * its target); with blocks, count the taken branches within one mapping.
+ * 0 or BR_ESYS.
+ */
+static int resolve_entries(struct annot *a, const struct ev_sample *smp,
+			   bool blocks)
+{
+	size_t i;
+
 	for (i = 0; i < smp->nr; i++) {
 		const struct session_addr *f = &a->ends[2 * i];
 		const struct session_addr *t = &a->ends[2 * i + 1];
@@ -381,13 +382,29 @@ int annot_sample(void *arg, const struct ev_sample *smp, char *err,
 		ad = annot_blocks_of(a, f->r.dso);
 		if (!ad || pairmap_add(&ad->edges, f->r.vaddr, t->r.vaddr,
 				       smp->repeat))
-			return oom(smp, err, errsz);
+			return BR_ESYS;
 		ad->has_blocks = true;
 		if (smp->br[i].mispredicted &&
 		    pairmap_add(&ad->edges_miss, f->r.vaddr, t->r.vaddr,
 				smp->repeat))
-			return oom(smp, err, errsz);
+			return BR_ESYS;
 	}
+	return 0;
+}
+
+/*
+ * The blocks of consecutive entries (older, newer): [older.to,
+ * newer.from], as the session's rules count them; into the DSO's
+ * aggregate (batch) or context (tree).  0, BR_EINPUT a count overflows,
+ * BR_ESYS.
+ */
+static int count_blocks(struct annot *a, const struct ev_sample *smp,
+			bool blocks)
+{
+	bool tree = a->cfg.engine == ANNOT_ENGINE_TREE;
+	size_t i;
+	int r;
+
 	for (i = smp->nr - 1; i-- > 0;) {
 		const struct ev_branch *older = &smp->br[i + 1];
 		const struct ev_branch *newer = &smp->br[i];
@@ -398,6 +415,7 @@ int annot_sample(void *arg, const struct ev_sample *smp, char *err,
 			BLOCKRANGE_PRED_MISS : BLOCKRANGE_PRED_UNKNOWN;
 		struct annot_dso *ad;
 		const void *owner;
+		uint64_t rep;
 		size_t idx;
 
 		if (session_block(&a->s, older, newer, st, en, smp->repeat) !=
@@ -405,27 +423,33 @@ int annot_sample(void *arg, const struct ev_sample *smp, char *err,
 			continue;
 		ad = annot_blocks_of(a, st->r.dso);
 		if (!ad)
-			return oom(smp, err, errsz);
+			return BR_ESYS;
 		ad->has_blocks = true;
 		if (!tree) {
 			/* owners are given to the distinct blocks at the end */
 			r = blockrange_agg_add(ad->agg, st->r.vaddr,
 					       en->r.vaddr, NULL, pred,
 					       smp->repeat);
-			if (r == -EOVERFLOW)
-				return too_many(smp, "block", err, errsz);
 			if (r)
-				return oom(smp, err, errsz);
+				return r == -EOVERFLOW ? BR_EINPUT : BR_ESYS;
 			continue;
 		}
 		owner = dso_sym_at(st->r.dso, st->r.vaddr, &idx);
 		for (rep = 0; rep < smp->repeat; rep++)
 			if (blockrange_count_block(ad->ctx, st->r.vaddr,
 						   en->r.vaddr, owner, pred))
-				return oom(smp, err, errsz);
+				return BR_ESYS;
 	}
-	if (!(a->cfg.parts & (ANNOT_PROFGEN | ANNOT_BOLT)))
-		return 0;
+	return 0;
+}
+
+/* llvm-profgen's and BOLT's parts for every DSO the sample touched. */
+static int count_parts(struct annot *a, const struct ev_sample *smp,
+		       char *err, size_t errsz)
+{
+	size_t i, n = 0;
+	int r;
+
 	if (touched(a, smp, &n))
 		return oom(smp, err, errsz);
 	for (i = 0; i < n; i++) {
@@ -453,6 +477,39 @@ int annot_sample(void *arg, const struct ev_sample *smp, char *err,
 		}
 	}
 	return 0;
+}
+
+int annot_sample(void *arg, const struct ev_sample *smp, char *err,
+		 size_t errsz)
+{
+	struct annot *a = arg;
+	bool blocks = a->cfg.parts & ANNOT_BLOCKS;
+	int r;
+
+	if (a->cfg.event && strcmp(smp->event, a->cfg.event))
+		return 0;
+	r = check_repeat(a, smp, err, errsz);
+	if (!r)
+		r = session_sample(&a->s, smp, err, errsz);
+	if (r)
+		return r;
+	if ((a->cfg.parts & ANNOT_PROFGEN) &&
+	    (a->cfg.leading_ip_only || a->cfg.raw))
+		return profgen_only(a, smp, err, errsz);
+	if (blocks && smp->has_ip && count_ip(a, smp))
+		return oom(smp, err, errsz);
+	if (!smp->nr)
+		return 0;
+	if (scratch(a, smp->nr) || resolve_entries(a, smp, blocks))
+		return oom(smp, err, errsz);
+	r = count_blocks(a, smp, blocks);
+	if (r == BR_EINPUT)
+		return too_many(smp, "block", err, errsz);
+	if (r)
+		return oom(smp, err, errsz);
+	if (!(a->cfg.parts & (ANNOT_PROFGEN | ANNOT_BOLT)))
+		return 0;
+	return count_parts(a, smp, err, errsz);
 }
 
 void annot_sink(struct annot *a, struct ev_sink *sink)

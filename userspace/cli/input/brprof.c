@@ -253,15 +253,12 @@ static int cmp_dso_ptr(const void *x, const void *y)
 	return brprof_dso_cmp(*a, *b);
 }
 
-int brprof_parse(const uint8_t *buf, size_t len, const char *name,
-		 struct brprof *out, bool drop, char *err, size_t errsz)
+/* The 64-byte header: magic, checksums, version, sizes, flags. */
+static int parse_header(const uint8_t *buf, size_t len, const char *name,
+			struct brprof *out, bool drop, char *err, size_t errsz)
 {
-	uint64_t body, p, i;
-	uint32_t nr_stats, k;
+	uint64_t body;
 
-	memset(out, 0, sizeof(*out));
-	out->buf = buf;
-	out->len = len;
 	if (len < BRPROF_HEADER)
 		return bad(name, 0, err, errsz,
 			   "expected a .brprof header of %d bytes, got %zu",
@@ -295,7 +292,17 @@ int brprof_parse(const uint8_t *buf, size_t len, const char *name,
 			   "expected header flags of at most 0x%x, got 0x%" PRIx32,
 			   BRPROF_MIXED, out->flags);
 	out->nr_dsos = ld32(buf + 32);
-	p = BRPROF_HEADER;
+	return BR_OK;
+}
+
+/* The statistics and the event name at *@p; *@p: what follows them. */
+static int parse_stats(const uint8_t *buf, size_t len, const char *name,
+		       struct brprof *out, uint64_t *pp, char *err,
+		       size_t errsz)
+{
+	uint64_t p = *pp;
+	uint32_t nr_stats, k;
+
 	if (len - p < 8)
 		return bad(name, p, err, errsz, "expected the statistics, got the end of the file");
 	nr_stats = ld32(buf + p);
@@ -321,6 +328,137 @@ int brprof_parse(const uint8_t *buf, size_t len, const char *name,
 	p += (out->event_len + 7) & ~7u;
 	if (p > len)
 		return bad(name, len, err, errsz, "expected the event name's padding, got the end of the file");
+	*pp = p;
+	return BR_OK;
+}
+
+/* The fixed part of DSO entry @d (number @i) and its path, at *@pp. */
+static int parse_dso_head(const uint8_t *buf, size_t len, const char *name,
+			  const struct brprof *out, uint64_t i,
+			  struct brprof_dso *d, uint64_t *pp, char *err,
+			  size_t errsz)
+{
+	uint64_t p = *pp;
+	unsigned s;
+
+	d->offset = p;
+	if (len - p < DSO_HDR)
+		return bad(name, p, err, errsz,
+			   "expected DSO %" PRIu64 " of %" PRIu32 ", got the end of the file",
+			   i + 1, out->nr_dsos);
+	d->path_len = ld32(buf + p);
+	d->build_id_size = buf[p + 4];
+	d->flags = buf[p + 5];
+	if (d->build_id_size > BR_BUILD_ID_MAX || buf[p + 6] ||
+	    buf[p + 7] || ld32(buf + p + 28))
+		return bad(name, p, err, errsz,
+			   "expected a build-id of at most 20 bytes and zero reserved fields, got a build-id of %u",
+			   d->build_id_size);
+	if (d->flags & ~0xfu)
+		return bad(name, p + 5, err, errsz,
+			   "expected DSO flags of at most 0xf, got 0x%x",
+			   d->flags);
+	memcpy(d->build_id, buf + p + 8, BR_BUILD_ID_MAX);
+	d->text_base = ld64(buf + p + 32);
+	d->samples = ld64(buf + p + 40);
+	d->prof_samples = ld64(buf + p + 48);
+	for (s = 0; s < BRP_NR_SECTIONS; s++)
+		d->nr[s] = ld64(buf + p + 56 + 8 * s);
+	p += DSO_HDR;
+	if (!d->path_len || d->path_len > BRPROF_PATH_MAX ||
+	    d->path_len > len - p)
+		return bad(name, d->offset, err, errsz,
+			   "expected a path of 1 to %d bytes within the file, got %" PRIu32,
+			   BRPROF_PATH_MAX, d->path_len);
+	d->path = (const char *)buf + p;
+	if (memchr(d->path, '\0', d->path_len))
+		return bad(name, p, err, errsz, "expected a path without NUL, got one");
+	p += (d->path_len + 7) & ~7u;
+	if (p > len)
+		return bad(name, len, err, errsz, "expected the path's padding, got the end of the file");
+	*pp = p;
+	return BR_OK;
+}
+
+/* The sections of DSO entry @d at *@pp: sizes, order, values. */
+static int parse_sections(const uint8_t *buf, size_t len, const char *name,
+			  struct brprof_dso *d, uint64_t *pp, char *err,
+			  size_t errsz)
+{
+	uint64_t p = *pp;
+	unsigned s;
+
+	for (s = 0; s < BRP_NR_SECTIONS; s++) {
+		enum brprof_section sec = (enum brprof_section)s;
+		uint64_t rs = 8 * brprof_fields[s], r;
+
+		if (d->nr[s] > (len - p) / rs)
+			return bad(name, d->offset + 56 + 8 * s, err, errsz,
+				   "expected at most %" PRIu64 " %s records in the %zu bytes left, got %" PRIu64,
+				   (uint64_t)((len - p) / rs), sec_names[s],
+				   (size_t)(len - p), d->nr[s]);
+		d->sec[s] = buf + p;
+		for (r = 0; r < d->nr[s]; r++) {
+			const uint8_t *rec = buf + p + rs * r;
+
+			if (r && brprof_key_cmp(rec - rs, rec, sec) >= 0)
+				return bad(name, p + rs * r, err, errsz,
+					   "expected %s records in increasing order of their key, got one out of order or repeated",
+					   sec_names[s]);
+			if (check_rec(rec, sec, name, p + rs * r, err, errsz))
+				return BR_EINPUT;
+		}
+		p += rs * d->nr[s];
+	}
+	*pp = p;
+	return BR_OK;
+}
+
+/* No DSO twice (by build-id, else path). */
+static int check_unique(const struct brprof *out, const char *name,
+			char *err, size_t errsz)
+{
+	const struct brprof_dso **v;
+	uint32_t i;
+
+	if (out->nr_dsos < 2)
+		return BR_OK;
+	v = malloc(out->nr_dsos * sizeof(*v));
+	if (!v) {
+		snprintf(err, errsz, "%s: out of memory", name);
+		return BR_ESYS;
+	}
+	for (i = 0; i < out->nr_dsos; i++)
+		v[i] = &out->dsos[i];
+	qsort(v, out->nr_dsos, sizeof(*v), cmp_dso_ptr);
+	for (i = 1; i < out->nr_dsos; i++) {
+		if (!brprof_dso_cmp(v[i - 1], v[i])) {
+			uint64_t o = v[i]->offset > v[i - 1]->offset ?
+				     v[i]->offset : v[i - 1]->offset;
+
+			free(v);
+			return bad(name, o, err, errsz,
+				   "expected every DSO once (by build-id, else path), got one twice");
+		}
+	}
+	free(v);
+	return BR_OK;
+}
+
+int brprof_parse(const uint8_t *buf, size_t len, const char *name,
+		 struct brprof *out, bool drop, char *err, size_t errsz)
+{
+	uint64_t p = BRPROF_HEADER, i;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	out->buf = buf;
+	out->len = len;
+	r = parse_header(buf, len, name, out, drop, err, errsz);
+	if (!r)
+		r = parse_stats(buf, len, name, out, &p, err, errsz);
+	if (r)
+		return r;
 	/* every DSO entry is at least DSO_HDR + 8 bytes */
 	if (out->nr_dsos > (len - p) / (DSO_HDR + 8))
 		return bad(name, 32, err, errsz,
@@ -331,97 +469,22 @@ int brprof_parse(const uint8_t *buf, size_t len, const char *name,
 		snprintf(err, errsz, "%s: out of memory", name);
 		return BR_ESYS;
 	}
-	for (i = 0; i < out->nr_dsos; i++) {
+	for (i = 0; i < out->nr_dsos && !r; i++) {
 		struct brprof_dso *d = &out->dsos[i];
-		unsigned s;
 
-		d->offset = p;
-		if (len - p < DSO_HDR)
-			return bad(name, p, err, errsz,
-				   "expected DSO %" PRIu64 " of %" PRIu32 ", got the end of the file",
-				   i + 1, out->nr_dsos);
-		d->path_len = ld32(buf + p);
-		d->build_id_size = buf[p + 4];
-		d->flags = buf[p + 5];
-		if (d->build_id_size > BR_BUILD_ID_MAX || buf[p + 6] || buf[p + 7] ||
-		    ld32(buf + p + 28))
-			return bad(name, p, err, errsz,
-				   "expected a build-id of at most 20 bytes and zero reserved fields, got a build-id of %u",
-				   d->build_id_size);
-		if (d->flags & ~0xfu)
-			return bad(name, p + 5, err, errsz,
-				   "expected DSO flags of at most 0xf, got 0x%x",
-				   d->flags);
-		memcpy(d->build_id, buf + p + 8, BR_BUILD_ID_MAX);
-		d->text_base = ld64(buf + p + 32);
-		d->samples = ld64(buf + p + 40);
-		d->prof_samples = ld64(buf + p + 48);
-		for (s = 0; s < BRP_NR_SECTIONS; s++)
-			d->nr[s] = ld64(buf + p + 56 + 8 * s);
-		p += DSO_HDR;
-		if (!d->path_len || d->path_len > BRPROF_PATH_MAX ||
-		    d->path_len > len - p)
-			return bad(name, d->offset, err, errsz,
-				   "expected a path of 1 to %d bytes within the file, got %" PRIu32,
-				   BRPROF_PATH_MAX, d->path_len);
-		d->path = (const char *)buf + p;
-		if (memchr(d->path, '\0', d->path_len))
-			return bad(name, p, err, errsz, "expected a path without NUL, got one");
-		p += (d->path_len + 7) & ~7u;
-		if (p > len)
-			return bad(name, len, err, errsz, "expected the path's padding, got the end of the file");
-		for (s = 0; s < BRP_NR_SECTIONS; s++) {
-			uint64_t rs = 8 * brprof_fields[s], r;
-
-			if (d->nr[s] > (len - p) / rs)
-				return bad(name, d->offset + 56 + 8 * s, err, errsz,
-					   "expected at most %" PRIu64 " %s records in the %zu bytes left, got %" PRIu64,
-					   (uint64_t)((len - p) / rs), sec_names[s],
-					   (size_t)(len - p), d->nr[s]);
-			d->sec[s] = buf + p;
-			for (r = 0; r < d->nr[s]; r++) {
-				const uint8_t *rec = buf + p + rs * r;
-
-				if (r && brprof_key_cmp(rec - rs, rec, (enum brprof_section)s) >= 0)
-					return bad(name, p + rs * r, err, errsz,
-						   "expected %s records in increasing order of their key, got one out of order or repeated",
-						   sec_names[s]);
-				if (check_rec(rec, (enum brprof_section)s, name,
-					      p + rs * r, err, errsz))
-					return BR_EINPUT;
-			}
-			p += rs * d->nr[s];
-		}
-		if (drop)
+		r = parse_dso_head(buf, len, name, out, i, d, &p, err, errsz);
+		if (!r)
+			r = parse_sections(buf, len, name, d, &p, err, errsz);
+		if (!r && drop)
 			br_drop_pages(buf + d->offset, buf + p);
 	}
-	if (out->nr_dsos > 1) {
-		const struct brprof_dso **v = malloc(out->nr_dsos * sizeof(*v));
-
-		if (!v) {
-			snprintf(err, errsz, "%s: out of memory", name);
-			return BR_ESYS;
-		}
-		for (i = 0; i < out->nr_dsos; i++)
-			v[i] = &out->dsos[i];
-		qsort(v, out->nr_dsos, sizeof(*v), cmp_dso_ptr);
-		for (i = 1; i < out->nr_dsos; i++) {
-			if (!brprof_dso_cmp(v[i - 1], v[i])) {
-				uint64_t o = v[i]->offset > v[i - 1]->offset ?
-					     v[i]->offset : v[i - 1]->offset;
-
-				free(v);
-				return bad(name, o, err, errsz,
-					   "expected every DSO once (by build-id, else path), got one twice");
-			}
-		}
-		free(v);
-	}
-	if (p != len)
+	if (!r)
+		r = check_unique(out, name, err, errsz);
+	if (!r && p != len)
 		return bad(name, p, err, errsz,
 			   "expected the end of the profile, got %zu more bytes",
 			   (size_t)(len - p));
-	return 0;
+	return r;
 }
 
 void brprof_free(struct brprof *p)

@@ -242,6 +242,89 @@ int input_read_text_mem(const char *buf, size_t len, const char *name,
 	return r;
 }
 
+/* The first 8 bytes of @fd into @pre (a regular file: read in place). */
+static int sniff_head(int fd, bool regular, struct prefixed *pre,
+		      const char *name, char *err, size_t errsz)
+{
+	memset(pre, 0, sizeof(*pre));
+	pre->fd = fd;
+	while (pre->len < 8) {
+		ssize_t n = regular ? pread(fd, pre->head, 8, 0) :
+				      read(fd, pre->head + pre->len,
+					   8 - pre->len);
+
+		if (n < 0 && errno == EINTR && !regular)
+			continue;
+		if (n < 0) {
+			snprintf(err, errsz, "%s:1: read error: %s", name,
+				 strerror(errno));
+			return BR_ESYS;
+		}
+		pre->len += (size_t)n;
+		if (!n || regular)
+			break;
+	}
+	return BR_OK;
+}
+
+static int read_perfdata(int fd, bool regular, const struct prefixed *pre,
+			 const char *name, const struct input_opts *opts,
+			 const struct ev_sink *sink, struct input_stats *st,
+			 char *err, size_t errsz)
+{
+	int r = pd_read(fd, name, pre->head, regular ? 0 : pre->len,
+			opts ? &opts->pd : NULL, sink, &st->pd, err, errsz);
+
+	st->format = st->pd.pipe ? INPUT_PERFDATA_PIPE : INPUT_PERFDATA;
+	st->swapped = st->pd.swapped;
+	st->samples = st->pd.samples;
+	st->samples_brstack = st->pd.samples_brstack;
+	st->branch_entries = st->pd.branch_entries;
+	st->mmaps = st->pd.mmaps;
+	return r;
+}
+
+/* perf script text: a regular file from its start, else after @pre. */
+static int read_text_fd(int fd, bool regular, struct prefixed *pre,
+			const char *name, const struct input_opts *opts,
+			const struct ev_sink *sink, struct input_stats *st,
+			char *err, size_t errsz)
+{
+	cookie_io_functions_t io = { pf_read, NULL, NULL, NULL };
+	FILE *f;
+	int r;
+
+	if (regular) {
+		pre->len = 0;	/* pread: read it from its start */
+		if (lseek(fd, 0, SEEK_SET) < 0) {
+			snprintf(err, errsz, "%s: %s", name, strerror(errno));
+			return BR_ESYS;
+		}
+	}
+	f = fopencookie(pre, "r", io);
+	if (!f) {
+		snprintf(err, errsz, "%s: %s", name, strerror(errno));
+		return BR_ESYS;
+	}
+	r = read_text(f, name, opts, sink, st, err, errsz);
+	fclose(f);
+	return r;
+}
+
+/* A .brprof: from a regular file, for a sink that takes profiles. */
+static int read_profile(int fd, bool regular, const char *name,
+			const struct ev_sink *sink, struct input_stats *st,
+			char *err, size_t errsz)
+{
+	st->format = INPUT_BRPROF;
+	if (regular && sink && sink->profile_dso)
+		return brprof_read(fd, name, sink, err, errsz);
+	snprintf(err, errsz,
+		 "%s: expected perf.data or perf script text, got a .brprof profile (read it from a file with annotate, ranges, report or bolt)",
+		 name);
+	return BR_EINPUT;
+}
+
 int input_read(const char *path, const struct input_opts *opts,
 	       const struct ev_sink *sink, struct input_stats *stats,
 	       char *err, size_t errsz)
@@ -250,8 +333,8 @@ int input_read(const char *path, const struct input_opts *opts,
 	struct input_stats dummy;
 	struct prefixed pre;
 	struct stat sb;
+	bool is_stdin = !strcmp(path, "-"), regular = false;
 	enum input_format fmt;
-	bool is_stdin = !strcmp(path, "-");
 	int fd, r;
 
 	if (!stats)
@@ -260,103 +343,29 @@ int input_read(const char *path, const struct input_opts *opts,
 	fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		snprintf(err, errsz, "%s: %s", path, strerror(errno));
-		return -2;
+		return BR_ESYS;
 	}
 	if (fstat(fd, &sb) < 0) {
 		snprintf(err, errsz, "%s: %s", name, strerror(errno));
-		r = -2;
-		goto out;
-	}
-	if (S_ISDIR(sb.st_mode)) {
+		r = BR_ESYS;
+	} else if (S_ISDIR(sb.st_mode)) {
 		snprintf(err, errsz,
 			 "%s: expected a perf.data or perf script file, got a directory",
 			 name);
-		r = -2;
-		goto out;
-	}
-	memset(&pre, 0, sizeof(pre));
-	pre.fd = fd;
-	if (S_ISREG(sb.st_mode)) {
-		ssize_t n = pread(fd, pre.head, 8, 0);
-
-		if (n < 0) {
-			snprintf(err, errsz, "%s:1: read error: %s", name,
-				 strerror(errno));
-			r = -2;
-			goto out;
-		}
-		pre.len = (size_t)n;
+		r = BR_ESYS;
 	} else {
-		while (pre.len < 8) {
-			ssize_t n = read(fd, pre.head + pre.len, 8 - pre.len);
-
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0) {
-				snprintf(err, errsz, "%s:1: read error: %s",
-					 name, strerror(errno));
-				r = -2;
-				goto out;
-			}
-			if (!n)
-				break;
-			pre.len += (size_t)n;
-		}
+		regular = S_ISREG(sb.st_mode);
+		r = sniff_head(fd, regular, &pre, name, err, errsz);
 	}
-	fmt = input_sniff(pre.head, pre.len);
-	if (fmt == INPUT_BRPROF) {
-		stats->format = INPUT_BRPROF;
-		if (S_ISREG(sb.st_mode) && sink && sink->profile_dso) {
-			r = brprof_read(fd, name, sink, err, errsz);
-			goto out;
-		}
-		snprintf(err, errsz,
-			 "%s: expected perf.data or perf script text, got a .brprof profile (read it from a file with annotate, ranges, report or bolt)",
-			 name);
-		r = BR_EINPUT;
-		goto out;
-	}
-	if (fmt == INPUT_PERFDATA) {
-		r = pd_read(fd, name, pre.head,
-			    S_ISREG(sb.st_mode) ? 0 : pre.len,
-			    opts ? &opts->pd : NULL, sink, &stats->pd, err,
-			    errsz);
-		stats->format = stats->pd.pipe ? INPUT_PERFDATA_PIPE :
-						 INPUT_PERFDATA;
-		stats->swapped = stats->pd.swapped;
-		stats->samples = stats->pd.samples;
-		stats->samples_brstack = stats->pd.samples_brstack;
-		stats->branch_entries = stats->pd.branch_entries;
-		stats->mmaps = stats->pd.mmaps;
-		/* a malformed header is -1 too: keep the format known */
-		if (r == -1 && stats->format == INPUT_PERFDATA &&
-		    !stats->pd.records && !stats->pd.attrs)
-			stats->format = INPUT_PERFDATA;
-		goto out;
-	}
-	{
-		cookie_io_functions_t io = { pf_read, NULL, NULL, NULL };
-		FILE *f;
-
-		if (S_ISREG(sb.st_mode)) {
-			pre.len = 0;	/* pread: read it from its start */
-			if (lseek(fd, 0, SEEK_SET) < 0) {
-				snprintf(err, errsz, "%s: %s", name,
-					 strerror(errno));
-				r = -2;
-				goto out;
-			}
-		}
-		f = fopencookie(&pre, "r", io);
-		if (!f) {
-			snprintf(err, errsz, "%s: %s", name, strerror(errno));
-			r = -2;
-			goto out;
-		}
-		r = read_text(f, name, opts, sink, stats, err, errsz);
-		fclose(f);
-	}
-out:
+	fmt = r ? INPUT_NONE : input_sniff(pre.head, pre.len);
+	if (fmt == INPUT_BRPROF)
+		r = read_profile(fd, regular, name, sink, stats, err, errsz);
+	else if (fmt == INPUT_PERFDATA)
+		r = read_perfdata(fd, regular, &pre, name, opts, sink, stats,
+				  err, errsz);
+	else if (fmt == INPUT_PERFSCRIPT)
+		r = read_text_fd(fd, regular, &pre, name, opts, sink, stats,
+				 err, errsz);
 	if (!is_stdin)
 		close(fd);
 	return r;

@@ -692,12 +692,95 @@ static int parse_sample(struct tok *tk, size_t nt, struct ps_line *out,
 	return 0;
 }
 
+/*
+ * A hybrid call-stack frame line [@p, @e) (tab-indented): its address;
+ * the symbol and "(dso)" that may follow are ignored.
+ */
+static int parse_frame(const char *p, const char *e, struct ps_line *out,
+		       char *err, size_t errsz)
+{
+	const char *q;
+
+	while (p < e && is_blank(*p))
+		p++;
+	for (q = p; q < e && !is_blank(*q); q++)
+		;
+	if (!parse_hex_opt0x(p, q, &out->frame))
+		return fail(err, errsz, p, (size_t)(q - p),
+			    "a call-stack frame address (hex) on a tab-indented line");
+	/*
+	 * A sample line indented with a tab would lose its stack here:
+	 * branch entries after a frame address are an error.
+	 */
+	for (p = q; p < e; p = q) {
+		while (p < e && is_blank(*p))
+			p++;
+		for (q = p; q < e && !is_blank(*q); q++)
+			;
+		if (q - p > 2 && p[0] == '0' && p[1] == 'x' &&
+		    memchr(p, '/', (size_t)(q - p)))
+			return fail(err, errsz, p, (size_t)(q - p),
+				    "only a symbol and '(dso)' after the call-stack frame address on a tab-indented line (sample lines must not start with a tab)");
+	}
+	out->kind = PS_FRAME;
+	return 0;
+}
+
+/* The blank-separated tokens of [@p, @e) into *@tk (*@nt); -2 no memory. */
+static int tokenize(const char *p, const char *e, struct tok **tk,
+		    size_t *nt)
+{
+	size_t cap = 0;
+
+	*tk = NULL;
+	*nt = 0;
+	while (p < e) {
+		const char *q = skip_nonblank(p, e);
+
+		if (*nt == cap) {
+			size_t n = cap ? cap * 2 : 64;
+			struct tok *t2 = realloc(*tk, n * sizeof(**tk));
+
+			if (!t2)
+				return -2;
+			*tk = t2;
+			cap = n;
+		}
+		(*tk)[*nt].s = p;
+		(*tk)[*nt].e = q;
+		(*nt)++;
+		p = q;
+		while (p < e && is_blank(*p))
+			p++;
+	}
+	return 0;
+}
+
+/* A tokenized line ending at @e: a PERF_RECORD_* line or a sample. */
+static int parse_tokens(struct tok *tk, size_t nt, const char *e,
+			struct ps_line *out, char *err, size_t errsz)
+{
+	size_t i;
+
+	for (i = 0; i < nt && i < 4; i++) {
+		if (!tok_starts(&tk[i], "PERF_RECORD_"))
+			continue;
+		if ((toklen(&tk[i]) == strlen("PERF_RECORD_MMAP2") &&
+		     tok_starts(&tk[i], "PERF_RECORD_MMAP2")) ||
+		    (toklen(&tk[i]) == strlen("PERF_RECORD_MMAP") &&
+		     tok_starts(&tk[i], "PERF_RECORD_MMAP")))
+			return parse_mmap(tk[i].e, e, out, err, errsz);
+		return 0;	/* COMM, FORK, EXIT, ... */
+	}
+	return parse_sample(tk, nt, out, err, errsz);
+}
+
 int ps_parse_line(const char *line, size_t len, struct ps_line *out,
 		  char *err, size_t errsz)
 {
 	const char *p = line, *e = line + len, *nul;
-	struct tok *tk = NULL;
-	size_t nt = 0, cap = 0, i;
+	struct tok *tk;
+	size_t nt;
 	int ret;
 
 	out->kind = PS_SKIP;
@@ -715,35 +798,8 @@ int ps_parse_line(const char *line, size_t len, struct ps_line *out,
 		e--;
 	if (p == e)
 		return 0;
-	/* Hybrid call-stack frame: tab-indented address (symbol ignored). */
-	if (*p == '\t') {
-		const char *q;
-
-		while (p < e && is_blank(*p))
-			p++;
-		for (q = p; q < e && !is_blank(*q); q++)
-			;
-		if (!parse_hex_opt0x(p, q, &out->frame))
-			return fail(err, errsz, p, (size_t)(q - p),
-				    "a call-stack frame address (hex) on a tab-indented line");
-		/*
-		 * The symbol and "(dso)" that may follow are ignored, so a
-		 * sample line indented with a tab would lose its stack here:
-		 * branch entries after a frame address are an error.
-		 */
-		for (p = q; p < e; p = q) {
-			while (p < e && is_blank(*p))
-				p++;
-			for (q = p; q < e && !is_blank(*q); q++)
-				;
-			if (q - p > 2 && p[0] == '0' && p[1] == 'x' &&
-			    memchr(p, '/', (size_t)(q - p)))
-				return fail(err, errsz, p, (size_t)(q - p),
-					    "only a symbol and '(dso)' after the call-stack frame address on a tab-indented line (sample lines must not start with a tab)");
-		}
-		out->kind = PS_FRAME;
-		return 0;
-	}
+	if (*p == '\t')
+		return parse_frame(p, e, out, err, errsz);
 	/* Aggregation count: only decimal digits, from column 0. */
 	if (all_digits(p, e)) {
 		if (!parse_dec(p, e, UINT64_MAX, &out->count))
@@ -756,46 +812,9 @@ int ps_parse_line(const char *line, size_t len, struct ps_line *out,
 		p++;
 	if (*p == ';' || *p == '#' || (e - p >= 2 && p[0] == '/' && p[1] == '/'))
 		return 0;
-	/* Tokenize. */
-	while (p < e) {
-		const char *q = skip_nonblank(p, e);
-
-		if (nt == cap) {
-			size_t n = cap ? cap * 2 : 64;
-			struct tok *t2 = realloc(tk, n * sizeof(*tk));
-
-			if (!t2) {
-				free(tk);
-				snprintf(err, errsz, "memory for a line");
-				return -2;
-			}
-			tk = t2;
-			cap = n;
-		}
-		tk[nt].s = p;
-		tk[nt].e = q;
-		nt++;
-		p = q;
-		while (p < e && is_blank(*p))
-			p++;
-	}
-	for (i = 0; i < nt && i < 4; i++) {
-		if (!tok_starts(&tk[i], "PERF_RECORD_"))
-			continue;
-		if (toklen(&tk[i]) == strlen("PERF_RECORD_MMAP2") &&
-		    tok_starts(&tk[i], "PERF_RECORD_MMAP2"))
-			ret = parse_mmap(tk[i].e, e, out, err, errsz);
-		else if (toklen(&tk[i]) == strlen("PERF_RECORD_MMAP") &&
-			 tok_starts(&tk[i], "PERF_RECORD_MMAP"))
-			ret = parse_mmap(tk[i].e, e, out, err, errsz);
-		else
-			ret = 0;	/* COMM, FORK, EXIT, ... */
-		free(tk);
-		if (ret == -2)
-			snprintf(err, errsz, "memory for a line");
-		return ret;
-	}
-	ret = parse_sample(tk, nt, out, err, errsz);
+	ret = tokenize(p, e, &tk, &nt);
+	if (!ret)
+		ret = parse_tokens(tk, nt, e, out, err, errsz);
 	free(tk);
 	if (ret == -2)
 		snprintf(err, errsz, "memory for a line");

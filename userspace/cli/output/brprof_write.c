@@ -589,26 +589,14 @@ static uint64_t sat(uint64_t a, uint64_t b)
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-int brprof_merge(const char *const *in, size_t n, const char *out,
-		 size_t *bytes, char *err, size_t errsz)
+/* The inputs mapped and checked; *@nr: their DSO entries in all. */
+static int merge_open(const char *const *in, size_t n, struct brprof_file *m,
+		      struct brprof *p, size_t *nr, char *err, size_t errsz)
 {
-	struct brprof_file *m = calloc(n ? n : 1, sizeof(*m));
-	struct brprof *p = calloc(n ? n : 1, sizeof(*p));
-	struct ref *refs = NULL;
-	uint64_t st[BRPROF_NR_STATS] = { 0 }, *cur = NULL;
-	const char *event = NULL;
-	size_t ev_len = 0, nr = 0, i, j, groups = 0;
-	uint32_t flags = 0;
-	struct obuf b = { .fd = -1 };
-	bool open = false;
-	int r = 0, k;
+	size_t i;
+	int r = 0;
 
-	*bytes = 0;
-	if (!m || !p) {
-		snprintf(err, errsz, "out of memory");
-		r = BR_ESYS;
-		goto out;
-	}
+	*nr = 0;
 	for (i = 0; i < n && !r; i++) {
 		const char *name = strcmp(in[i], "-") ? in[i] : "<stdin>";
 
@@ -616,12 +604,32 @@ int brprof_merge(const char *const *in, size_t n, const char *out,
 		if (!r)
 			r = brprof_parse(m[i].p, m[i].len, name, &p[i],
 					 m[i].mapped, err, errsz);
-		nr += p[i].nr_dsos;
+		*nr += p[i].nr_dsos;
 	}
-	if (r)
-		goto out;
-	/* the statistics add (saturating, as one session's do), the event
-	 * is the least non-empty name, mixed if they differ */
+	return r;
+}
+
+/* Is event name @a (@na bytes) before @b (@nb) in byte order? */
+static bool name_less(const char *a, size_t na, const char *b, size_t nb)
+{
+	int c = memcmp(a, b, na < nb ? na : nb);
+
+	return c < 0 || (!c && na < nb);
+}
+
+/*
+ * The statistics add (saturating, as one session's do; the samples
+ * annotate counted exactly), the event is the least non-empty name,
+ * mixed if they differ.
+ */
+static int merge_stats(const char *const *in, const struct brprof *p,
+		       size_t n, uint64_t *st, const char **event,
+		       size_t *ev_len, uint32_t *flags, char *err,
+		       size_t errsz)
+{
+	size_t i;
+	int k;
+
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < BRPROF_NR_STATS - 1; k++)
 			st[k] = sat(st[k], p[i].stats[k]);
@@ -629,33 +637,34 @@ int brprof_merge(const char *const *in, size_t n, const char *out,
 		if (st[k] > UINT64_MAX - p[i].stats[k]) {
 			snprintf(err, errsz, "%s: expected sample counts whose sum fits in 64 bits, got a sum that overflows",
 				 in[i]);
-			r = BR_EINPUT;
-			goto out;
+			return BR_EINPUT;
 		}
 		st[k] += p[i].stats[k];
-		flags |= p[i].flags;
+		*flags |= p[i].flags;
 		if (!p[i].event_len)
 			continue;
-		if (event && (ev_len != p[i].event_len ||
-			      memcmp(event, p[i].event, ev_len)))
-			flags |= BRPROF_MIXED;
-		if (!event || memcmp(p[i].event, event,
-				     ev_len < p[i].event_len ? ev_len :
-				     p[i].event_len) < 0 ||
-		    (!memcmp(p[i].event, event, ev_len < p[i].event_len ?
-			     ev_len : p[i].event_len) &&
-		     p[i].event_len < ev_len)) {
-			event = p[i].event;
-			ev_len = p[i].event_len;
+		if (*event && (*ev_len != p[i].event_len ||
+			       memcmp(*event, p[i].event, *ev_len)))
+			*flags |= BRPROF_MIXED;
+		if (!*event ||
+		    name_less(p[i].event, p[i].event_len, *event, *ev_len)) {
+			*event = p[i].event;
+			*ev_len = p[i].event_len;
 		}
 	}
-	refs = calloc(nr ? nr : 1, sizeof(*refs));
-	cur = calloc(n ? n : 1, sizeof(*cur));
-	if (!refs || !cur) {
-		snprintf(err, errsz, "out of memory");
-		r = BR_ESYS;
-		goto out;
-	}
+	return BR_OK;
+}
+
+/* The @nr DSO entries of all inputs, sorted by identity; *@groups: DSOs. */
+static struct ref *merge_refs(const struct brprof *p, size_t n, size_t nr,
+			      size_t *groups)
+{
+	struct ref *refs = calloc(nr ? nr : 1, sizeof(*refs));
+	size_t i, j;
+
+	*groups = 0;
+	if (!refs)
+		return NULL;
 	nr = 0;
 	for (i = 0; i < n; i++)
 		for (j = 0; j < p[i].nr_dsos; j++)
@@ -664,70 +673,122 @@ int brprof_merge(const char *const *in, size_t n, const char *out,
 	for (i = 0; i < nr; i = j) {
 		for (j = i + 1; j < nr && !cmp_ref(&refs[i], &refs[j]); j++)
 			;
-		groups++;
+		(*groups)++;
 	}
-	r = obuf_open(&b, out, err, errsz);
+	return refs;
+}
+
+/*
+ * One DSO of the output from its @ng entries @g (one per input that has
+ * it): the least path, the least text base, every flag, the sums.
+ */
+static int merge_group(struct obuf *b, struct ref *g, size_t ng,
+		       uint64_t *cur, char *err, size_t errsz)
+{
+	const struct brprof_dso *path = g[0].d;
+	uint64_t base = g[0].d->text_base, smp = 0, psmp = 0, at;
+	unsigned fl = 0;
+	size_t x;
+	int s, r = 0;
+
+	for (x = 0; x < ng; x++) {
+		const struct brprof_dso *d = g[x].d;
+
+		if (path_less(d, path))
+			path = d;
+		if (d->text_base < base)
+			base = d->text_base;
+		fl |= d->flags;
+		if (smp > UINT64_MAX - d->samples ||
+		    psmp > UINT64_MAX - d->prof_samples)
+			r = BR_EINPUT;
+		smp += d->samples;
+		psmp += d->prof_samples;
+	}
+	at = put_dso_head(b, path->path, path->path_len, g[0].d->build_id,
+			  g[0].d->build_id_size, fl, base, smp, psmp);
+	for (s = 0; s < BRP_NR_SECTIONS && !r; s++) {
+		int64_t w = merge_section(b, g, ng, (enum brprof_section)s, cur);
+
+		if (w < 0)
+			r = BR_EINPUT;
+		else
+			patch64(b, at + 8 * s, (uint64_t)w);
+	}
 	if (r)
-		goto out;
-	open = true;
-	header(&b, (uint32_t)groups, flags);
-	put_stats(&b, st, event ? event : "", ev_len);
-	for (i = 0; i < nr && !r; i = j) {
-		const struct brprof_dso *path = refs[i].d;
-		uint64_t base = refs[i].d->text_base, smp = 0, psmp = 0;
-		unsigned fl = 0;
-		uint64_t at;
-		size_t x;
-		int s;
+		snprintf(err, errsz, "%.*s: expected counts whose sums fit in 64 bits, got sums that overflow",
+			 (int)path->path_len, path->path);
+	/* these entries are done with: their pages may go */
+	for (x = 0; x < ng; x++)
+		drop_entry(g[x].d);
+	return r;
+}
 
-		for (j = i; j < nr && !cmp_ref(&refs[i], &refs[j]); j++) {
-			const struct brprof_dso *d = refs[j].d;
+/* The merged profile of the checked inputs @p[0..n), to @out. */
+static int merge_write(const char *const *in, struct brprof *p, size_t n,
+		       size_t nr, const char *out, size_t *bytes, char *err,
+		       size_t errsz)
+{
+	uint64_t st[BRPROF_NR_STATS] = { 0 }, *cur = NULL;
+	const char *event = NULL;
+	size_t ev_len = 0, groups, i, j;
+	uint32_t flags = 0;
+	struct ref *refs = NULL;
+	struct obuf b;
+	int r = merge_stats(in, p, n, st, &event, &ev_len, &flags, err, errsz);
 
-			if (path_less(d, path))
-				path = d;
-			if (d->text_base < base)
-				base = d->text_base;
-			fl |= d->flags;
-			if (smp > UINT64_MAX - d->samples ||
-			    psmp > UINT64_MAX - d->prof_samples)
-				r = BR_EINPUT;
-			smp += d->samples;
-			psmp += d->prof_samples;
-		}
-		at = put_dso_head(&b, path->path, path->path_len,
-				  refs[i].d->build_id, refs[i].d->build_id_size,
-				  fl, base, smp, psmp);
-		for (s = 0; s < BRP_NR_SECTIONS && !r; s++) {
-			int64_t w = merge_section(&b, refs + i, j - i,
-						  (enum brprof_section)s, cur);
-
-			if (w < 0)
-				r = BR_EINPUT;
-			else
-				patch64(&b, at + 8 * s, (uint64_t)w);
+	if (r)
+		return r;
+	refs = merge_refs(p, n, nr, &groups);
+	cur = calloc(n ? n : 1, sizeof(*cur));
+	if (!refs || !cur) {
+		snprintf(err, errsz, "out of memory");
+		r = BR_ESYS;
+	}
+	if (!r)
+		r = obuf_open(&b, out, err, errsz);
+	if (!r) {
+		header(&b, (uint32_t)groups, flags);
+		put_stats(&b, st, event ? event : "", ev_len);
+		for (i = 0; i < nr && !r; i = j) {
+			for (j = i + 1; j < nr && !cmp_ref(&refs[i], &refs[j]);
+			     j++)
+				;
+			r = merge_group(&b, refs + i, j - i, cur, err, errsz);
 		}
 		if (r)
-			snprintf(err, errsz, "%.*s: expected counts whose sums fit in 64 bits, got sums that overflow",
-				 (int)path->path_len, path->path);
-		/* these entries are done with: their pages may go */
-		for (x = i; x < j; x++)
-			drop_entry(refs[x].d);
+			obuf_abort(&b);
+		else
+			r = obuf_close(&b, out, bytes, err, errsz);
 	}
-	if (r)
-		goto out;
-	open = false;
-	r = obuf_close(&b, out, bytes, err, errsz);
-out:
-	if (open)
-		obuf_abort(&b);
+	free(refs);
+	free(cur);
+	return r;
+}
+
+int brprof_merge(const char *const *in, size_t n, const char *out,
+		 size_t *bytes, char *err, size_t errsz)
+{
+	struct brprof_file *m = calloc(n ? n : 1, sizeof(*m));
+	struct brprof *p = calloc(n ? n : 1, sizeof(*p));
+	size_t nr, i;
+	int r;
+
+	*bytes = 0;
+	if (!m || !p) {
+		snprintf(err, errsz, "out of memory");
+		r = BR_ESYS;
+	} else {
+		r = merge_open(in, n, m, p, &nr, err, errsz);
+		if (!r)
+			r = merge_write(in, p, n, nr, out, bytes, err, errsz);
+	}
 	for (i = 0; i < n; i++) {
 		if (p)
 			brprof_free(&p[i]);
 		if (m)
 			brprof_unmap(&m[i]);
 	}
-	free(refs);
-	free(cur);
 	free(p);
 	free(m);
 	return r;

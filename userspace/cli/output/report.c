@@ -176,26 +176,8 @@ static Agnode_t *node_of(Agnode_t **blocks, Agnode_t **exts,
 	return ref.ext ? exts[ref.idx] : blocks[ref.idx];
 }
 
-/* Lay the graph of rs out and write its SVG; 0 or -1 with a message. */
-static int write_graph(struct rep *r, size_t si, const struct rsym *rs,
-		       char *err, size_t errsz)
+static void graph_attrs(Agraph_t *gr)
 {
-	const struct cfg *g = &rs->g;
-	Agnode_t **bn = calloc(g->nr_blocks + 1, sizeof(*bn));
-	Agnode_t **xn = calloc(g->nr_exts + 1, sizeof(*xn));
-	Agraph_t *gr = NULL;
-	char name[64], id[64], label[1024], buf[64];
-	char *svg = NULL;
-	unsigned len = 0;
-	const char *start;
-	size_t i;
-	int ret = -1;
-
-	if (!bn || !xn)
-		goto oom;
-	gr = agopen("cfg", Agdirected, NULL);
-	if (!gr)
-		goto oom;
 	set(gr, "rankdir", "TB");
 	set(gr, "nodesep", "0.25");
 	set(gr, "ranksep", "0.35");
@@ -209,6 +191,16 @@ static int write_graph(struct rep *r, size_t si, const struct rsym *rs,
 	agattr(gr, AGEDGE, "fontname", "Helvetica");
 	agattr(gr, AGEDGE, "fontsize", "9");
 	agattr(gr, AGEDGE, "arrowsize", "0.6");
+}
+
+/* The drawn blocks as nodes (@bn: by block index); -1 out of memory. */
+static int add_blocks(const struct rep *r, size_t si, const struct rsym *rs,
+		      Agraph_t *gr, Agnode_t **bn)
+{
+	const struct cfg *g = &rs->g;
+	char name[64], id[64], label[1024], buf[64];
+	size_t i;
+
 	for (i = 0; i < g->nr_blocks; i++) {
 		const struct cfg_block *b = &g->blocks[i];
 		Agnode_t *n;
@@ -218,7 +210,7 @@ static int write_graph(struct rep *r, size_t si, const struct rsym *rs,
 		snprintf(name, sizeof(name), "b%zu", i);
 		n = bn[i] = agnode(gr, name, 1);
 		if (!n)
-			goto oom;
+			return -1;
 		snprintf(id, sizeof(id), "s%zu_n%" PRIx64, si, b->start);
 		set(n, "id", id);
 		snprintf(buf, sizeof(buf), "block %s%s%s", heat_name(b->heat),
@@ -234,6 +226,16 @@ static int write_graph(struct rep *r, size_t si, const struct rsym *rs,
 		if (b->start == rs->p->start)
 			set(n, "penwidth", "2.5");
 	}
+	return 0;
+}
+
+/* The drawn external nodes (@xn: by index); -1 out of memory. */
+static int add_exts(size_t si, const struct cfg *g, Agraph_t *gr,
+		    Agnode_t **xn)
+{
+	char name[64], id[64], label[1024];
+	size_t i;
+
 	for (i = 0; i < g->nr_exts; i++) {
 		Agnode_t *n;
 
@@ -242,7 +244,7 @@ static int write_graph(struct rep *r, size_t si, const struct rsym *rs,
 		snprintf(name, sizeof(name), "x%zu", i);
 		n = xn[i] = agnode(gr, name, 1);
 		if (!n)
-			goto oom;
+			return -1;
 		snprintf(id, sizeof(id), "s%zu_x%zu", si, i);
 		set(n, "id", id);
 		set(n, "class", "ext");
@@ -255,6 +257,43 @@ static int write_graph(struct rep *r, size_t si, const struct rsym *rs,
 		set(n, "fillcolor", "#e0f2fe");
 		set(n, "color", "#0369a1");
 	}
+	return 0;
+}
+
+/* An edge's look: dotted after a call, dashed and grey when never taken. */
+static void edge_style(const struct rep *r, const struct cfg *g,
+		       const struct cfg_edge *e, Agedge_t *ed)
+{
+	char buf[64];
+
+	if (e->kind == CFG_AFTER_CALL) {
+		set(ed, "style", "dotted");
+		set(ed, "color", edge_color[e->kind]);
+	} else if (!e->count) {
+		set(ed, "style", "dashed");
+		set(ed, "color", "#c0c0c0");
+		set(ed, "fontcolor", "#9ca3af");
+		set(ed, "penwidth", "0.8");
+	} else {
+		snprintf(buf, sizeof(buf), "%.2f", 1.0 + 5.0 *
+			 (double)e->count / (double)g->max_count);
+		set(ed, "penwidth", buf);
+		set(ed, "color", edge_color[e->kind]);
+		if (e->kind == CFG_CALL || e->kind == CFG_RETURN)
+			set(ed, "style", "dashed");
+		if (r->pred && e->kind != CFG_FALL &&
+		    10 * e->mispredicted >= e->count)
+			set(ed, "fontcolor", "#b91c1c");
+	}
+}
+
+/* The drawn edges; -1 out of memory. */
+static int add_edges(const struct rep *r, size_t si, const struct cfg *g,
+		     Agraph_t *gr, Agnode_t **bn, Agnode_t **xn)
+{
+	char name[64], id[64], label[1024], buf[64];
+	size_t i;
+
 	for (i = 0; i < g->nr_edges; i++) {
 		const struct cfg_edge *e = &g->edges[i];
 		Agedge_t *ed;
@@ -265,7 +304,7 @@ static int write_graph(struct rep *r, size_t si, const struct rsym *rs,
 		ed = agedge(gr, node_of(bn, xn, e->from), node_of(bn, xn, e->to),
 			    name, 1);
 		if (!ed)
-			goto oom;
+			return -1;
 		snprintf(id, sizeof(id), "s%zu_e%zu", si, i);
 		set(ed, "id", id);
 		snprintf(buf, sizeof(buf), "%s%s", cfg_edge_kind_names[e->kind],
@@ -274,36 +313,29 @@ static int write_graph(struct rep *r, size_t si, const struct rsym *rs,
 		edge_label(r, e, label, sizeof(label));
 		if (label[0])
 			set(ed, "label", label);
-		if (e->kind == CFG_AFTER_CALL) {
-			set(ed, "style", "dotted");
-			set(ed, "color", edge_color[e->kind]);
-		} else if (!e->count) {
-			set(ed, "style", "dashed");
-			set(ed, "color", "#c0c0c0");
-			set(ed, "fontcolor", "#9ca3af");
-			set(ed, "penwidth", "0.8");
-		} else {
-			snprintf(buf, sizeof(buf), "%.2f", 1.0 + 5.0 *
-				 (double)e->count / (double)g->max_count);
-			set(ed, "penwidth", buf);
-			set(ed, "color", edge_color[e->kind]);
-			if (e->kind == CFG_CALL || e->kind == CFG_RETURN)
-				set(ed, "style", "dashed");
-			if (r->pred && e->kind != CFG_FALL &&
-			    10 * e->mispredicted >= e->count)
-				set(ed, "fontcolor", "#b91c1c");
-		}
+		edge_style(r, g, e, ed);
 	}
+	return 0;
+}
+
+/* Lay @gr out and write it inline as SVG; 0 or -1 with a message. */
+static int render(struct rep *r, Agraph_t *gr, const struct rsym *rs,
+		  char *err, size_t errsz)
+{
+	char *svg = NULL;
+	unsigned len = 0;
+	const char *start;
+
 	if (gvLayout(r->gvc, gr, "dot")) {
 		snprintf(err, errsz, "Graphviz could not lay out the graph of %s",
 			 rs->p->name);
-		goto out;
+		return -1;
 	}
 	if (gvRenderData(r->gvc, gr, "svg", &svg, &len) || !svg) {
 		snprintf(err, errsz, "Graphviz could not render the graph of %s",
 			 rs->p->name);
 		gvFreeLayout(r->gvc, gr);
-		goto out;
+		return -1;
 	}
 	/* Inline: without the XML declaration, doctype and comments before. */
 	start = strstr(svg, "<svg");
@@ -311,11 +343,28 @@ static int write_graph(struct rep *r, size_t si, const struct rsym *rs,
 		fwrite(start, 1, len - (size_t)(start - svg), r->out);
 	gvFreeRenderData(svg);
 	gvFreeLayout(r->gvc, gr);
-	ret = 0;
-	goto out;
-oom:
-	snprintf(err, errsz, "out of memory");
-out:
+	return 0;
+}
+
+/* Lay the graph of rs out and write its SVG; 0 or -1 with a message. */
+static int write_graph(struct rep *r, size_t si, const struct rsym *rs,
+		       char *err, size_t errsz)
+{
+	const struct cfg *g = &rs->g;
+	Agnode_t **bn = calloc(g->nr_blocks + 1, sizeof(*bn));
+	Agnode_t **xn = calloc(g->nr_exts + 1, sizeof(*xn));
+	Agraph_t *gr = NULL;
+	int ret = -1;
+
+	if (bn && xn)
+		gr = agopen("cfg", Agdirected, NULL);
+	if (gr)
+		graph_attrs(gr);
+	if (gr && !add_blocks(r, si, rs, gr, bn) && !add_exts(si, g, gr, xn) &&
+	    !add_edges(r, si, g, gr, bn, xn))
+		ret = render(r, gr, rs, err, errsz);
+	else
+		snprintf(err, errsz, "out of memory");
 	if (gr)
 		agclose(gr);
 	free(bn);

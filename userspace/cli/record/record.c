@@ -1274,17 +1274,92 @@ static void kill_all(struct rec *r)
 		;
 }
 
-int record_run(const struct record_opts *o, char *err, size_t errsz)
+/*
+ * Run @o->argv under ptrace, stopped before its first instruction: 0, or
+ * -1 with a message (the child's failed exec comes back through a pipe).
+ */
+static int start_child(struct rec *r)
+{
+	const struct record_opts *o = r->o;
+	bool to_stdout = !strcmp(o->output, "-") ||
+			 (o->script_copy && !strcmp(o->script_copy, "-"));
+	int status = 0, exec_err = 0, fds[2];
+
+	/* The child reports a failed exec through this (closed by exec). */
+	if (pipe2(fds, O_CLOEXEC))
+		return rfail(r, "pipe: %s", strerror(errno));
+	fflush(NULL);
+	r->child = fork();
+	if (r->child < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return rfail(r, "fork: %s", strerror(errno));
+	}
+	if (!r->child) {
+		close(fds[0]);
+		/* The recording goes to stdout: the program writes to stderr. */
+		if (to_stdout)
+			dup2(STDERR_FILENO, STDOUT_FILENO);
+		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
+		execvp(o->argv[0], o->argv);
+		exec_err = errno;
+		if (write(fds[1], &exec_err, sizeof(exec_err)) < 0)
+			_exit(126);
+		_exit(127);
+	}
+	close(fds[1]);
+	if (waitpid(r->child, &status, 0) < 0 || !WIFSTOPPED(status)) {
+		/* One message: the parent's, with the child's errno. */
+		if (read(fds[0], &exec_err, sizeof(exec_err)) ==
+		    (ssize_t)sizeof(exec_err))
+			rfail(r, "cannot run %s: %s", o->argv[0],
+			      strerror(exec_err));
+		else
+			rfail(r, "cannot run %s", o->argv[0]);
+		close(fds[0]);
+		r->child_done = true;
+		return -1;
+	}
+	close(fds[0]);
+	return 0;
+}
+
+/* Follow the stopped child and everything it starts, to the end. */
+static int trace_all(struct rec *r)
+{
+	struct rtask *t;
+
+	if (ptrace(PTRACE_SETOPTIONS, r->child, NULL,
+		   (void *)(PTRACE_O_EXITKILL | PTRACE_O_TRACECLONE |
+			    PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
+			    PTRACE_O_TRACEEXEC)))
+		return rfail(r, "ptrace: %s", strerror(errno));
+	if (open_outputs(r))
+		return -1;
+	t = task_new(r, r->child);
+	if (!t)
+		return oom(r);
+	t->parent = getpid();
+	if (begin_program(r, t))
+		return -1;
+	resume(t);
+	if (trace_loop(r))
+		return -1;
+	if (r->o->counts && write_counts(r))
+		return -1;
+	return 0;
+}
+
+int record_run(const struct record_opts *o, struct record_stats *st,
+	       char *err, size_t errsz)
 {
 	/* the files as they are: no build-id caches, no debuginfod */
 	const struct dso_opts reg_opts = { .debuginfod = false };
 	struct rec r;
-	struct rtask *t;
-	int status = 0, ret = -1, exec_err = 0, fds[2];
-	bool to_stdout = !strcmp(o->output, "-") ||
-			 (o->script_copy && !strcmp(o->script_copy, "-"));
+	int ret;
 
 	memset(&r, 0, sizeof(r));
+	memset(st, 0, sizeof(*st));
 	r.o = o;
 	r.err = err;
 	r.errsz = errsz;
@@ -1298,87 +1373,20 @@ int record_run(const struct record_opts *o, char *err, size_t errsz)
 		rec_free(&r);
 		return -1;
 	}
-	/* The child reports a failed exec through this (closed by exec). */
-	if (pipe2(fds, O_CLOEXEC)) {
-		snprintf(err, errsz, "pipe: %s", strerror(errno));
+	if (start_child(&r)) {
 		rec_free(&r);
 		return -1;
 	}
-	fflush(NULL);
-	r.child = fork();
-	if (r.child < 0) {
-		snprintf(err, errsz, "fork: %s", strerror(errno));
-		close(fds[0]);
-		close(fds[1]);
-		rec_free(&r);
-		return -1;
-	}
-	if (!r.child) {
-		close(fds[0]);
-		/* The recording goes to stdout: the program writes to stderr. */
-		if (to_stdout)
-			dup2(STDERR_FILENO, STDOUT_FILENO);
-		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
-		execvp(o->argv[0], o->argv);
-		exec_err = errno;
-		if (write(fds[1], &exec_err, sizeof(exec_err)) < 0)
-			_exit(126);
-		_exit(127);
-	}
-	close(fds[1]);
-	if (waitpid(r.child, &status, 0) < 0 || !WIFSTOPPED(status)) {
-		/* One message: the parent's, with the child's errno. */
-		if (read(fds[0], &exec_err, sizeof(exec_err)) ==
-		    (ssize_t)sizeof(exec_err))
-			snprintf(err, errsz, "cannot run %s: %s", o->argv[0],
-				 strerror(exec_err));
-		else
-			snprintf(err, errsz, "cannot run %s", o->argv[0]);
-		close(fds[0]);
-		r.child_done = true;
-		rec_free(&r);
-		return -1;
-	}
-	close(fds[0]);
-	if (ptrace(PTRACE_SETOPTIONS, r.child, NULL,
-		   (void *)(PTRACE_O_EXITKILL | PTRACE_O_TRACECLONE |
-			    PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
-			    PTRACE_O_TRACEEXEC))) {
-		snprintf(err, errsz, "ptrace: %s", strerror(errno));
-		goto out_kill;
-	}
-	if (open_outputs(&r))
-		goto out_kill;
-	t = task_new(&r, r.child);
-	if (!t) {
-		oom(&r);
-		goto out_kill;
-	}
-	t->parent = getpid();
-	if (begin_program(&r, t))
-		goto out_kill;
-	resume(t);
-	if (trace_loop(&r))
-		goto out_kill;
-	if (o->counts && write_counts(&r))
-		goto out_kill;
-	ret = 0;
-	goto out;
-out_kill:
-	kill_all(&r);
-out:
+	ret = trace_all(&r);
+	if (ret)
+		kill_all(&r);
 	ret = close_outputs(&r, ret);
-	if (!ret && !o->quiet) {
-		status = r.child_status;
-		fprintf(stderr,
-			"blockrange record: %s %s %d; %" PRIu64 " instructions executed (%" PRIu64 " steps) in %" PRIu64 " task%s, %" PRIu64 " taken branches, %" PRIu64 " samples written to %s\n",
-			o->argv[0],
-			WIFEXITED(status) ? "exited with status" : "killed by signal",
-			WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
-			r.executed, r.steps, r.nr_seen_tasks,
-			r.nr_seen_tasks == 1 ? "" : "s", r.taken, r.samples,
-			strcmp(o->output, "-") ? o->output : "<stdout>");
-	}
+	st->status = r.child_status;
+	st->executed = r.executed;
+	st->steps = r.steps;
+	st->tasks = r.nr_seen_tasks;
+	st->taken = r.taken;
+	st->samples = r.samples;
 	rec_free(&r);
 	return ret;
 }

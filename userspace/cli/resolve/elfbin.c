@@ -630,52 +630,30 @@ int eb_open(const char *path, struct eb_binary *b, char *err, size_t errsz)
 	return eb_open_ex(path, &o, b, err, errsz);
 }
 
-int eb_open_ex(const char *path, const struct eb_open_opts *o,
-	       struct eb_binary *b, char *err, size_t errsz)
+/* An x86-64 executable, whole: its type and the extent its headers say. */
+static int check_elf(struct eb_binary *b, Elf *elf, char *err, size_t errsz)
 {
-	Elf *elf = NULL;
+	const char *path = b->path;
 	GElf_Ehdr eh;
-	Elf_Scn *scn = NULL;
-	size_t shstrndx, nph, i, cap = 0;
-	bool have_text = false;
-	int ret = BR_ESYS;
 	uint64_t need;
-	csh h;
 
-	memset(b, 0, sizeof(*b));
-	b->path = strdup(path);
-	if (!b->path) {
-		snprintf(err, errsz, "%s: out of memory", path);
-		return BR_ESYS;
-	}
-	b->base_name = strrchr(b->path, '/') ? strrchr(b->path, '/') + 1 :
-		       b->path;
-	if (read_file(path, &b->image, &b->image_size, err, errsz))
-		goto fail;
-	if (elf_version(EV_CURRENT) == EV_NONE) {
-		snprintf(err, errsz, "libelf: %s", elf_errmsg(-1));
-		goto fail;
-	}
-	/* The file could be read: from here on, its content is at fault. */
-	ret = BR_EINPUT;
-	elf = elf_memory((char *)b->image, b->image_size);
 	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
 		snprintf(err, errsz, "%s: expected an ELF executable, got %s",
 			 path, b->image_size ? "a file that is not ELF" :
 			 "an empty file");
-		goto fail;
+		return BR_EINPUT;
 	}
 	if (gelf_getclass(elf) != ELFCLASS64) {
 		snprintf(err, errsz,
 			 "%s: expected a 64-bit x86-64 executable, got a 32-bit ELF file",
 			 path);
-		goto fail;
+		return BR_EINPUT;
 	}
 	if (eh.e_machine != EM_X86_64) {
 		snprintf(err, errsz,
 			 "%s: expected an x86-64 executable, got an ELF file for machine %u",
 			 path, (unsigned)eh.e_machine);
-		goto fail;
+		return BR_EINPUT;
 	}
 	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) {
 		snprintf(err, errsz,
@@ -683,7 +661,7 @@ int eb_open_ex(const char *path, const struct eb_open_opts *o,
 			 path, eh.e_type == ET_REL ? "a relocatable object (REL)" :
 			 eh.e_type == ET_CORE ? "a core file (CORE)" :
 			 "another ELF type");
-		goto fail;
+		return BR_EINPUT;
 	}
 	b->pie = eh.e_type == ET_DYN;
 	b->entry = eh.e_entry;
@@ -692,35 +670,57 @@ int eb_open_ex(const char *path, const struct eb_open_opts *o,
 		snprintf(err, errsz,
 			 "%s: expected %" PRIu64 " bytes or more (its ELF headers say so), got %zu (a cut-off file?)",
 			 path, need, b->image_size);
-		goto fail;
+		return BR_EINPUT;
 	}
-	if (elf_getphdrnum(elf, &nph) || elf_getshdrstrndx(elf, &shstrndx)) {
-		snprintf(err, errsz, "%s: %s", path, elf_errmsg(-1));
-		goto fail;
+	return BR_OK;
+}
+
+/* The PT_LOADs, and the text base of the first executable one. */
+static int read_loads(struct eb_binary *b, Elf *elf, char *err, size_t errsz)
+{
+	bool have_text = false;
+	size_t nph, i;
+
+	if (elf_getphdrnum(elf, &nph)) {
+		snprintf(err, errsz, "%s: %s", b->path, elf_errmsg(-1));
+		return BR_EINPUT;
 	}
 	b->loads = calloc(nph ? nph : 1, sizeof(*b->loads));
-	if (!b->loads)
-		goto oom;
+	if (!b->loads) {
+		snprintf(err, errsz, "%s: out of memory", b->path);
+		return BR_ESYS;
+	}
 	for (i = 0; i < nph; i++) {
+		struct eb_load *l = &b->loads[b->nr_loads];
 		GElf_Phdr ph;
 
 		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
 			continue;
-		b->loads[b->nr_loads].vaddr = ph.p_vaddr;
-		b->loads[b->nr_loads].memsz = ph.p_memsz;
-		b->loads[b->nr_loads].offset = ph.p_offset;
-		b->loads[b->nr_loads].filesz = ph.p_filesz;
-		b->loads[b->nr_loads].exec = ph.p_flags & PF_X;
-		if ((ph.p_flags & PF_X) && !have_text) {
+		l->vaddr = ph.p_vaddr;
+		l->memsz = ph.p_memsz;
+		l->offset = ph.p_offset;
+		l->filesz = ph.p_filesz;
+		l->exec = ph.p_flags & PF_X;
+		if (l->exec && !have_text) {
 			b->text_base = ph.p_vaddr & ~(uint64_t)0xfff;
 			have_text = true;
 		}
 		b->nr_loads++;
 	}
 	if (!have_text) {
-		snprintf(err, errsz, "%s: no executable PT_LOAD segment", path);
-		goto fail;
+		snprintf(err, errsz, "%s: no executable PT_LOAD segment",
+			 b->path);
+		return BR_EINPUT;
 	}
+	return BR_OK;
+}
+
+/* The executable PROGBITS sections (code). */
+static int read_xsecs(struct eb_binary *b, Elf *elf, size_t shstrndx,
+		      char *err, size_t errsz)
+{
+	Elf_Scn *scn = NULL;
+
 	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
 		struct eb_section *x;
@@ -732,8 +732,8 @@ int eb_open_ex(const char *path, const struct eb_open_opts *o,
 		if (sh.sh_offset > b->image_size ||
 		    sh.sh_size > b->image_size - sh.sh_offset) {
 			snprintf(err, errsz, "%s: section outside the file",
-				 path);
-			goto fail;
+				 b->path);
+			return BR_EINPUT;
 		}
 		x = realloc(b->xsecs, (b->nr_xsecs + 1) * sizeof(*x));
 		if (!x)
@@ -749,27 +749,42 @@ int eb_open_ex(const char *path, const struct eb_open_opts *o,
 			goto oom;
 		b->nr_xsecs++;
 	}
+	return BR_OK;
+oom:
+	snprintf(err, errsz, "%s: out of memory", b->path);
+	return BR_ESYS;
+}
+
+/* capstone (AT&T syntax, details on), and LLVM's for what it cannot do. */
+static int open_decoders(struct eb_binary *b, char *err, size_t errsz)
+{
+	csh h;
+
 	if (cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK) {
 		snprintf(err, errsz, "capstone: cannot open an x86-64 handle");
-		goto fail;
+		return BR_ESYS;
 	}
 	b->cs_handle = (size_t)h;
-	b->alt = altdis_new();
-	if (!b->alt)
-		goto oom;
 	cs_option(h, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
 	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
-	ret = pick_symbols(b, elf, o->sym_path, err, errsz);
-	if (ret)
-		goto fail;
-	ret = BR_EINPUT;
-	if (o->need_syms && !b->nr_syms) {
-		snprintf(err, errsz,
-			 "%s: expected function symbols in its executable sections, got none (stripped?)",
-			 path);
-		goto fail;
+	b->alt = altdis_new();
+	if (!b->alt) {
+		snprintf(err, errsz, "%s: out of memory", b->path);
+		return BR_ESYS;
 	}
-	b->build_id_size = (uint8_t)read_build_id(elf, b->build_id);
+	return BR_OK;
+}
+
+/*
+ * The symbols' ends, llvm-profgen's code set (@o->code_set), the PLT's
+ * symbols, the prefix counts of calls, returns and direct jumps, and the
+ * code bitmap.  0 or -1 out of memory.
+ */
+static int finish_code(struct eb_binary *b, Elf *elf, size_t shstrndx,
+		       const struct eb_open_opts *o)
+{
+	size_t i, cap = 0;
+
 	for (i = 0; i < b->nr_syms; i++) {
 		uint64_t end = region_end(b, i);
 
@@ -778,13 +793,13 @@ int eb_open_ex(const char *path, const struct eb_open_opts *o,
 		if (o->code_set &&
 		    decode_region(b, eb_xsec_at(b, b->syms[i].start),
 				  b->syms[i].start, end, &cap))
-			goto oom;
+			return -1;
 	}
 	if (add_plt_symbols(b, elf, shstrndx))
-		goto oom;
+		return -1;
 	b->xfer_prefix = malloc((b->nr_code + 1) * sizeof(*b->xfer_prefix));
 	if (!b->xfer_prefix)
-		goto oom;
+		return -1;
 	b->xfer_prefix[0] = 0;
 	for (i = 0; i < b->nr_code; i++) {
 		enum eb_kind k = b->code[i].kind;
@@ -792,18 +807,75 @@ int eb_open_ex(const char *path, const struct eb_open_opts *o,
 		b->xfer_prefix[i + 1] = b->xfer_prefix[i] +
 			(k == EB_CALL || k == EB_RET || k == EB_JMP);
 	}
-	if (build_code_bitmap(b))
-		goto oom;
-	elf_end(elf);
-	return 0;
-oom:
-	snprintf(err, errsz, "%s: out of memory", path);
-	ret = BR_ESYS;
-fail:
+	return build_code_bitmap(b) ? -1 : 0;
+}
+
+/* What the file holds: segments, code sections, decoders, symbols, code. */
+static int read_binary(struct eb_binary *b, Elf *elf,
+		       const struct eb_open_opts *o, char *err, size_t errsz)
+{
+	size_t shstrndx;
+	int r = check_elf(b, elf, err, errsz);
+
+	if (!r && elf_getshdrstrndx(elf, &shstrndx)) {
+		snprintf(err, errsz, "%s: %s", b->path, elf_errmsg(-1));
+		r = BR_EINPUT;
+	}
+	if (!r)
+		r = read_loads(b, elf, err, errsz);
+	if (!r)
+		r = read_xsecs(b, elf, shstrndx, err, errsz);
+	if (!r)
+		r = open_decoders(b, err, errsz);
+	if (!r)
+		r = pick_symbols(b, elf, o->sym_path, err, errsz);
+	if (r)
+		return r;
+	if (o->need_syms && !b->nr_syms) {
+		snprintf(err, errsz,
+			 "%s: expected function symbols in its executable sections, got none (stripped?)",
+			 b->path);
+		return BR_EINPUT;
+	}
+	b->build_id_size = (uint8_t)read_build_id(elf, b->build_id);
+	if (finish_code(b, elf, shstrndx, o)) {
+		snprintf(err, errsz, "%s: out of memory", b->path);
+		return BR_ESYS;
+	}
+	return BR_OK;
+}
+
+int eb_open_ex(const char *path, const struct eb_open_opts *o,
+	       struct eb_binary *b, char *err, size_t errsz)
+{
+	Elf *elf;
+	int r;
+
+	memset(b, 0, sizeof(*b));
+	b->path = strdup(path);
+	if (!b->path) {
+		snprintf(err, errsz, "%s: out of memory", path);
+		return BR_ESYS;
+	}
+	b->base_name = strrchr(b->path, '/') ? strrchr(b->path, '/') + 1 :
+		       b->path;
+	if (read_file(path, &b->image, &b->image_size, err, errsz)) {
+		eb_close(b);
+		return BR_ESYS;
+	}
+	if (elf_version(EV_CURRENT) == EV_NONE) {
+		snprintf(err, errsz, "libelf: %s", elf_errmsg(-1));
+		eb_close(b);
+		return BR_ESYS;
+	}
+	/* The file could be read: from here on, its content is at fault. */
+	elf = elf_memory((char *)b->image, b->image_size);
+	r = read_binary(b, elf, o, err, errsz);
 	if (elf)
 		elf_end(elf);
-	eb_close(b);
-	return ret;
+	if (r)
+		eb_close(b);
+	return r;
 }
 
 void eb_close(struct eb_binary *b)
