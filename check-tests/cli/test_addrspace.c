@@ -11,8 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "resolve/addrspace.h"
+#include "base/status.h"
 #include "cli_tests.h"
+#include "resolve/addrspace.h"
 #include "resolve/elfbin.h"
 #include "resolve/session.h"
 
@@ -154,14 +155,14 @@ START_TEST(mmap_rejects)
 	open_session("branches-pie");
 	past.pgoff = bin.image_size;
 	ck_assert_int_eq(add(mm(1, 0xfffffffffffff000, 0x2000, 0x1000,
-				"branches-pie")), -1);
+				"branches-pie")), BR_EINPUT);
 	ck_assert_str_eq(err, "test:7: expected a mapping of branches-pie whose end (start + length) and file end (offset + length) fit in 64 bits, got start 0xfffffffffffff000, length 0x2000, offset 0x1000");
 	ck_assert_int_eq(add(mm(1, 0x1000, 0x2000, 0xfffffffffffff000,
-				"branches-pie")), -1);
+				"branches-pie")), BR_EINPUT);
 	ck_assert(strstr(err, "offset 0xfffffffffffff000"));
 	ck_assert_int_eq(add(mm(1, 0x1000, UINT64_MAX, 0, "branches-pie")),
-			 -1);
-	ck_assert_int_eq(add(past), -1);
+			 BR_EINPUT);
+	ck_assert_int_eq(add(past), BR_EINPUT);
 	snprintf(want, sizeof(want), "test:7: expected a file offset inside branches-pie (%zu bytes) for its mapping, got 0x%zx",
 		 bin.image_size, bin.image_size);
 	ck_assert_str_eq(err, want);

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "base/status.h"
 #include "cli_tests.h"
 #include "output/perfdata_write.h"
 #include "output/pswrite.h"
@@ -219,32 +220,32 @@ START_TEST(refusals)
 	ck_assert(!pdw_open(&w, data, err, sizeof(err)));
 	ck_assert_int_eq(pdw_add_event(w, &a, "e"), 0);
 	ck_assert(!pdw_comm(w, 1, 1, "x", false, 1));
-	ck_assert_int_eq(pdw_add_event(w, &a, "f"), -1);
+	ck_assert_int_eq(pdw_add_event(w, &a, "f"), BR_ESYS);
 	ck_assert_msg(strstr(pdw_error(w), "an event added after the first record"),
 		      "%s", pdw_error(w));
-	ck_assert_int_eq(pdw_close(w, err, sizeof(err)), -1);
+	ck_assert_int_eq(pdw_close(w, err, sizeof(err)), BR_ESYS);
 	/* two events without IDENTIFIER */
 	a.sample_type &= ~(uint64_t)PERF_SAMPLE_IDENTIFIER;
 	ck_assert(!pdw_open(&w, data, err, sizeof(err)));
 	ck_assert_int_eq(pdw_add_event(w, &a, "e"), 0);
 	ck_assert_int_eq(pdw_add_event(w, &a, "f"), 1);
-	ck_assert_int_eq(pdw_comm(w, 1, 1, "x", false, 1), -1);
-	ck_assert_int_eq(pdw_close(w, err, sizeof(err)), -1);
+	ck_assert_int_eq(pdw_comm(w, 1, 1, "x", false, 1), BR_ESYS);
+	ck_assert_int_eq(pdw_close(w, err, sizeof(err)), BR_ESYS);
 	ck_assert_msg(strstr(err, "several events need PERF_SAMPLE_IDENTIFIER"),
 		      "%s", err);
 	/* a branch stack that no record can hold */
 	memset(br, 0, sizeof(br));
 	ck_assert(!pdw_open(&w, data, err, sizeof(err)));
 	ck_assert_int_eq(pdw_add_event(w, &a, "e"), 0);
-	ck_assert_int_eq(pdw_sample(w, &s), -1);
-	ck_assert_int_eq(pdw_close(w, err, sizeof(err)), -1);
+	ck_assert_int_eq(pdw_sample(w, &s), BR_ESYS);
+	ck_assert_int_eq(pdw_close(w, err, sizeof(err)), BR_ESYS);
 	ck_assert_msg(strstr(err, "perf.data records hold at most 2727"), "%s",
 		      err);
 	/* an unsupported sample field */
 	a.sample_type |= PERF_SAMPLE_CALLCHAIN;
 	ck_assert(!pdw_open(&w, data, err, sizeof(err)));
-	ck_assert_int_eq(pdw_add_event(w, &a, "e"), -1);
-	ck_assert_int_eq(pdw_close(w, err, sizeof(err)), -1);
+	ck_assert_int_eq(pdw_add_event(w, &a, "e"), BR_ESYS);
+	ck_assert_int_eq(pdw_close(w, err, sizeof(err)), BR_ESYS);
 	ck_assert_msg(strstr(err, "fields the writer does not support"), "%s",
 		      err);
 }

@@ -32,6 +32,12 @@ enum br_status {
 	BR_ESYS = -2,
 	/* Options that do not go with this input (a usage error). */
 	BR_EUSAGE = -3,
+	/*
+	 * Not an error but a reader's answer to input/par.c, which cuts
+	 * perf script text into pieces: a piece ended inside a sample (its
+	 * count or call-stack lines are still waiting for it).
+	 */
+	BR_EPARTIAL = -4,
 };
 
 /* Room for any message a layer writes into an error buffer. */

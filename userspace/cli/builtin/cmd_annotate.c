@@ -167,8 +167,7 @@ static int annotate(const struct args *a)
 	cli_pager_start(&pager, a->no_pager);
 	r = annot_print(&an, &o, stdout, err, sizeof(err));
 	if (r)
-		r = cli_fail(r == -1 ? CLI_EXIT_INPUT : CLI_EXIT_USAGE, "%s",
-			     err);
+		r = cli_fail(cli_status(r), "%s", err);
 	else if (fflush(stdout))
 		r = cli_fail(CLI_EXIT_USAGE, "cannot write the output");
 	cli_pager_end(&pager);

@@ -67,8 +67,7 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 			 (size_t)(argc - optind), output, &bytes, err,
 			 sizeof(err));
 	if (r)
-		return cli_fail(r == -1 ? CLI_EXIT_INPUT : CLI_EXIT_USAGE,
-				"%s", err);
+		return cli_fail(cli_status(r), "%s", err);
 	if (strcmp(output, "-"))
 		fprintf(stderr, "blockrange: wrote %s (%zu bytes)\n", output,
 			bytes);

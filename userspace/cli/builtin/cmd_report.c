@@ -182,8 +182,7 @@ static int report(const struct args *a)
 	ro.max_blocks = a->max_blocks;
 	r = report_write(&an, &ro, out, err, sizeof(err));
 	if (r) {
-		r = cli_fail(r == -1 ? CLI_EXIT_INPUT : CLI_EXIT_USAGE, "%s",
-			     err);
+		r = cli_fail(cli_status(r), "%s", err);
 	} else if (fflush(out) || ferror(out)) {
 		r = cli_fail(CLI_EXIT_USAGE, "%s: cannot write the report",
 			     a->output);

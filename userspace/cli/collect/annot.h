@@ -158,14 +158,14 @@ int annot_sample(void *arg, const struct ev_sample *smp, char *err,
  * Add everything @src collected to @dst (same options, both before
  * annot_finish(); the DSOs of both come from one registry, see par.h):
  * blocks, IPs, branches, profiles, statistics; @dst keeps its event if it
- * has one (session_merge_event()).  0, -1 if a count would pass 2^64 - 1
- * (@dst is then unusable), -2 out of memory.
+ * has one (session_merge_event()).  0, BR_EINPUT if a count would pass
+ * 2^64 - 1 (@dst is then unusable), BR_ESYS out of memory.
  */
 int annot_merge(struct annot *dst, const struct annot *src);
 
 /*
  * After the input: the batch engine builds every DSO's ranges, and each
- * DSO's samples per symbol are summed from its IPs.  0 or -2 (out of
+ * DSO's samples per symbol are summed from its IPs.  0 or BR_ESYS (out of
  * memory).  Idempotent.
  */
 int annot_finish(struct annot *a);
@@ -180,8 +180,8 @@ struct annot_dso *annot_per_dso(struct annot *a, struct dso *d);
 /*
  * The block part of @d's data, ready to count into (before annot_finish())
  * or to be queried; NULL out of memory.  annot_add_block() counts a
- * block @count times into it (either engine): 0, -1 a sum would pass
- * 2^64 - 1, -2 out of memory.
+ * block @count times into it (either engine): 0, BR_EINPUT a sum would
+ * pass 2^64 - 1, BR_ESYS out of memory.
  */
 struct annot_dso *annot_blocks_of(struct annot *a, struct dso *d);
 int annot_add_block(struct annot *a, struct annot_dso *ad, uint64_t start,

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/status.h"
+
 static int cmp_pick(const void *x, const void *y)
 {
 	const struct annot_sym *p = x, *q = y;
@@ -260,7 +262,7 @@ long annot_sym_branches(const struct annot_sym *p, struct annot_branch **out)
 		return 0;
 	v = pairmap_sorted(pm);
 	if (!v)
-		return -1;
+		return BR_ESYS;
 	for (i = 0; i < pm->nr; i++) {
 		bool in_from = v[i].a >= p->start && v[i].a < p->end;
 		bool in_to = v[i].b >= p->start && v[i].b < p->end;
@@ -271,7 +273,7 @@ long annot_sym_branches(const struct annot_sym *p, struct annot_branch **out)
 			b = malloc(pm->nr * sizeof(*b));
 			if (!b) {
 				free(v);
-				return -1;
+				return BR_ESYS;
 			}
 		}
 		b[n].from = v[i].a;

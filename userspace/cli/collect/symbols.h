@@ -58,8 +58,8 @@ struct annot_syms {
 /*
  * The symbols to show, hottest first (samples, then highest coverage, then
  * DSO order and address), or the @symbols named, in that order, each in
- * every DSO that has it.  0, -1 with a message (a name no DSO has), -2 out
- * of memory.  Free with annot_symbols_free().
+ * every DSO that has it.  0, BR_EINPUT with a message (a name no DSO
+ * has), BR_ESYS out of memory.  Free with annot_symbols_free().
  */
 int annot_symbols(struct annot *a, const char *const *symbols,
 		  size_t nr_symbols, struct annot_syms *out, char *err,
@@ -93,7 +93,7 @@ struct annot_branch {
 /*
  * The taken branches whose source or target lies in @sym, sorted by
  * (from, to), into a new array (*@out, free() it; NULL when there are
- * none).  Returns their number, or -1 out of memory.
+ * none).  Returns their number, or BR_ESYS out of memory.
  */
 long annot_sym_branches(const struct annot_sym *sym,
 			struct annot_branch **out);

@@ -421,7 +421,7 @@ static int do_text(struct worker *w, struct unit *u, char *err, size_t errsz)
 	u->lines = w->st.ps.lines - lines;
 	/* done with it: its pages leave the process (constant memory) */
 	br_drop_pages(u->text, u->text + u->len);
-	if (r == -3)
+	if (r == BR_EPARTIAL)
 		snprintf(err, errsz, "%s: a unit ended inside a sample",
 			 w->p->name);
 	return r;
@@ -1088,7 +1088,7 @@ static void text_error(struct par *p, const struct worker *w, char *err,
 			    w->err_at_end, p->opts && p->opts->skip_bad, NULL,
 			    &st, err, errsz);
 
-	if (!r || r == -3)
+	if (!r || r == BR_EPARTIAL)
 		snprintf(err, errsz, "%s", w->err);
 }
 

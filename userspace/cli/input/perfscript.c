@@ -7,6 +7,8 @@
 
 #include "input/perfscript.h"
 
+#include "base/status.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -1106,7 +1108,7 @@ int ps_read_mem(const char *buf, size_t len, const char *name,
 	if (at_end)
 		ret = ps_reader_end(&r, err, errsz);
 	else if (!ps_reader_clean(&r))
-		ret = -3;
+		ret = BR_EPARTIAL;
 out:
 	ps_reader_free(&r);
 	return ret;

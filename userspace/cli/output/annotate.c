@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/status.h"
+
 #include "output/json.h"
 #include "output/summary.h"
 
@@ -78,7 +80,7 @@ int annot_insn_text_init(struct annot_insn_text *t, const struct annot *a)
 	if (!t->ops || !t->line) {
 		free(t->ops);
 		free(t->line);
-		return -1;
+		return BR_ESYS;
 	}
 	return 0;
 }

@@ -64,7 +64,7 @@ struct annot_insn_text {
 	struct eb_insn insn;
 };
 
-/* 0, or -1 out of memory.  Free with annot_insn_text_free(). */
+/* 0, or BR_ESYS out of memory.  Free with annot_insn_text_free(). */
 int annot_insn_text_init(struct annot_insn_text *t, const struct annot *a);
 void annot_insn_text_free(struct annot_insn_text *t);
 
@@ -83,8 +83,9 @@ unsigned annot_insn_line(const struct dso *d, uint64_t addr,
 const char *annot_symsrc_name(const struct dso *d);
 
 /*
- * Print; 0, or -1 with a message in @err (a --symbol no DSO has: the caller
- * exits with status 2), -2 out of memory or an output error.
+ * Print; 0, or BR_EINPUT with a message in @err (a --symbol no DSO has:
+ * the caller exits with status 2), BR_ESYS out of memory or an output
+ * error.
  */
 int annot_print(struct annot *a, const struct annot_opts *o, FILE *out,
 		char *err, size_t errsz);

@@ -26,7 +26,7 @@
 
 #include "collect/bolt.h"
 
-/* Write @bd's profile to @out: 0, or -1 out of memory or an output error. */
+/* Write @bd's profile to @out: 0, or BR_ESYS (memory or an output error). */
 int bolt_write(const struct bolt_dso *bd, FILE *out);
 
 #endif /* BLOCKRANGE_CLI_BOLT_H */

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/status.h"
+
 const char *const cfg_edge_kind_names[] = {
 	[CFG_TAKEN] = "taken",
 	[CFG_CALL] = "call",
@@ -454,12 +456,12 @@ int cfg_build(const struct annot_sym *p, size_t max_blocks,
 	memset(g, 0, sizeof(*g));
 	nr_br = annot_sym_branches(p, &br);
 	if (nr_br < 0)
-		return -1;
+		return BR_ESYS;
 	if (decode(p, tx, g) || make_blocks(p, g, br, nr_br) ||
 	    make_edges(p, g, br, nr_br) || apply_cap(g, max_blocks)) {
 		free(br);
 		cfg_free(g);
-		return -1;
+		return BR_ESYS;
 	}
 	free(br);
 	return 0;

@@ -36,9 +36,9 @@
  * should not decrease (pdw_finished_round() tells perf that nothing
  * earlier follows; the writer does not reorder).
  *
- * Errors: a function returns 0, or -1 after storing a one-line message
+ * Errors: a function returns 0, or BR_ESYS after storing a one-line message
  * that pdw_error() returns; the writer then refuses everything but
- * pdw_close(), which returns -1 and frees it.  No global state: every
+ * pdw_close(), which returns BR_ESYS and frees it.  No global state: every
  * writer is independent.
  */
 #ifndef BLOCKRANGE_CLI_PERFDATA_WRITE_H
@@ -121,7 +121,8 @@ const char *pdw_error(const struct pdw *w);
 /*
  * Add an event: @attr (attr->size is set by the writer to
  * sizeof(struct perf_event_attr)) and its name for HEADER_EVENT_DESC
- * (what perf prints as the event).  Returns its index (0, 1, ...) or -1.
+ * (what perf prints as the event).  Returns its index (0, 1, ...) or
+ * BR_ESYS.
  */
 int pdw_add_event(struct pdw *w, const struct perf_event_attr *attr,
 		  const char *name);
@@ -172,7 +173,8 @@ int pdw_finished_round(struct pdw *w);
 
 /*
  * Finish (file mode: the feature sections and the header) and free @w.
- * 0, or -1 with the first error's message in @err.  A NULL @w is a no-op.
+ * 0, or BR_ESYS with the first error's message in @err.  A NULL @w is a
+ * no-op.
  */
 int pdw_close(struct pdw *w, char *err, size_t errsz);
 

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "base/status.h"
+
 struct psw_comm {
 	int32_t tid;
 	char *comm;
@@ -65,14 +67,14 @@ int psw_open(struct psw **wp, const char *path, unsigned fields,
 	if (!w || !(w->name = strdup(strcmp(path, "-") ? path : "<stdout>"))) {
 		free(w);
 		snprintf(err, errsz, "out of memory");
-		return -1;
+		return BR_ESYS;
 	}
 	w->f = strcmp(path, "-") ? fopen(path, "w") : stdout;
 	if (!w->f) {
 		snprintf(err, errsz, "%s: %s", path, strerror(errno));
 		free(w->name);
 		free(w);
-		return -1;
+		return BR_ESYS;
 	}
 	w->fields = fields;
 	w->task_events = task_events;
@@ -120,7 +122,7 @@ oom:
 	if (!w->failed)
 		snprintf(w->err, sizeof(w->err), "out of memory");
 	w->failed = true;
-	return -1;
+	return BR_ESYS;
 }
 
 /* The fields before the record: comm, pid/tid, time. */
@@ -155,14 +157,14 @@ static int done(struct psw *w)
 		snprintf(w->err, sizeof(w->err), "%s: write error", w->name);
 		w->failed = true;
 	}
-	return w->failed ? -1 : 0;
+	return w->failed ? BR_ESYS : 0;
 }
 
 int psw_comm(struct psw *w, int32_t pid, int32_t tid, const char *comm,
 	     bool exec, uint64_t time)
 {
 	if (set_comm(w, tid, comm))
-		return -1;
+		return BR_ESYS;
 	if (w->task_events) {
 		prefix(w, pid, tid, time);
 		fprintf(w->f, "PERF_RECORD_COMM%s: %s:%d/%d\n",
@@ -185,7 +187,7 @@ int psw_fork(struct psw *w, int32_t pid, int32_t ppid, int32_t tid,
 			if (!w->failed)
 				snprintf(w->err, sizeof(w->err), "out of memory");
 			w->failed = true;
-			return -1;
+			return BR_ESYS;
 		}
 		free(c);
 	}
@@ -292,7 +294,7 @@ int psw_close(struct psw *w, char *err, size_t errsz)
 			 strerror(errno));
 		w->failed = true;
 	}
-	ret = w->failed ? -1 : 0;
+	ret = w->failed ? BR_ESYS : 0;
 	if (ret)
 		snprintf(err, errsz, "%s", w->err);
 	for (i = 0; i < w->nr_comms; i++)

@@ -53,7 +53,7 @@ struct psw;
 bool psw_parse_fields(const char *s, unsigned *fields);
 
 /*
- * Create @path ("-": stdout).  0, or -1 with a message in @err.  Errors
+ * Create @path ("-": stdout).  0, or BR_ESYS with a message in @err.  Errors
  * are reported like the perf.data writer's: sticky, by psw_close().
  */
 int psw_open(struct psw **wp, const char *path, unsigned fields,
@@ -82,7 +82,7 @@ int psw_sample(struct psw *w, const struct pdw_sample *s);
  */
 void psw_mmap_text(FILE *f, const char *prefix, const struct ev_mmap *m);
 
-/* Flush, close and free; 0 or -1 with the first error in @err. */
+/* Flush, close and free; 0 or BR_ESYS with the first error in @err. */
 int psw_close(struct psw *w, char *err, size_t errsz);
 
 #endif /* BLOCKRANGE_CLI_PSWRITE_H */

@@ -5,6 +5,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include "base/status.h"
+
 int profile_write(const struct profile *prof, uint64_t base, FILE *out)
 {
 	struct pairmap_slot *r = pairmap_sorted(&prof->ranges);
@@ -14,7 +16,7 @@ int profile_write(const struct profile *prof, uint64_t base, FILE *out)
 	if (!r || !b) {
 		free(r);
 		free(b);
-		return -1;
+		return BR_ESYS;
 	}
 	fprintf(out, "%zu\n", prof->ranges.nr);
 	for (i = 0; i < prof->ranges.nr; i++)
@@ -26,5 +28,5 @@ int profile_write(const struct profile *prof, uint64_t base, FILE *out)
 			b[i].a - base, b[i].b - base, b[i].count);
 	free(r);
 	free(b);
-	return ferror(out) ? -1 : 0;
+	return ferror(out) ? BR_ESYS : 0;
 }

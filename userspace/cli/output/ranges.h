@@ -20,8 +20,8 @@
 #include "collect/profile.h"
 
 /*
- * Print @prof in llvm-profgen's text: addresses minus @base.  0 or -1
- * (out of memory or an output error).
+ * Print @prof in llvm-profgen's text: addresses minus @base.  0 or
+ * BR_ESYS (out of memory or an output error).
  */
 int profile_write(const struct profile *prof, uint64_t base, FILE *out);
 

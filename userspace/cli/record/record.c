@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "base/pairmap.h"
+#include "base/status.h"
 #include "resolve/addrspace.h"
 #include "resolve/dso.h"
 #include "resolve/elfbin.h"
@@ -178,7 +179,7 @@ static int rfail(struct rec *r, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(r->err, r->errsz, fmt, ap);
 	va_end(ap);
-	return -1;
+	return BR_ESYS;
 }
 
 static int oom(struct rec *r)
@@ -286,7 +287,7 @@ static int out_sample(struct rec *r, struct pdw_sample *s)
 	int i;
 
 	if (r->nr_pending && out_build_ids(r))
-		return -1;
+		return BR_ESYS;
 	s->time = now(r);
 	if (r->out.pdw && pdw_sample(r->out.pdw, s))
 		return out_err(r);
@@ -453,7 +454,7 @@ static int read_maps(struct rec *r, int32_t pid, struct as_maps *nm)
 		m.ino = ino;
 		if (!m.dso || as_maps_insert(nm, &m)) {
 			fclose(f);
-			return -1;
+			return BR_ESYS;
 		}
 	}
 	fclose(f);
@@ -500,7 +501,7 @@ static int ras_refresh(struct rec *r, struct rtask *t)
 			changed = true;
 			if (out_mmap(r, &mm)) {
 				as_maps_free(&nm);
-				return -1;
+				return BR_ESYS;
 			}
 		}
 	}
@@ -510,7 +511,7 @@ static int ras_refresh(struct rec *r, struct rtask *t)
 	}
 	if (ras_fold(r, as)) {
 		as_maps_free(&nm);
-		return -1;
+		return BR_ESYS;
 	}
 	as_maps_free(&as->maps);
 	as->maps = nm;
@@ -529,7 +530,7 @@ static int decode(struct rec *r, struct rtask *t, uint64_t pc,
 	const struct as_map *m;
 
 	if (as->dirty && ras_refresh(r, t))
-		return -1;
+		return BR_ESYS;
 	known = pairmap_get(&as->insns, pc, 0);
 	if (known) {
 		insn_unpack(known, out);
@@ -538,7 +539,7 @@ static int decode(struct rec *r, struct rtask *t, uint64_t pc,
 	m = map_at(as, pc);
 	if (!m) {
 		if (ras_refresh(r, t))
-			return -1;
+			return BR_ESYS;
 		m = map_at(as, pc);
 	}
 	if (m && m->end - pc < len)
@@ -684,7 +685,7 @@ static int push_branch(struct rec *r, struct rtask *t, uint64_t from,
 		return 0;
 	t->since = 0;
 	if (write_sample(r, t))
-		return -1;
+		return BR_ESYS;
 	if (!r->o->depth) {
 		/* Keep only the newest entry, at slot 0. */
 		t->ring[0] = t->ring[(t->head + t->cap - 1) % t->cap];
@@ -717,7 +718,7 @@ static int read_comm(int32_t pid, int32_t tid, char *buf, size_t sz)
 		 (int)tid);
 	f = fopen(path, "re");
 	if (!f)
-		return -1;
+		return BR_ESYS;
 	n = fread(buf, 1, sz - 1, f);
 	fclose(f);
 	buf[n] = '\0';
@@ -733,7 +734,7 @@ static int get_reg(pid_t tid, size_t off, uint64_t *v)
 	errno = 0;
 	x = ptrace(PTRACE_PEEKUSER, tid, (void *)off, NULL);
 	if (errno)
-		return -1;
+		return BR_ESYS;
 	*v = (uint64_t)x;
 	return 0;
 }
@@ -760,7 +761,7 @@ static int start_stepping(struct rec *r, struct rtask *t)
 	if (get_reg(t->tid, REG(rip), &t->pc))
 		return 0;	/* gone */
 	if (decode(r, t, t->pc, &t->cur))
-		return -1;
+		return BR_ESYS;
 	t->have_pc = true;
 	return 0;
 }
@@ -770,12 +771,12 @@ static int read_entry(pid_t pid, uint64_t *entry)
 	char path[64];
 	uint64_t av[2];
 	int fd;
-	int ret = -1;
+	int ret = BR_ESYS;
 
 	snprintf(path, sizeof(path), "/proc/%d/auxv", (int)pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return -1;
+		return BR_ESYS;
 	while (read(fd, av, sizeof(av)) == (ssize_t)sizeof(av) &&
 	       av[0] != AT_NULL)
 		if (av[0] == AT_ENTRY) {
@@ -798,14 +799,14 @@ static int begin_program(struct rec *r, struct rtask *t)
 	long word;
 
 	if (ras_put(r, t->as))
-		return -1;
+		return BR_ESYS;
 	t->as = ras_new();
 	if (!t->as)
 		return oom(r);
 	t->as->dirty = true;
 	read_comm(t->pid, t->tid, comm, sizeof(comm));
 	if (out_comm(r, t->pid, t->tid, comm, true))
-		return -1;
+		return BR_ESYS;
 	if (r->o->from_exec)
 		return start_stepping(r, t);
 	if (read_entry(t->pid, &t->entry))
@@ -907,26 +908,26 @@ static int stepped(struct rec *r, struct rtask *t)
 		t->prctl_name = false;
 		if (!read_comm(t->pid, t->tid, comm, sizeof(comm)) &&
 		    out_comm(r, t->pid, t->tid, comm, false))
-			return -1;
+			return BR_ESYS;
 	}
 	if (taken) {
 		const struct as_map *m;
 
 		if (t->as->dirty && ras_refresh(r, t))
-			return -1;
+			return BR_ESYS;
 		m = map_at(t->as, pc);
 		if (mark_hit(r, m ? m->dso : NULL))
-			return -1;
+			return BR_ESYS;
 		m = map_at(t->as, npc);
 		if (!m && ras_refresh(r, t))
-			return -1;
+			return BR_ESYS;
 		m = map_at(t->as, npc);
 		if (mark_hit(r, m ? m->dso : NULL) || push_branch(r, t, pc, npc))
-			return -1;
+			return BR_ESYS;
 	}
 	t->pc = npc;
 	if (decode(r, t, npc, &t->cur))
-		return -1;
+		return BR_ESYS;
 	if (t->cur.flags & IF_SYSCALL) {
 		struct user_regs_struct regs;
 
@@ -1002,10 +1003,10 @@ static int new_task(struct rec *r, struct rtask *t)
 			return oom(r);
 	}
 	if (out_task(r, false, n->pid, t->pid, n->tid, t->tid))
-		return -1;
+		return BR_ESYS;
 	if (n->state == T_WAIT_PARENT) {
 		if (start_stepping(r, n))
-			return -1;
+			return BR_ESYS;
 		resume(n);
 	}
 	return 0;
@@ -1021,9 +1022,9 @@ static int exec_event(struct rec *r, struct rtask *t)
 	if (!ptrace(PTRACE_GETEVENTMSG, t->tid, NULL, &old) &&
 	    (int32_t)old != t->tid && (o = task_find(r, (int32_t)old))) {
 		if (flush_ring(r, o))
-			return -1;
+			return BR_ESYS;
 		if (ras_put(r, o->as))
-			return -1;
+			return BR_ESYS;
 		task_free(r, o);
 	}
 	/* The execve instruction ran; what follows is another program. */
@@ -1034,7 +1035,7 @@ static int exec_event(struct rec *r, struct rtask *t)
 		r->executed++;
 	}
 	if (flush_ring(r, t))
-		return -1;
+		return BR_ESYS;
 	return begin_program(r, t);
 }
 
@@ -1045,22 +1046,22 @@ static int on_stop(struct rec *r, struct rtask *t, int status)
 	if (ev == PTRACE_EVENT_CLONE || ev == PTRACE_EVENT_FORK ||
 	    ev == PTRACE_EVENT_VFORK) {
 		if (new_task(r, t))
-			return -1;
+			return BR_ESYS;
 	} else if (ev == PTRACE_EVENT_EXEC) {
 		if (exec_event(r, t))
-			return -1;
+			return BR_ESYS;
 	} else if (ev) {
 		/* other events: nothing to do */
 	} else if (t->state == T_WAIT_STOP) {
 		/* its first stop (SIGSTOP): the parent's event came first */
 		if (start_stepping(r, t))
-			return -1;
+			return BR_ESYS;
 	} else if (sig == SIGTRAP && t->state == T_TO_ENTRY) {
 		if (at_entry(r, t))
-			return -1;
+			return BR_ESYS;
 	} else if (sig == SIGTRAP && t->state == T_STEP) {
 		if (stepped(r, t))
-			return -1;
+			return BR_ESYS;
 	} else {
 		/* a signal for the program: deliver it (nothing ran) */
 		t->sig = sig;
@@ -1090,7 +1091,7 @@ static int trace_loop(struct rec *r)
 				r->child_done = true;
 			}
 			if (t && task_exit(r, t))
-				return -1;
+				return BR_ESYS;
 			if (!r->nr_tasks)
 				return 0;
 			continue;
@@ -1108,7 +1109,7 @@ static int trace_loop(struct rec *r)
 		if (t->state == T_WAIT_PARENT)
 			continue;
 		if (on_stop(r, t, status))
-			return -1;
+			return BR_ESYS;
 	}
 }
 
@@ -1318,7 +1319,7 @@ static int start_child(struct rec *r)
 			rfail(r, "cannot run %s", o->argv[0]);
 		close(fds[0]);
 		r->child_done = true;
-		return -1;
+		return BR_ESYS;
 	}
 	close(fds[0]);
 	return 0;
@@ -1335,18 +1336,18 @@ static int trace_all(struct rec *r)
 			    PTRACE_O_TRACEEXEC)))
 		return rfail(r, "ptrace: %s", strerror(errno));
 	if (open_outputs(r))
-		return -1;
+		return BR_ESYS;
 	t = task_new(r, r->child);
 	if (!t)
 		return oom(r);
 	t->parent = getpid();
 	if (begin_program(r, t))
-		return -1;
+		return BR_ESYS;
 	resume(t);
 	if (trace_loop(r))
-		return -1;
+		return BR_ESYS;
 	if (r->o->counts && write_counts(r))
-		return -1;
+		return BR_ESYS;
 	return 0;
 }
 
@@ -1366,16 +1367,16 @@ int record_run(const struct record_opts *o, struct record_stats *st,
 	r.reg = dso_registry_new(&reg_opts);
 	if (!r.reg) {
 		snprintf(err, errsz, "out of memory");
-		return -1;
+		return BR_ESYS;
 	}
 	if (eb_cs_open(&r.cs)) {
 		snprintf(err, errsz, "capstone: cannot open a disassembler");
 		rec_free(&r);
-		return -1;
+		return BR_ESYS;
 	}
 	if (start_child(&r)) {
 		rec_free(&r);
-		return -1;
+		return BR_ESYS;
 	}
 	ret = trace_all(&r);
 	if (ret)

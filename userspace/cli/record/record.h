@@ -96,7 +96,7 @@ struct record_stats {
 	uint64_t samples;	/* samples written */
 };
 
-/* 0, or -1 with a message in @err; @st: what it did. */
+/* 0, or BR_ESYS with a message in @err; @st: what it did. */
 int record_run(const struct record_opts *o, struct record_stats *st,
 	       char *err, size_t errsz);
 
