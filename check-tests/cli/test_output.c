@@ -2,7 +2,7 @@
 /*
  * Output formatting against golden files.  The binary is golden/golden.S
  * (fixed layout, no compiler code generation); every number in the golden
- * files was checked by hand (see README.md, "Tests").
+ * files was checked by hand (see docs/cli-reference.md, "Tests").
  */
 #define _POSIX_C_SOURCE 200809L
 

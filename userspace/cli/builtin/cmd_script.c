@@ -2,7 +2,7 @@
 /*
  * `blockrange script`: the samples' branch stacks in the text of perf 6.1's
  * `perf script -F ip,brstack`, from perf.data (file or pipe mode) or perf
- * script text.  See README.md.
+ * script text.  See docs/cli-reference.md.
  */
 #define _GNU_SOURCE
 

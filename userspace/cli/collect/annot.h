@@ -57,8 +57,8 @@ enum {
 };
 
 /*
- * The libblockrange engine behind ANNOT_BLOCKS (see README.md, "Which
- * engine"): the batch engine aggregates distinct blocks per DSO and builds
+ * The libblockrange engine behind ANNOT_BLOCKS (see the top-level
+ * README.md, "Which engine"): the batch engine aggregates distinct blocks per DSO and builds
  * the ranges once the input is read (annot_finish()); the tree counts every
  * block as it comes.  Both give the same output.
  */

@@ -2,7 +2,7 @@
 /*
  * The raw (unsymbolized) profile of llvm-profgen --skip-symbolization, for
  * LBR samples without call stacks, computed with llvm-profgen's rules (see
- * README.md, "ranges"):
+ * docs/cli-reference.md, "ranges"):
  *  - an address is code if a code-set instruction starts there; anything
  *    else (including unmapped addresses) is external, printed as 1 - base;
  *  - entries with neither end in code are dropped before pairing;

@@ -2,7 +2,8 @@
 /*
  * perf.data reader: file mode and pipe mode, both byte orders, every writer
  * from perf 3.x to 6.x, PERF_RECORD_COMPRESSED (zstd).  Delivers the
- * records as events (events.h).  See README.md, "perf.data input".
+ * records as events (events.h).  See docs/cli-reference.md,
+ * "perf.data input".
  *
  * Layers (so that a later change can decode disjoint record ranges in
  * parallel):

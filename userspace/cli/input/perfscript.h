@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Reader of `perf script -F ip,brstack` text, every generation perf has
- * printed (see README.md, "Input format"):
+ * printed (see docs/cli-reference.md, "Input format"):
  *
  *   [comm] [pid[/tid]] [time:] [event:] IP [(dso)]  ENTRY  ENTRY ...
  *   ENTRY := [buildid:]0xFROM[(dso)]/[buildid:]0xTO[(dso)]
