@@ -105,6 +105,15 @@ $(CLI_OUT)/tools/%: $(CLI_TESTS)/tools/%.c $(CLI_LIBA) $(US_LIB) \
 	$(CLI_CC) $(CLI_CFLAGS) -o $@ $< $(CLI_LIBA) $(US_LIB) \
 		$(CLI_LIBS)
 
+# The allocation-failure shim of test_oom.c, preloaded into blockrange:
+# never instrumented (coverage, sanitizers), it only counts and fails the
+# program's own allocations.
+$(CLI_OUT)/tools/failalloc.so: $(CLI_TESTS)/tools/failalloc.c \
+		$(TOP)/userspace/cli.mk
+	@mkdir -p $(@D)
+	gcc -std=c11 -Wall -Wextra -Werror -O2 -fPIC -shared -o $@ $< \
+		-ldl -pthread
+
 # Its symbols exported in .dynsym too, for the .dynsym-only lookup test.
 $(CLI_OUT)/wl/sortsearch-rdynamic: $(CLI_TESTS)/workloads/sortsearch.c
 	@mkdir -p $(@D)
@@ -153,6 +162,7 @@ CLI_CHECK_JOBS ?= 2
 check-cli: deps $(CLI_BIN) $(CLI_CHECK_BIN) $(CLI_WL) $(CLI_OUT)/wl/golden \
 		$(CLI_OUT)/wl/sortsearch-rdynamic $(CLI_OUT)/wl/golden-vmlinux \
 		$(CLI_BADGEN)/.stamp $(CLI_OUT)/tools/pdreloc \
+		$(CLI_OUT)/tools/failalloc.so \
 		$(CLI_OUT)/wl/multidso-nopie $(CLI_OUT)/wl/multidso-pie
 	$(MAKE) --no-print-directory -O -j$(CLI_CHECK_JOBS) \
 		check-cli-part-a check-cli-part-b check-cli-dsos-nopie \
@@ -174,6 +184,7 @@ check-cli-part-a check-cli-part-b: check-cli-part-%:
 		BLOCKRANGE_FUZZ_CORPUS=$(CLI_FUZZ_CORPUS) \
 		BLOCKRANGE_LOOKUP=$(CLI_TESTS) \
 		BLOCKRANGE_PERFDATA=$(SHARED)/fixtures/perfdata \
+		BLOCKRANGE_TOOLS=$(CLI_OUT)/tools \
 		LLVM_PROFGEN=$(LLVM_PROFGEN) \
 		$(CLI_CHECK_BIN)
 

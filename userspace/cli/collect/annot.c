@@ -226,6 +226,8 @@ static int count_ip(struct annot *a, const struct ev_sample *smp)
 		a->s.st.ips_kernel += smp->repeat;
 		return 0;
 	}
+	if (r.res == AS_NOMEM)
+		return -1;
 	if (r.res != AS_OK)
 		return 0;
 	ad = annot_blocks_of(a, r.dso);
@@ -302,6 +304,8 @@ static int leading_ip(struct annot *a, const struct ev_sample *smp)
 		return pairmap_add(&a->raw.ranges, smp->ip, smp->ip,
 				   smp->repeat);
 	session_resolve(&a->s, smp, smp->ip, &e);
+	if (e.r.res == AS_NOMEM)
+		return BR_ESYS;
 	if (!e.ok || !eb_is_code(&e.r.dso->bin, e.r.vaddr))
 		return 0;
 	ad = annot_per_dso(a, e.r.dso);
@@ -376,6 +380,8 @@ static int resolve_entries(struct annot *a, const struct ev_sample *smp,
 
 		session_resolve(&a->s, smp, smp->br[i].from, &a->ends[2 * i]);
 		session_resolve(&a->s, smp, smp->br[i].to, &a->ends[2 * i + 1]);
+		if (f->r.res == AS_NOMEM || t->r.res == AS_NOMEM)
+			return BR_ESYS;
 		if (!blocks || !f->ok || !t->ok || f->r.dso != t->r.dso ||
 		    f->r.map_id != t->r.map_id || smp->br[i].abort)
 			continue;

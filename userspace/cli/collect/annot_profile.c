@@ -129,7 +129,8 @@ static int load_parts(struct annot *a, struct dso *d,
 	int r = 0;
 
 	if ((a->cfg.parts & ANNOT_BLOCKS) && e->has_blocks) {
-		dso_load(a->s.reg, d);
+		if (dso_load(a->s.reg, d) == DSO_NO_MEMORY)
+			return BR_ESYS;
 		ad = annot_blocks_of(a, d);
 		if (!ad)
 			return BR_ESYS;

@@ -271,8 +271,11 @@ static int out_build_ids(struct rec *r)
 
 	for (i = 0; i < r->nr_pending; i++) {
 		struct dso *d = r->pending_bid[i];
+		enum dso_state st = dso_load(r->reg, d);
 
-		if (dso_load(r->reg, d) == DSO_READY &&
+		if (st == DSO_NO_MEMORY)
+			return oom(r);
+		if (st == DSO_READY &&
 		    d->bin.build_id_size && r->out.pdw &&
 		    pdw_build_id(r->out.pdw, -1, PERF_RECORD_MISC_USER, d->path,
 				 d->bin.build_id, d->bin.build_id_size))
@@ -320,11 +323,10 @@ static struct rdso *rdso_of(struct rec *r, const struct dso *d)
  * ELF vaddr of file offset @off of @d through its PT_LOADs; the offset
  * itself when there are none ([vdso], anonymous code, not ELF).
  */
-static uint64_t dso_vaddr(struct rec *r, struct dso *d, uint64_t off)
+static uint64_t dso_vaddr(struct dso *d, uint64_t off)
 {
 	uint64_t v;
 
-	dso_load(r->reg, d);
 	return dso_addr(d, off, &v) ? v : off;
 }
 
@@ -372,10 +374,10 @@ static int ras_fold(struct rec *r, struct ras *as)
 		if (!m)
 			continue;
 		rd = rdso_of(r, m->dso);
-		if (!rd || pairmap_add(&rd->counts,
-				       dso_vaddr(r, m->dso,
-						 e->a - m->start + m->pgoff),
-				       0, e->count))
+		if (!rd || dso_load(r->reg, m->dso) == DSO_NO_MEMORY ||
+		    pairmap_add(&rd->counts,
+				dso_vaddr(m->dso, e->a - m->start + m->pgoff),
+				0, e->count))
 			return oom(r);
 	}
 	pairmap_free(&as->exec);

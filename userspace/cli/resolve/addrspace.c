@@ -412,6 +412,8 @@ static enum as_res state_res(enum dso_state s)
 		return AS_MISMATCH;
 	case DSO_NO_KERNEL:
 		return AS_KERNEL;
+	case DSO_NO_MEMORY:
+		return AS_NOMEM;
 	default:
 		return AS_UNUSABLE;
 	}

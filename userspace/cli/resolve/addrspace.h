@@ -86,6 +86,7 @@ enum as_res {
 	AS_OUTSIDE,		/* in the mapping, but not in the file's
 				 * PT_LOADs / executable sections */
 	AS_FILTERED,		/* a DSO the filter left out (not loaded) */
+	AS_NOMEM,		/* loading the DSO ran out of memory */
 	AS_NR_RES,
 };
 

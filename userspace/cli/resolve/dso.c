@@ -12,6 +12,8 @@
 
 #include "resolve/dso.h"
 
+#include "base/status.h"
+
 #include <elfutils/debuginfod.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
@@ -333,6 +335,23 @@ static void set_why(struct dso *d, enum dso_state st, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * Open the binary of @d with eb_open_ex(): 0, or the state of a DSO whose
+ * file it refused: out of memory, or a file that is not a usable binary.
+ */
+static enum dso_state open_binary(struct dso *d, const char *path,
+				  const struct eb_open_opts *eo, char *err,
+				  size_t errsz)
+{
+	int r;
+
+	errno = 0;
+	r = eb_open_ex(path, eo, &d->bin, err, errsz);
+	if (!r)
+		return DSO_UNLOADED;
+	return r == BR_ESYS && errno == ENOMEM ? DSO_NO_MEMORY : DSO_UNUSABLE;
+}
+
 /* perf's cache: BUILDID_DIR/.build-id/xx/yyyy.../NAME */
 static char *cache_path(const struct dso_registry *r, const struct dso *d,
 			const char *name)
@@ -597,7 +616,7 @@ static int load_kallsyms(struct dso *d, const char *path, uint64_t *text)
 	return 0;
 oom:
 	fclose(f);
-	set_why(d, DSO_UNUSABLE, "out of memory");
+	set_why(d, DSO_NO_MEMORY, "out of memory");
 	return -1;
 }
 
@@ -645,6 +664,7 @@ static enum dso_state load_kernel(struct dso_registry *r, struct dso *d)
 {
 	char err[1024], got[64], hex[BR_BUILD_ID_HEX];
 	struct eb_open_opts eo = { .code_set = r->o.code_set };
+	enum dso_state st;
 
 	br_build_id_hex(d->build_id, d->build_id_size, hex);
 	if (r->o.vmlinux) {
@@ -661,8 +681,9 @@ static enum dso_state load_kernel(struct dso_registry *r, struct dso *d)
 				r->o.vmlinux, got, hex);
 			return d->state;
 		}
-		if (eb_open_ex(r->o.vmlinux, &eo, &d->bin, err, sizeof(err))) {
-			set_why(d, DSO_UNUSABLE, "%s", err);
+		st = open_binary(d, r->o.vmlinux, &eo, err, sizeof(err));
+		if (st != DSO_UNLOADED) {
+			set_why(d, st, "%s", err);
 			return d->state;
 		}
 		d->file = strdup(r->o.vmlinux);
@@ -709,6 +730,7 @@ enum dso_state dso_load(struct dso_registry *r, struct dso *d)
 static enum dso_state load_locked(struct dso_registry *r, struct dso *d)
 {
 	struct eb_open_opts eo = { .code_set = r->o.code_set };
+	enum dso_state st;
 	char err[1024];
 	char *code;
 
@@ -723,14 +745,15 @@ static enum dso_state load_locked(struct dso_registry *r, struct dso *d)
 	code = find_code(r, d);
 	if (!code) {
 		if (d->state == DSO_UNLOADED)
-			set_why(d, DSO_UNUSABLE, "out of memory");
+			set_why(d, DSO_NO_MEMORY, "out of memory");
 		return d->state;
 	}
 	d->file = code;
 	d->debug_file = find_debug(r, d, code);
 	eo.sym_path = d->debug_file;
-	if (eb_open_ex(code, &eo, &d->bin, err, sizeof(err))) {
-		set_why(d, DSO_UNUSABLE, "%s", err);
+	st = open_binary(d, code, &eo, err, sizeof(err));
+	if (st != DSO_UNLOADED) {
+		set_why(d, st, "%s", err);
 		return d->state;
 	}
 	/* A debug file without a .symtab of its own does not count. */

@@ -67,6 +67,8 @@ enum dso_state {
 	DSO_MISMATCH,		/* only files with another build-id */
 	DSO_UNUSABLE,		/* a file, but not a usable binary */
 	DSO_NO_KERNEL,		/* the kernel, without --vmlinux/--kallsyms */
+	DSO_NO_MEMORY,		/* loading it ran out of memory: whoever
+				 * resolves through it stops (BR_ESYS) */
 };
 
 struct kallsym {
@@ -130,7 +132,7 @@ struct dso *dso_at(const struct dso_registry *r, size_t i);
 
 /*
  * Look the DSO's files up and open them, once; returns its state.  Out of
- * memory is DSO_UNUSABLE with why "out of memory".  Threads: dso_load() and
+ * memory is DSO_NO_MEMORY with why "out of memory".  Threads: dso_load() and
  * the read-only lookups (dso_addr(), dso_ksym_at(), the eb_* queries of a
  * loaded DSO) may run on several threads at once, and so may dso_get(),
  * dso_note_build_id() and dso_set_kernel_text() (under the registry's
