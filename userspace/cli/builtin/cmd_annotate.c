@@ -9,7 +9,6 @@
 #include "output/annotate.h"
 #include "builtin/cli.h"
 #include "builtin/cmd_common.h"
-#include "output/summary.h"
 #include "input/input.h"
 
 static const char synopsis[] =
@@ -147,18 +146,10 @@ static int annotate(const struct args *a)
 	r = cmd_annot_init(&a->c, &an, &so, &cfg);
 	if (r)
 		return r;
-	/* With --binary, an unknown --symbol is reported before reading. */
-	r = cmd_check_symbols(&a->c, &an, a->symbols, a->nr_symbols);
-	if (!r)
-		r = cmd_collect(&a->c, &an);
+	r = cmd_load(&a->c, &an, a->symbols, a->nr_symbols, "annotated",
+		     "annotate");
 	if (r)
 		goto out;
-	summary_print(stderr, &an.s, "annotated", annot_nr_dsos(&an));
-	if (!annot_nr_dsos(&an) && !a->nr_symbols) {
-		summary_nothing(stderr, &an.s, "annotate");
-		r = CLI_EXIT_INPUT;
-		goto out;
-	}
 	o.symbols = a->symbols;
 	o.nr_symbols = a->nr_symbols;
 	o.json = a->json;

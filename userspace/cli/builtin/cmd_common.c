@@ -15,6 +15,7 @@
 #include "input/input.h"
 #include "input/par.h"
 #include "output/progress.h"
+#include "output/summary.h"
 
 void cmd_common_init(struct cmd_common *c)
 {
@@ -159,6 +160,24 @@ int cmd_annot_init(const struct cmd_common *c, struct annot *a,
 			   sizeof(err));
 
 	return r ? cli_fail(cli_status(r), "%s", err) : 0;
+}
+
+int cmd_load(const struct cmd_common *c, struct annot *a,
+	     const char *const *symbols, size_t nr_symbols, const char *done,
+	     const char *verb)
+{
+	int r = cmd_check_symbols(c, a, symbols, nr_symbols);
+
+	if (!r)
+		r = cmd_collect(c, a);
+	if (r)
+		return r;
+	summary_print(stderr, &a->s, done, annot_nr_dsos(a));
+	if (!annot_nr_dsos(a) && !annot_nr_profiles(a) && !nr_symbols) {
+		summary_nothing(stderr, &a->s, verb);
+		return CLI_EXIT_INPUT;
+	}
+	return 0;
 }
 
 void cmd_annot_cfg(const struct cmd_common *c, unsigned parts,

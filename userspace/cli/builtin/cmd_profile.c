@@ -10,7 +10,6 @@
 #include "output/brprof_write.h"
 #include "builtin/cli.h"
 #include "builtin/cmd_common.h"
-#include "output/summary.h"
 
 static const char synopsis[] =
 	"usage: blockrange profile [-i FILE|-] -o FILE.brprof [-j N] [--dso NAME]...\n"
@@ -72,15 +71,9 @@ static int profile(const struct cmd_common *c, const char *output)
 	r = cmd_annot_init(c, &an, &so, &cfg);
 	if (r)
 		return r;
-	r = cmd_collect(c, &an);
+	r = cmd_load(c, &an, NULL, 0, "profiled", "profile");
 	if (r)
 		goto out;
-	summary_print(stderr, &an.s, "profiled", annot_nr_dsos(&an));
-	if (!annot_nr_dsos(&an) && !annot_nr_profiles(&an)) {
-		summary_nothing(stderr, &an.s, "profile");
-		r = CLI_EXIT_INPUT;
-		goto out;
-	}
 	r = brprof_write(&an, output, &bytes, err, sizeof(err));
 	if (r)
 		r = cli_fail(CLI_EXIT_USAGE, "%s", err);

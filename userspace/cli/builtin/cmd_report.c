@@ -11,7 +11,6 @@
 #include "output/annotate.h"
 #include "builtin/cli.h"
 #include "builtin/cmd_common.h"
-#include "output/summary.h"
 #include "output/report.h"
 
 static const char synopsis[] =
@@ -157,17 +156,10 @@ static int report(const struct args *a)
 	r = cmd_annot_init(&a->c, &an, &so, &cfg);
 	if (r)
 		return r;
-	r = cmd_check_symbols(&a->c, &an, a->symbols, a->nr_symbols);
-	if (!r)
-		r = cmd_collect(&a->c, &an);
+	r = cmd_load(&a->c, &an, a->symbols, a->nr_symbols, "reported",
+		     "report");
 	if (r)
 		goto out;
-	summary_print(stderr, &an.s, "reported", annot_nr_dsos(&an));
-	if (!annot_nr_dsos(&an) && !a->nr_symbols) {
-		summary_nothing(stderr, &an.s, "report");
-		r = CLI_EXIT_INPUT;
-		goto out;
-	}
 	out = to_stdout ? stdout : fopen(a->output, "w");
 	if (!out) {
 		r = cli_fail(CLI_EXIT_USAGE, "%s: %s", a->output,
