@@ -13,6 +13,10 @@
  * The library keeps its own convention (0 or -errno, blockrange.h); a CLI
  * function that calls it translates (-ENOMEM: BR_ESYS; -EOVERFLOW, a sum
  * past 2^64 - 1: BR_EINPUT).
+ *
+ * Not errors: a function that answers a question (an index, a size, a
+ * decodable instruction) says "none" with -1 and writes no message; an
+ * option parser of builtin/ uses CLI_HELP_SHOWN (builtin/cli.h).
  */
 #ifndef BLOCKRANGE_CLI_BASE_STATUS_H
 #define BLOCKRANGE_CLI_BASE_STATUS_H

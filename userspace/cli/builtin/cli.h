@@ -61,6 +61,13 @@ extern const struct cli_cmd cli_cmd_report;
 extern const struct cli_cmd cli_cmd_script;
 
 /*
+ * What a subcommand's option parser returns besides 0 (go on) and an exit
+ * status (> 0, after a usage message): the help was printed, the
+ * subcommand is done (exit status 0).
+ */
+#define CLI_HELP_SHOWN (-1)
+
+/*
  * Print "blockrange: MESSAGE" and the synopsis of @cmd on stderr; returns
  * CLI_EXIT_USAGE.
  */

@@ -35,7 +35,7 @@ int cmd_push(const char ***v, size_t *nr, const char *s)
 	const char **x = realloc(*v, (*nr + 1) * sizeof(*x));
 
 	if (!x)
-		return -1;
+		return BR_ESYS;
 	x[(*nr)++] = s;
 	*v = x;
 	return 0;
@@ -103,7 +103,7 @@ int cmd_common_opt(const struct cli_cmd *cmd, struct cmd_common *c, int opt,
 		c->progress = 0;
 		return 0;
 	default:
-		return -1;
+		return CMD_NOT_COMMON;
 	}
 }
 
@@ -117,7 +117,7 @@ int cmd_parse_output(const struct cli_cmd *cmd, struct cmd_common *c,
 	while (!r && (o = getopt_long(argc, argv, "+:i:o:j:h", cmd->options,
 				      NULL)) != -1) {
 		r = cmd_common_opt(cmd, c, o, argv);
-		if (r >= 0)
+		if (r != CMD_NOT_COMMON)
 			continue;
 		r = 0;
 		switch (o) {
@@ -126,7 +126,7 @@ int cmd_parse_output(const struct cli_cmd *cmd, struct cmd_common *c,
 			break;
 		case 'h':
 			cli_help(cmd);
-			r = -1;
+			r = CLI_HELP_SHOWN;
 			break;
 		default:
 			r = cli_bad_option(cmd, o, argv);

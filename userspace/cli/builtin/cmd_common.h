@@ -106,23 +106,25 @@ void cmd_common_init(struct cmd_common *c);
 void cmd_common_free(struct cmd_common *c);
 
 /*
- * Handle option @c if it is a common one: 0 handled, -1 not a common
- * option, > 0 an exit status after a usage message.
+ * Handle option @c if it is a common one: 0 handled, CMD_NOT_COMMON not a
+ * common option, > 0 an exit status after a usage message.
  */
+#define CMD_NOT_COMMON (-1)
 int cmd_common_opt(const struct cli_cmd *cmd, struct cmd_common *c, int opt,
 		   char **argv);
 
 /*
  * Parse the command line of a subcommand whose options are the common
  * ones, -o FILE (into @output, left alone when absent) and -h: 0 to go on,
- * -1 after the help was printed, or an exit status after a usage message.
+ * CLI_HELP_SHOWN after the help was printed, or an exit status after a
+ * usage message.
  * Arguments other than options are a usage error.  @cmd->options must give
  * "output" and "help" the values 'o' and 'h'.
  */
 int cmd_parse_output(const struct cli_cmd *cmd, struct cmd_common *c,
 		     int argc, char **argv, const char **output);
 
-/* Append @s to a growing array of strings; 0 or -1. */
+/* Append @s to a growing array of strings; 0 or BR_ESYS (out of memory). */
 int cmd_push(const char ***v, size_t *nr, const char *s);
 
 /* The session options the common options give. */

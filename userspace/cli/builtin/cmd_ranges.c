@@ -233,7 +233,7 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 	opterr = 0;
 	while (!r && (c = getopt_long(argc, argv, "+:i:o:j:h", opts, NULL)) != -1) {
 		r = cmd_common_opt(cmd, &a.c, c, argv);
-		if (r >= 0)
+		if (r != CMD_NOT_COMMON)
 			continue;
 		r = 0;
 		switch (c) {
@@ -264,7 +264,7 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 			break;
 		case O_HELP:
 			cli_help(cmd);
-			r = -1;
+			r = CLI_HELP_SHOWN;
 			break;
 		default:
 			r = cli_bad_option(cmd, c, argv);
@@ -278,7 +278,7 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 	if (!r)
 		r = ranges(&a);
 	cmd_common_free(&a.c);
-	return r < 0 ? 0 : r;
+	return r == CLI_HELP_SHOWN ? 0 : r;
 }
 
 const struct cli_cmd cli_cmd_ranges = {

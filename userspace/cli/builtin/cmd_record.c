@@ -82,7 +82,8 @@ static const struct option opts[] = {
 
 /*
  * The options of @argv into @o (*@depth, *@have_output: -o was given): 0
- * to go on, -1 after the help, or an exit status after a usage message.
+ * to go on, CLI_HELP_SHOWN after the help, or an exit status after a
+ * usage message.
  */
 static int parse(const struct cli_cmd *cmd, int argc, char **argv,
 		 struct record_opts *o, uint64_t *depth, bool *have_output)
@@ -142,7 +143,7 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv,
 			break;
 		case O_HELP:
 			cli_help(cmd);
-			return -1;
+			return CLI_HELP_SHOWN;
 		default:
 			return cli_bad_option(cmd, c, argv);
 		}
@@ -194,7 +195,7 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 	if (!r)
 		r = check(cmd, &o, depth, have_output);
 	if (r)
-		return r < 0 ? 0 : r;
+		return r == CLI_HELP_SHOWN ? 0 : r;
 	o.depth = (unsigned)depth;
 	o.argv = argv + optind;
 	if (record_run(&o, &st, err, sizeof(err))) {

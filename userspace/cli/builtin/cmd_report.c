@@ -129,7 +129,7 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv,
 			break;
 		case O_HELP:
 			cli_help(cmd);
-			return -1;
+			return CLI_HELP_SHOWN;
 		default:
 			return cli_bad_option(cmd, c, argv);
 		}
@@ -206,7 +206,7 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 	r = parse(cmd, argc, argv, &a);
 	if (!r)
 		r = report(&a);
-	else if (r < 0)
+	else if (r == CLI_HELP_SHOWN)
 		r = 0;
 	free(a.symbols);
 	cmd_common_free(&a.c);

@@ -133,7 +133,7 @@ static int fmt_sample(void *arg, const struct ev_sample *s, struct par_buf *b,
 	(void)arg;
 	if (!p) {
 		snprintf(err, errsz, "out of memory for an output line");
-		return -2;
+		return BR_ESYS;
 	}
 	p = ip16(p, s->ip);
 	for (i = 0; s->has_brstack && i < s->nr; i++) {
@@ -264,7 +264,7 @@ static int stats_attr(void *arg, const struct ev_attr *a, char *err,
 
 	if (!x) {
 		snprintf(err, errsz, "out of memory for the event names");
-		return -2;
+		return BR_ESYS;
 	}
 	o->names = x;
 	if (o->names_len) {
@@ -348,7 +348,10 @@ struct args {
 	struct input_opts io;
 };
 
-/* 0 to go on, -1 after the help, or an exit status after a message. */
+/*
+ * 0 to go on, CLI_HELP_SHOWN after the help, or an exit status after a
+ * message.
+ */
 static int parse(const struct cli_cmd *cmd, int argc, char **argv,
 		 struct args *a)
 {
@@ -385,7 +388,7 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv,
 			break;
 		case O_HELP:
 			cli_help(cmd);
-			return -1;
+			return CLI_HELP_SHOWN;
 		default:
 			return cli_bad_option(cmd, c, argv);
 		}
@@ -439,7 +442,7 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 	int r = parse(cmd, argc, argv, &a);
 
 	if (r)
-		return r < 0 ? 0 : r;
+		return r == CLI_HELP_SHOWN ? 0 : r;
 	name = cli_input_name(a.input);
 	/* whole lines go out in large writes */
 	setvbuf(stdout, NULL, _IOFBF, 1 << 20);

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/status.h"
+
 int annot_init(struct annot *a, const char *name,
 	       const struct session_opts *o, const struct annot_cfg *cfg,
 	       char *err, size_t errsz)
@@ -200,7 +202,7 @@ static int oom(const struct ev_sample *smp, char *err, size_t errsz)
 	int n = pos_msg(smp, smp->pos.line, err, errsz);
 
 	snprintf(err + n, errsz - n, "out of memory");
-	return -2;
+	return BR_ESYS;
 }
 
 /* A count that would pass 2^64 - 1: the count line is to blame. */
@@ -213,7 +215,7 @@ static int too_many(const struct ev_sample *smp, const char *what, char *err,
 	snprintf(err + n, errsz - n,
 		 "expected repeat counts whose sums fit in 64 bits, got %" PRIu64 ", which overflows the count of a %s",
 		 smp->repeat, what);
-	return -1;
+	return BR_EINPUT;
 }
 
 static int count_ip(struct annot *a, const struct ev_sample *smp)
@@ -227,12 +229,12 @@ static int count_ip(struct annot *a, const struct ev_sample *smp)
 		return 0;
 	}
 	if (r.res == AS_NOMEM)
-		return -1;
+		return BR_ESYS;
 	if (r.res != AS_OK)
 		return 0;
 	ad = annot_blocks_of(a, r.dso);
 	if (!ad || pairmap_add(&ad->ips, r.vaddr, 0, smp->repeat))
-		return -1;
+		return BR_ESYS;
 	ad->has_blocks = true;
 	ad->samples += smp->repeat;
 	return 0;
@@ -245,7 +247,7 @@ static int scratch(struct annot *a, size_t nr)
 		struct session_addr *e = realloc(a->ends, 2 * nr * sizeof(*e));
 
 		if (!e)
-			return -1;
+			return BR_ESYS;
 		a->ends = e;
 		a->ends_cap = 2 * nr;
 	}
@@ -253,7 +255,7 @@ static int scratch(struct annot *a, size_t nr)
 		struct profile_kept *k = realloc(a->kept, nr * sizeof(*k));
 
 		if (!k)
-			return -1;
+			return BR_ESYS;
 		a->kept = k;
 		a->kept_cap = nr;
 	}
@@ -262,7 +264,7 @@ static int scratch(struct annot *a, size_t nr)
 					       2 * nr * sizeof(*t));
 
 		if (!t)
-			return -1;
+			return BR_ESYS;
 		a->touched = t;
 		a->touched_cap = 2 * nr;
 	}
@@ -288,7 +290,7 @@ static int touched(struct annot *a, const struct ev_sample *smp, size_t *n)
 			continue;
 		ad = annot_per_dso(a, e->r.dso);
 		if (!ad)
-			return -1;
+			return BR_ESYS;
 		a->touched[(*n)++] = ad;
 	}
 	return 0;
@@ -551,7 +553,7 @@ int annot_add_block(struct annot *a, struct annot_dso *ad, uint64_t start,
 					     dso_sym_at(ad->dso, start, &idx),
 					     pred, count);
 	}
-	return r == -EOVERFLOW ? -1 : r ? -2 : 0;
+	return r == -EOVERFLOW ? BR_EINPUT : r ? BR_ESYS : 0;
 }
 
 /*
@@ -567,7 +569,7 @@ static int with_owners(struct annot_dso *ad)
 	int r = 0;
 
 	if (!o)
-		return -1;
+		return BR_ESYS;
 	while (!r) {
 		bool more = blockrange_agg_next(ad->agg, &pos, &b[n]);
 
@@ -584,7 +586,7 @@ static int with_owners(struct annot_dso *ad)
 	}
 	if (r) {
 		blockrange_agg_free(o);
-		return -1;
+		return BR_ESYS;
 	}
 	blockrange_agg_free(ad->agg);
 	ad->agg = o;
@@ -605,7 +607,7 @@ int annot_finish(struct annot *a)
 		if (ad->agg) {
 			if (with_owners(ad) ||
 			    blockrange_build(ad->agg, NULL, &ad->ctx))
-				return -2;
+				return BR_ESYS;
 			blockrange_agg_free(ad->agg);
 			ad->agg = NULL;
 		}
@@ -636,19 +638,19 @@ static int merge_dso(struct annot *dst, const struct annot_dso *s)
 	int r = 0;
 
 	if (!d)
-		return -2;
+		return BR_ESYS;
 	if (s->agg || s->ctx) {
 		if (!annot_blocks_of(dst, s->dso))
-			return -2;
+			return BR_ESYS;
 		/* only aggregates merge (the tree runs on one thread) */
 		if (!s->agg || !d->agg)
-			return -2;
+			return BR_ESYS;
 		r = blockrange_agg_merge(d->agg, s->agg);
 		if (r)
-			return r == -EOVERFLOW ? -1 : -2;
+			return r == -EOVERFLOW ? BR_EINPUT : BR_ESYS;
 		d->has_blocks |= s->has_blocks;
 		if (d->samples > UINT64_MAX - s->samples)
-			return -1;
+			return BR_EINPUT;
 		d->samples += s->samples;
 		if ((r = pairmap_merge(&d->ips, &s->ips)) ||
 		    (r = pairmap_merge(&d->edges, &s->edges)) ||
@@ -658,7 +660,7 @@ static int merge_dso(struct annot *dst, const struct annot_dso *s)
 	if (s->has_prof) {
 		d->has_prof = true;
 		if (d->prof.samples > UINT64_MAX - s->prof.samples)
-			return -1;
+			return BR_EINPUT;
 		d->prof.samples += s->prof.samples;
 		if ((r = pairmap_merge(&d->prof.ranges, &s->prof.ranges)) ||
 		    (r = pairmap_merge(&d->prof.branches, &s->prof.branches)))
@@ -684,7 +686,7 @@ int annot_merge(struct annot *dst, const struct annot *src)
 		if (src->per[i] && (r = merge_dso(dst, src->per[i])))
 			return r;
 	if (dst->total > UINT64_MAX - src->total)
-		return -1;
+		return BR_EINPUT;
 	dst->total += src->total;
 	r = pairmap_merge(&dst->raw.ranges, &src->raw.ranges);
 	if (!r)
@@ -699,5 +701,5 @@ int annot_merge(struct annot *dst, const struct annot *src)
 	for (i = 0; i < SKIP_NR; i++)
 		d->skipped[i] = sat_add(d->skipped[i], s->skipped[i]);
 	d->ips_kernel = sat_add(d->ips_kernel, s->ips_kernel);
-	return session_merge_event(&dst->s, &src->s) ? -2 : 0;
+	return session_merge_event(&dst->s, &src->s) ? BR_ESYS : 0;
 }

@@ -79,7 +79,7 @@ static int pseudo_picks(struct annot_dso *ad, struct annot_syms *ps)
 	struct annot_sym *cur = NULL;
 
 	if (!ips)
-		return -1;
+		return BR_ESYS;
 	while (have || i < ad->ips.nr) {
 		uint64_t s, e, n = 0, cov = 0;
 
@@ -103,7 +103,7 @@ static int pseudo_picks(struct annot_dso *ad, struct annot_syms *ps)
 			cur = new_pick(ps);
 			if (!cur) {
 				free(ips);
-				return -1;
+				return BR_ESYS;
 			}
 			cur->ad = ad;
 			cur->start = s;
@@ -124,7 +124,7 @@ static int pseudo_picks(struct annot_dso *ad, struct annot_syms *ps)
 		if (asprintf(&p->own_name, "%s+0x%" PRIx64, d->short_name,
 			     p->start) < 0) {
 			p->own_name = NULL;
-			return -1;
+			return BR_ESYS;
 		}
 		p->name = p->own_name;
 	}
@@ -146,7 +146,7 @@ static int sym_pick(struct annot_dso *ad, size_t i, struct annot_syms *ps,
 		return 0;
 	p = new_pick(ps);
 	if (!p)
-		return -1;
+		return BR_ESYS;
 	p->ad = ad;
 	p->owner = owner;
 	p->samples = n;
@@ -178,7 +178,7 @@ int annot_symbols(struct annot *a, const char *const *symbols,
 
 	memset(ps, 0, sizeof(*ps));
 	if (annot_finish(a))
-		return -2;
+		return BR_ESYS;
 	if (nr_symbols) {
 		for (k = 0; k < nr_symbols; k++) {
 			bool found = false;
@@ -199,7 +199,7 @@ int annot_symbols(struct annot *a, const char *const *symbols,
 				if (!ad ||
 				    sym_pick(ad, (size_t)(s - d->bin.syms), ps,
 					     true))
-					return -2;
+					return BR_ESYS;
 				found = true;
 			}
 			if (!found) {
@@ -207,7 +207,7 @@ int annot_symbols(struct annot *a, const char *const *symbols,
 					 "expected a function symbol of %s for --symbol, got '%s'",
 					 a->s.bin_dso ? a->s.bin_dso->path :
 					 "the profiled DSOs", symbols[k]);
-				return -1;
+				return BR_EINPUT;
 			}
 		}
 		return 0;
@@ -219,9 +219,9 @@ int annot_symbols(struct annot *a, const char *const *symbols,
 			continue;
 		for (k = 0; k < ad->nr_syms; k++)
 			if (sym_pick(ad, k, ps, false))
-				return -2;
+				return BR_ESYS;
 		if (ad->dso->state == DSO_READY && pseudo_picks(ad, ps))
-			return -2;
+			return BR_ESYS;
 	}
 	qsort(ps->v, ps->nr, sizeof(*ps->v), cmp_pick);
 	return 0;

@@ -77,7 +77,7 @@ static int ad_sample(void *arg, const struct ps_sample *s, char *err,
 		if (!b) {
 			snprintf(err, errsz, "%s:%lu: out of memory", ad->name,
 				 s->line);
-			return -2;
+			return BR_ESYS;
 		}
 		ad->br = b;
 		ad->cap = n;
@@ -222,7 +222,7 @@ static int read_text(FILE *f, const char *name, const struct input_opts *opts,
 		return r;
 	/* Text without a single sample is malformed (llvm-profgen agrees). */
 	input_text_no_samples(name, opts, st, err, errsz);
-	return -1;
+	return BR_EINPUT;
 }
 
 int input_read_text_mem(const char *buf, size_t len, const char *name,

@@ -247,7 +247,7 @@ static int push(struct par *p, struct worker *w, struct item *it)
 		struct item **v = malloc(c * sizeof(*v));
 
 		if (!v)
-			return -1;
+			return BR_ESYS;
 		for (i = 0; i < q->len; i++)
 			v[i] = q->v[(q->head + i) % q->cap];
 		free(q->v);
@@ -316,7 +316,7 @@ static void fail(struct worker *w, struct item *it, int ret, const char *msg)
 	if (!w->failed || it->seq < w->err_seq) {
 		w->failed = true;
 		w->err_seq = it->seq;
-		w->err_ret = ret ? ret : -2;
+		w->err_ret = ret ? ret : BR_ESYS;
 		snprintf(w->err, sizeof(w->err), "%s", msg);
 		if (it->kind == IT_UNIT && it->u->kind == U_TEXT) {
 			w->err_text = it->u->text;
@@ -330,7 +330,7 @@ static void fail(struct worker *w, struct item *it, int ret, const char *msg)
 	pthread_mutex_unlock(&p->lock);
 }
 
-/* Note a text unit's line count (lock held); -1 out of memory. */
+/* Note a text unit's line count (lock held); BR_ESYS out of memory. */
 static int note_lines(struct par *p, const struct unit *u)
 {
 	if (p->nr_lines == p->cap_lines) {
@@ -338,7 +338,7 @@ static int note_lines(struct par *p, const struct unit *u)
 		struct unit_lines *v = realloc(p->lines, c * sizeof(*v));
 
 		if (!v)
-			return -1;
+			return BR_ESYS;
 		p->lines = v;
 		p->cap_lines = c;
 	}
@@ -359,7 +359,7 @@ static int w_text_mmap(void *arg, const struct ev_mmap *m, char *err,
 	if (w->next_res >= u->nr_res) {
 		snprintf(err, errsz, "%s: the mmap lines of a unit changed",
 			 w->p->name);
-		return -2;
+		return BR_ESYS;
 	}
 	return w->p->c->mmap_apply(w->arg, m,
 				   u->res + w->next_res++ * w->p->c->mmap_res_size,
@@ -498,7 +498,7 @@ static void *worker_main(void *arg)
 			p->stop = true;
 			p->fail_seq = 0;
 			w->failed = true;
-			w->err_ret = -2;
+			w->err_ret = BR_ESYS;
 			snprintf(w->err, sizeof(w->err), "%s: out of memory",
 				 p->name);
 		}
@@ -532,7 +532,7 @@ static int dispatch(struct par *p, struct unit *u, int *to)
 	unsigned i;
 
 	if (!it)
-		return -1;
+		return BR_ESYS;
 	it->kind = IT_UNIT;
 	it->u = u;
 	it->refs = 1;
@@ -559,7 +559,7 @@ static int dispatch(struct par *p, struct unit *u, int *to)
 	if (push(p, best, it)) {
 		pthread_mutex_unlock(&p->lock);
 		free(it);
-		return -1;
+		return BR_ESYS;
 	}
 	if (to)
 		*to = (int)best->idx;
@@ -606,7 +606,7 @@ static int flush_cur(struct par *p)
 		return 0;
 	}
 	r = dispatch(p, u, NULL);
-	return r < 0 ? -1 : 0;
+	return r < 0 ? BR_ESYS : 0;
 }
 
 /* Every worker has handled everything it got. */
@@ -624,7 +624,7 @@ static int start(struct par *p)
 		return 0;
 	p->started = true;
 	if (flush_cur(p))
-		return -1;
+		return BR_ESYS;
 	barrier(p);
 	return p->c->start ? p->c->start(p->c->master, p->wargs, p->n) : 0;
 }
@@ -634,7 +634,7 @@ static int start(struct par *p)
 static int oom(struct par *p, char *err, size_t errsz)
 {
 	snprintf(err, errsz, "%s: out of memory", p->name);
-	return -2;
+	return BR_ESYS;
 }
 
 /* Room for @n bytes in the current unit (flushing a full one first). */
@@ -905,7 +905,7 @@ static void free_ops(struct item **ops, size_t n)
 /*
  * The mmap line [ls, le) of unit @u: resolved here (its DSO made in input
  * order), into @u's list and a broadcast item.  0; 1 the line is not an
- * mmap (nothing to do) or holds an error (the worker reports it); -1 out
+ * mmap (nothing to do) or holds an error (the worker reports it); BR_ESYS out
  * of memory.
  */
 static int text_mmap_line(struct par *p, struct unit *u, const char *ls,
@@ -926,17 +926,17 @@ static int text_mmap_line(struct par *p, struct unit *u, const char *ls,
 		unsigned char *v = realloc(u->res, c * (rs ? rs : 1));
 
 		if (!v)
-			return -1;
+			return BR_ESYS;
 		u->res = v;
 		u->cap_res = c;
 	}
 	x = realloc(*ops, (*nops + 1) * sizeof(*x));
 	if (!x)
-		return -1;
+		return BR_ESYS;
 	*ops = x;
 	it = calloc(1, sizeof(*it) + rs);
 	if (!it)
-		return -1;
+		return BR_ESYS;
 	it->kind = IT_MMAP;
 	input_text_mmap(&pl->mmap, p->name, &it->mmap);
 	if (p->c->mmap_prepare(p->c->master, &it->mmap, it->res, &bar, err,
@@ -949,7 +949,7 @@ static int text_mmap_line(struct par *p, struct unit *u, const char *ls,
 	it->str = strdup(pl->mmap.path);
 	if (!it->str) {
 		free(it);
-		return -1;
+		return BR_ESYS;
 	}
 	it->mmap.path = it->str;
 	memcpy(u->res + u->nr_res++ * rs, it->res, rs);
@@ -973,7 +973,7 @@ static int text_first_sample(struct par *p, const char *text, size_t size,
 		if (!ps_parse_line(text + *scan, le - *scan, pl, err,
 				   sizeof(err)) && pl->kind == PS_SAMPLE &&
 		    start(p))
-			return -1;
+			return BR_ESYS;
 		*scan = nl ? le + 1 : size;
 	}
 	return 0;
@@ -982,7 +982,7 @@ static int text_first_sample(struct par *p, const char *text, size_t size,
 /*
  * The text reader: cut, resolve the mmap lines of each unit (making the
  * kernel DSO at the first sample line), dispatch, broadcast them after.
- * Returns 0, -2 out of memory, STOPPED (a worker failed), or 1 when the
+ * Returns 0, BR_ESYS out of memory, STOPPED (a worker failed), or 1 when the
  * reader saw an error in a unit (the worker reports it).
  */
 static int read_text_units(struct par *p, const char *text, size_t size)
@@ -1007,7 +1007,7 @@ static int read_text_units(struct par *p, const char *text, size_t size)
 		u = unit_get(p);
 		pthread_mutex_unlock(&p->lock);
 		if (!u) {
-			r = -2;
+			r = BR_ESYS;
 			break;
 		}
 		u->kind = U_TEXT;
@@ -1022,7 +1022,7 @@ static int read_text_units(struct par *p, const char *text, size_t size)
 			if (text_first_sample(p, text, size, &scan,
 					      hit ? (size_t)(hit - text) : end,
 					      &pl)) {
-				r = -2;
+				r = BR_ESYS;
 				break;
 			}
 			if (!hit)
@@ -1036,7 +1036,7 @@ static int read_text_units(struct par *p, const char *text, size_t size)
 			at = le < text + end ? (size_t)(le - text) + 1 : end;
 			x = text_mmap_line(p, u, ls, le, &pl, &ops, &nops);
 			if (x < 0)
-				r = -2;
+				r = BR_ESYS;
 			else if (x == 2)
 				bad = true;	/* the worker finds it too */
 		}
@@ -1051,12 +1051,12 @@ static int read_text_units(struct par *p, const char *text, size_t size)
 		r = dispatch(p, u, &to);
 		if (r) {
 			free_ops(ops, nops);
-			r = r < 0 ? -2 : STOPPED;
+			r = r < 0 ? BR_ESYS : STOPPED;
 			break;
 		}
 		for (i = 0; i < nops && !r; i++)
 			if (broadcast(p, ops[i], to))
-				r = -2;
+				r = BR_ESYS;
 		if (r)
 			free_ops(ops + i, nops - i);
 		else
@@ -1127,15 +1127,15 @@ static int par_init(struct par *p, const char *name,
 	p->unit_bytes = unit_bytes();
 	p->w = calloc(n, sizeof(*p->w));
 	if (!p->w)
-		return -1;
+		return BR_ESYS;
 	if (pthread_mutex_init(&p->lock, NULL)) {
 		free(p->w);
-		return -1;
+		return BR_ESYS;
 	}
 	if (pthread_cond_init(&p->cond, NULL)) {
 		pthread_mutex_destroy(&p->lock);
 		free(p->w);
-		return -1;
+		return BR_ESYS;
 	}
 	return 0;
 }
@@ -1151,10 +1151,10 @@ static int par_start(struct par *p)
 		w->idx = i;
 		w->br = malloc(PD_MAX_BRANCHES * sizeof(*w->br));
 		if (!w->br || pthread_cond_init(&w->q.cond, NULL))
-			return -1;
+			return BR_ESYS;
 		if (pthread_create(&w->tid, NULL, worker_main, w)) {
 			pthread_cond_destroy(&w->q.cond);
-			return -1;
+			return BR_ESYS;
 		}
 		w->started = true;
 	}
@@ -1399,11 +1399,11 @@ static int worker_states(struct par *p)
 
 	p->wargs = calloc(p->n, sizeof(*p->wargs));
 	if (!p->wargs)
-		return -1;
+		return BR_ESYS;
 	for (i = 0; i < p->n; i++) {
 		p->w[i].arg = p->wargs[i] = p->c->worker_new(p->c->master);
 		if (!p->w[i].arg)
-			return -1;
+			return BR_ESYS;
 	}
 	return 0;
 }
@@ -1547,7 +1547,7 @@ int par_collect(const char *path, const struct input_opts *opts,
 	memset(st, 0, sizeof(*st));
 	if (src.text) {
 		r = read_text_units(&p, src.map, src.size);
-		if (r == -2)
+		if (r == BR_ESYS)
 			oom(&p, err, errsz);
 	} else {
 		r = read_records(&p, path, st, err, errsz);
@@ -1623,7 +1623,7 @@ static int seq_script_sample(void *arg, const struct ev_sample *s, char *err,
 		return r;
 	if (fwrite(ss->buf.p, 1, ss->buf.len, ss->out) != ss->buf.len) {
 		snprintf(err, errsz, "cannot write the output");
-		return -2;
+		return BR_ESYS;
 	}
 	return 0;
 }
@@ -1684,7 +1684,7 @@ static int script_read(struct par *p, const struct source *src,
 
 	if (src->text) {
 		r = read_text_units(p, src->map, src->size);
-		return r == -2 ? oom(p, err, errsz) : 0;
+		return r == BR_ESYS ? oom(p, err, errsz) : 0;
 	}
 	sink.sample = s_dec;
 	sink.sample_raw = s_raw;

@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "base/status.h"
 #include "input/perf_file.h"
 
 #define HDR 8			/* struct perf_event_header */
@@ -84,7 +85,7 @@ static int errf(char *err, size_t errsz, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err, errsz, fmt, ap);
 	va_end(ap);
-	return -1;
+	return BR_EINPUT;
 }
 
 /* ------------------------------------------------------------------ */
@@ -328,7 +329,7 @@ static int reserve_attr(struct pd_decoder *d, size_t nr_ids, char *err,
 
 		if (!x) {
 			snprintf(err, errsz, "out of memory for the events");
-			return -2;
+			return BR_ESYS;
 		}
 		d->attrs = x;
 		d->cap_attrs = n;
@@ -342,7 +343,7 @@ static int reserve_attr(struct pd_decoder *d, size_t nr_ids, char *err,
 		x = realloc(d->ids, n * sizeof(*x));
 		if (!x) {
 			snprintf(err, errsz, "out of memory for the event ids");
-			return -2;
+			return BR_ESYS;
 		}
 		d->ids = x;
 		d->cap_ids = n;
@@ -434,7 +435,7 @@ static bool take(struct cur *c, size_t n, const char *what)
 		     "expected %s (%zu bytes) at byte %zu of the record, got %zu bytes left of its %zu",
 		     what, n, (size_t)(c->p - c->base), (size_t)(c->e - c->p),
 		     (size_t)(c->e - c->base));
-		c->bad = -1;
+		c->bad = BR_EINPUT;
 		return false;
 	}
 	return true;
@@ -479,7 +480,7 @@ static uint64_t get_count(struct cur *c, size_t unit, const char *what)
 		errf(c->err, c->errsz,
 		     "expected %s of at most %zu (the bytes left), got %" PRIu64,
 		     what, (size_t)(c->e - c->p) / unit, n);
-		c->bad = -1;
+		c->bad = BR_EINPUT;
 		return 0;
 	}
 	return n;
@@ -784,7 +785,7 @@ static int decode_sample(const struct pd_decoder *d, const struct pd_attr *a,
 	s->event_idx = (unsigned)ai;
 	decode_sample_head(&c, st, out);
 	if ((st & PERF_SAMPLE_READ) && decode_read(&c, a, out))
-		return -1;
+		return BR_EINPUT;
 	if (st & PERF_SAMPLE_CALLCHAIN) {
 		uint64_t nr = get_count(&c, 8, "the callchain nr");
 
@@ -797,7 +798,7 @@ static int decode_sample(const struct pd_decoder *d, const struct pd_attr *a,
 		skip(&c, n, "the raw data");
 	}
 	if ((st & PERF_SAMPLE_BRANCH_STACK) && decode_brstack(&c, a, br, s))
-		return -1;
+		return BR_EINPUT;
 	skip_sample_tail(&c, a, st);
 	return c.bad;
 }
@@ -959,7 +960,7 @@ int pd_decode_record(const struct pd_decoder *d, const uint8_t *rec,
 	out->attr = -1;
 	ai = record_attr(d, type, rec, size, &unknown, err, errsz);
 	if (ai < 0)
-		return -1;
+		return BR_EINPUT;
 	out->attr = ai;
 	a = &d->attrs[ai];
 	out->unknown_id = unknown;
@@ -1117,7 +1118,7 @@ static int fail_at(struct pd_reader *r, uint64_t off, uint32_t sub,
 	else
 		snprintf(r->err, r->errsz, "%s: offset %" PRIu64 ": %s",
 			 r->name, off, msg);
-	return -1;
+	return BR_EINPUT;
 }
 
 /* A message from a decoder function ("expected ...") at the record. */
@@ -1126,9 +1127,9 @@ static int fail_msg(struct pd_reader *r, int ret, const char *msg)
 	char copy[PD_ERR_MAX];
 
 	snprintf(copy, sizeof(copy), "%s", msg);
-	if (ret == -2) {
+	if (ret == BR_ESYS) {
 		snprintf(r->err, r->errsz, "%s: %s", r->name, copy);
-		return -2;
+		return BR_ESYS;
 	}
 	return fail_at(r, r->off, r->sub, "%s", copy);
 }
@@ -1136,7 +1137,7 @@ static int fail_msg(struct pd_reader *r, int ret, const char *msg)
 static int oom(struct pd_reader *r, const char *what)
 {
 	snprintf(r->err, r->errsz, "%s: out of memory for %s", r->name, what);
-	return -2;
+	return BR_ESYS;
 }
 
 static struct ev_pos pos_of(const struct pd_reader *r, uint64_t off)
@@ -2263,7 +2264,7 @@ static int fill(struct pd_reader *r, size_t n, bool eof_ok)
 				continue;
 			snprintf(r->err, r->errsz, "%s: offset %" PRIu64 ": read error: %s",
 				 r->name, r->buf_off + r->buf_len, strerror(errno));
-			return -2;
+			return BR_ESYS;
 		}
 		if (!got) {
 			r->eof = true;
@@ -2331,7 +2332,7 @@ static int read_pipe_mode(struct pd_reader *r)
 
 			ret = fill(r, 1, false);
 			if (ret) {
-				if (ret == -1)
+				if (ret == BR_EINPUT)
 					fail_at(r, off, 0,
 						"expected a payload of %" PRIu64 " more bytes after the record, got the end of the stream",
 						n);
@@ -2490,7 +2491,7 @@ static int spool(struct pd_reader *r, int fd, const uint8_t *prefix,
 		snprintf(r->err, r->errsz,
 			 "%s: cannot make a temporary file in %s for a file-mode perf.data on a pipe: %s",
 			 r->name, dir, strerror(errno));
-		return -2;
+		return BR_ESYS;
 	}
 	if (prefix_len && write(t, prefix, prefix_len) != (ssize_t)prefix_len)
 		goto werr;
@@ -2503,7 +2504,7 @@ static int spool(struct pd_reader *r, int fd, const uint8_t *prefix,
 			snprintf(r->err, r->errsz, "%s: read error: %s", r->name,
 				 strerror(errno));
 			close(t);
-			return -2;
+			return BR_ESYS;
 		}
 		if (!n)
 			break;
@@ -2516,7 +2517,7 @@ werr:
 	snprintf(r->err, r->errsz, "%s: cannot write the temporary copy of the input: %s",
 		 r->name, strerror(errno));
 	close(t);
-	return -2;
+	return BR_ESYS;
 }
 
 /* The first 16 bytes of a stream (after @prefix), which tell its mode. */
@@ -2533,7 +2534,7 @@ static int stream_head(struct pd_reader *r, int fd, const uint8_t *prefix,
 		if (n < 0) {
 			snprintf(r->err, r->errsz, "%s: read error: %s",
 				 r->name, strerror(errno));
-			return -2;
+			return BR_ESYS;
 		}
 		if (!n)
 			break;
@@ -2573,7 +2574,7 @@ static int read_stream(struct pd_reader *r, int *fd, const uint8_t *prefix,
 		if (fstat(*tmp, sb) < 0) {
 			snprintf(r->err, r->errsz, "%s: %s", r->name,
 				 strerror(errno));
-			return -2;
+			return BR_ESYS;
 		}
 		*fd = *tmp;
 		return 0;
@@ -2607,7 +2608,7 @@ static int read_mapped(struct pd_reader *r, int fd, size_t len)
 	if (m == MAP_FAILED) {
 		snprintf(r->err, r->errsz, "%s: cannot map the file: %s",
 			 r->name, strerror(errno));
-		return -2;
+		return BR_ESYS;
 	}
 	ret = magic(r, m, len);
 	if (!ret && len >= 16 &&
@@ -2640,7 +2641,7 @@ int pd_read(int fd, const char *name, const uint8_t *prefix,
 	reader_init(&r, name, opts, sink, stats ? stats : &dummy, err, errsz);
 	if (fstat(fd, &sb) < 0) {
 		snprintf(err, errsz, "%s: %s", name, strerror(errno));
-		ret = -2;
+		ret = BR_ESYS;
 	} else if (!S_ISREG(sb.st_mode)) {
 		ret = read_stream(&r, &fd, prefix, prefix_len, &sb, &tmp);
 	}

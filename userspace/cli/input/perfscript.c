@@ -72,7 +72,7 @@ static int fail(char *err, size_t errsz, const char *got, size_t gotlen,
 	quote(text, sizeof(text), got, gotlen > GOT_MAX ? GOT_MAX : gotlen);
 	snprintf(err, errsz, "expected %s, got '%s%s'", what, text,
 		 gotlen > GOT_MAX ? "..." : "");
-	return -1;
+	return BR_EINPUT;
 }
 
 /* Parse exactly [s, e) as hex (1..16 digits); false if not. */
@@ -379,14 +379,14 @@ static int parse_entry(const struct tok *t, unsigned idx, struct ps_entry *en,
 		return 0;
 	memset(en, 0, sizeof(*en));
 	if (parse_addr(&p, e, t, idx, "branch source", &en->from, err, errsz))
-		return -1;
+		return BR_EINPUT;
 	if (p == e || *p != '/')
 		return fail(err, errsz, t->s, toklen(t),
 			    "'/' and the branch target after the source in branch entry %u",
 			    idx);
 	p++;
 	if (parse_addr(&p, e, t, idx, "branch target", &en->to, err, errsz))
-		return -1;
+		return BR_EINPUT;
 	if (p == e)
 		return 0;	/* FROM/TO only */
 	if (*p != '/')
@@ -464,7 +464,7 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
 		n *= 2;
 	q = realloc(*p, n * elem);
 	if (!q)
-		return -2;
+		return BR_ESYS;
 	*p = q;
 	*cap = n;
 	return 0;
@@ -567,10 +567,10 @@ static int parse_mmap(const char *p, const char *e, struct ps_line *out,
 	out->mmap.pid = pid;
 	out->mmap.prot = store(out, &off, prot, prot_e);
 	if (!out->mmap.prot)
-		return -2;
+		return BR_ESYS;
 	out->mmap.path = store(out, &off, p, e);
 	if (!out->mmap.path)
-		return -2;
+		return BR_ESYS;
 	out->kind = PS_MMAP;
 	return 0;
 }
@@ -657,7 +657,7 @@ static int parse_sample(struct tok *tk, size_t nt, struct ps_line *out,
 					       tk[h - 1].e - 1);
 
 			if (!ev)
-				return -2;
+				return BR_ESYS;
 			if (!*ev)
 				return fail(err, errsz, tk[h - 1].s,
 					    toklen(&tk[h - 1]),
@@ -682,11 +682,11 @@ static int parse_sample(struct tok *tk, size_t nt, struct ps_line *out,
 	}
 	if (grow((void **)&out->ent, &out->ent_cap, nt - first_entry + 1,
 		 sizeof(*out->ent)))
-		return -2;
+		return BR_ESYS;
 	for (i = first_entry; i < nt; i++) {
 		if (parse_entry(&tk[i], (unsigned)(i - first_entry + 1),
 				&out->ent[i - first_entry], err, errsz))
-			return -1;
+			return BR_EINPUT;
 	}
 	smp->entries = out->ent;
 	smp->nr = nt - first_entry;
@@ -728,7 +728,7 @@ static int parse_frame(const char *p, const char *e, struct ps_line *out,
 	return 0;
 }
 
-/* The blank-separated tokens of [@p, @e) into *@tk (*@nt); -2 no memory. */
+/* The blank-separated tokens of [@p, @e) into *@tk (*@nt); BR_ESYS no memory. */
 static int tokenize(const char *p, const char *e, struct tok **tk,
 		    size_t *nt)
 {
@@ -744,7 +744,7 @@ static int tokenize(const char *p, const char *e, struct tok **tk,
 			struct tok *t2 = realloc(*tk, n * sizeof(**tk));
 
 			if (!t2)
-				return -2;
+				return BR_ESYS;
 			*tk = t2;
 			cap = n;
 		}
@@ -789,7 +789,7 @@ int ps_parse_line(const char *line, size_t len, struct ps_line *out,
 	/* Room for every string a line can yield (each at most the line). */
 	if (grow((void **)&out->buf, &out->buf_cap, 2 * len + 2, 1)) {
 		snprintf(err, errsz, "memory for a line");
-		return -2;
+		return BR_ESYS;
 	}
 	nul = memchr(line, '\0', len);
 	if (nul)
@@ -818,7 +818,7 @@ int ps_parse_line(const char *line, size_t len, struct ps_line *out,
 	if (!ret)
 		ret = parse_tokens(tk, nt, e, out, err, errsz);
 	free(tk);
-	if (ret == -2)
+	if (ret == BR_ESYS)
 		snprintf(err, errsz, "memory for a line");
 	return ret;
 }
@@ -879,27 +879,27 @@ int ps_reader_line(struct ps_reader *r, const char *line, size_t len,
 		/* Only the last line can lack it: a cut file. */
 		x = fail(perr, sizeof(perr), line, len,
 			 "a newline at the end of the last line (the input looks cut off)");
-	if (x == -2) {
+	if (x == BR_ESYS) {
 		snprintf(err, errsz, "%s:%lu: out of memory", r->name,
 			 r->lineno);
-		return -2;
+		return BR_ESYS;
 	}
 	if (!x && pl->kind == PS_COUNT && r->have_count) {
 		fail(perr, sizeof(perr), line, len,
 		     "a sample after the repeat count on line %lu",
 		     r->count_line);
-		x = -1;
+		x = BR_EINPUT;
 	}
 	if (!x && pl->kind == PS_SAMPLE && !pl->ip_present && !r->nframes) {
 		fail(perr, sizeof(perr), line, len,
 		     "the sample IP before the branch stack");
-		x = -1;
+		x = BR_EINPUT;
 	}
 	if (x) {
 		if (!r->skip_bad) {
 			snprintf(err, errsz, "%s:%lu: %s", r->name, r->lineno,
 				 perr);
-			return -1;
+			return BR_EINPUT;
 		}
 		r->stats->bad_lines++;
 		/* A bad sample line consumes the pending state. */
@@ -962,7 +962,7 @@ int ps_reader_end(struct ps_reader *r, char *err, size_t errsz)
 			 "%s:%lu: expected a sample after the %s on this line, got end of file",
 			 r->name, at,
 			 r->have_count ? "repeat count" : "call-stack frames");
-		return -1;
+		return BR_EINPUT;
 	}
 	r->stats->bad_lines++;
 	return 0;
@@ -983,10 +983,12 @@ struct line_reader {
 
 /*
  * The next line: *@line (valid until the next call) and its length without
- * the newline (*@nl: it had one).  Returns the length, -1 at the end of the
- * input, -2 on a read error, -3 when the line is longer than PS_LINE_MAX,
- * -4 when memory ran out.
+ * the newline (*@nl: it had one).  Returns the length, or one of these
+ * (all negative):
  */
+enum { LINE_EOF = -1, LINE_READ_ERROR = -2, LINE_TOO_LONG = -3,
+       LINE_NO_MEMORY = -4 };
+
 static ssize_t next_line(struct line_reader *lr, const char **line, bool *nl)
 {
 	for (;;) {
@@ -1005,10 +1007,10 @@ static ssize_t next_line(struct line_reader *lr, const char **line, bool *nl)
 		n = lr->end - lr->start;
 		lr->scanned = n;
 		if (n > PS_LINE_MAX)
-			return -3;
+			return LINE_TOO_LONG;
 		if (lr->eof) {
 			if (!n)
-				return -1;
+				return LINE_EOF;
 			*line = lr->b + lr->start;
 			*nl = false;
 			lr->start = lr->end;
@@ -1028,7 +1030,7 @@ static ssize_t next_line(struct line_reader *lr, const char **line, bool *nl)
 				ncap = (size_t)PS_LINE_MAX + 65536;
 			b2 = realloc(lr->b, ncap);
 			if (!b2)
-				return -4;
+				return LINE_NO_MEMORY;
 			lr->b = b2;
 			lr->cap = ncap;
 		}
@@ -1036,7 +1038,7 @@ static ssize_t next_line(struct line_reader *lr, const char **line, bool *nl)
 		lr->end += n;
 		if (!n) {
 			if (ferror(lr->f))
-				return -2;
+				return LINE_READ_ERROR;
 			lr->eof = true;
 		}
 	}
@@ -1060,23 +1062,23 @@ int ps_read(FILE *f, const char *name, bool skip_bad,
 		if (ret)
 			goto out;
 	}
-	if (n == -3) {
+	if (n == LINE_TOO_LONG) {
 		snprintf(err, errsz,
 			 "%s:%lu: expected a line of at most %u bytes (perf script text), got a longer one",
 			 name, r.lineno + 1, PS_LINE_MAX);
-		ret = -1;
+		ret = BR_EINPUT;
 		goto out;
 	}
-	if (n == -4) {
+	if (n == LINE_NO_MEMORY) {
 		snprintf(err, errsz, "%s:%lu: out of memory", name,
 			 r.lineno + 1);
-		ret = -2;
+		ret = BR_ESYS;
 		goto out;
 	}
-	if (n == -2) {
+	if (n == LINE_READ_ERROR) {
 		snprintf(err, errsz, "%s:%lu: read error: %s", name,
 			 r.lineno + 1, strerror(errno));
-		ret = -2;
+		ret = BR_ESYS;
 		goto out;
 	}
 	ret = ps_reader_end(&r, err, errsz);

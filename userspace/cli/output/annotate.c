@@ -395,7 +395,7 @@ static int print_json_branches(struct printer *pr, const struct annot_sym *p)
 	FILE *out = pr->out;
 
 	if (n < 0)
-		return -1;
+		return BR_ESYS;
 	fputs(",\n     \"branches\": [", out);
 	for (i = 0; i < n; i++)
 		fprintf(out, "%s\n      {\"from\": \"0x%" PRIx64 "\", \"to\": \"0x%" PRIx64 "\", \"count\": %" PRIu64 ", \"mispredicted\": %" PRIu64 "}",
@@ -513,7 +513,7 @@ static int print_json(struct printer *pr, const struct annot_syms *ps)
 			if (!firsts)
 				fputs(",\n", out);
 			if (print_json_sym(pr, &ps->v[k]))
-				return -1;
+				return BR_ESYS;
 			firsts = false;
 		}
 		fputs("\n   ]}", out);
@@ -534,18 +534,18 @@ int annot_print(struct annot *a, const struct annot_opts *o, FILE *out,
 	pr.event = a->s.event ? a->s.event : "unknown event";
 	if (annot_insn_text_init(&pr.tx, a)) {
 		snprintf(err, errsz, "out of memory");
-		return -2;
+		return BR_ESYS;
 	}
 	r = annot_symbols(a, o->symbols, o->nr_symbols, &ps, err, errsz);
 	if (r) {
-		if (r == -2)
+		if (r == BR_ESYS)
 			snprintf(err, errsz, "out of memory");
 		goto out;
 	}
 	if (o->json) {
 		if (print_json(&pr, &ps)) {
 			snprintf(err, errsz, "out of memory");
-			r = -2;
+			r = BR_ESYS;
 		}
 	} else {
 		for (i = 0; i < ps.nr; i++) {

@@ -515,7 +515,7 @@ static bool path_less(const struct brprof_dso *a, const struct brprof_dso *b)
 /*
  * Section @s of @g DSO entries merged into @b: a k-way merge of sorted
  * records, values of equal keys added.  Returns the records written, or
- * -1 when a sum passes 2^64 - 1.
+ * BR_EINPUT when a sum passes 2^64 - 1.
  */
 static int64_t merge_section(struct obuf *b, struct ref *g, size_t n,
 			     enum brprof_section s, uint64_t *cur)
@@ -558,7 +558,7 @@ static int64_t merge_section(struct obuf *b, struct ref *g, size_t n,
 				uint64_t v = ld64(r + 8 * i);
 
 				if (sum[i - k] > UINT64_MAX - v)
-					return -1;
+					return BR_EINPUT;
 				sum[i - k] += v;
 			}
 			cur[x]++;

@@ -11,6 +11,7 @@
 #include <graphviz/gvc.h>
 #include <graphviz/gvplugin.h>
 
+#include "base/status.h"
 #include "base/version.h"
 #include "output/cfg.h"
 #include "output/json.h"
@@ -193,7 +194,7 @@ static void graph_attrs(Agraph_t *gr)
 	agattr(gr, AGEDGE, "arrowsize", "0.6");
 }
 
-/* The drawn blocks as nodes (@bn: by block index); -1 out of memory. */
+/* The drawn blocks as nodes (@bn: by block index); BR_ESYS out of memory. */
 static int add_blocks(const struct rep *r, size_t si, const struct rsym *rs,
 		      Agraph_t *gr, Agnode_t **bn)
 {
@@ -210,7 +211,7 @@ static int add_blocks(const struct rep *r, size_t si, const struct rsym *rs,
 		snprintf(name, sizeof(name), "b%zu", i);
 		n = bn[i] = agnode(gr, name, 1);
 		if (!n)
-			return -1;
+			return BR_ESYS;
 		snprintf(id, sizeof(id), "s%zu_n%" PRIx64, si, b->start);
 		set(n, "id", id);
 		snprintf(buf, sizeof(buf), "block %s%s%s", heat_name(b->heat),
@@ -229,7 +230,7 @@ static int add_blocks(const struct rep *r, size_t si, const struct rsym *rs,
 	return 0;
 }
 
-/* The drawn external nodes (@xn: by index); -1 out of memory. */
+/* The drawn external nodes (@xn: by index); BR_ESYS out of memory. */
 static int add_exts(size_t si, const struct cfg *g, Agraph_t *gr,
 		    Agnode_t **xn)
 {
@@ -244,7 +245,7 @@ static int add_exts(size_t si, const struct cfg *g, Agraph_t *gr,
 		snprintf(name, sizeof(name), "x%zu", i);
 		n = xn[i] = agnode(gr, name, 1);
 		if (!n)
-			return -1;
+			return BR_ESYS;
 		snprintf(id, sizeof(id), "s%zu_x%zu", si, i);
 		set(n, "id", id);
 		set(n, "class", "ext");
@@ -287,7 +288,7 @@ static void edge_style(const struct rep *r, const struct cfg *g,
 	}
 }
 
-/* The drawn edges; -1 out of memory. */
+/* The drawn edges; BR_ESYS out of memory. */
 static int add_edges(const struct rep *r, size_t si, const struct cfg *g,
 		     Agraph_t *gr, Agnode_t **bn, Agnode_t **xn)
 {
@@ -304,7 +305,7 @@ static int add_edges(const struct rep *r, size_t si, const struct cfg *g,
 		ed = agedge(gr, node_of(bn, xn, e->from), node_of(bn, xn, e->to),
 			    name, 1);
 		if (!ed)
-			return -1;
+			return BR_ESYS;
 		snprintf(id, sizeof(id), "s%zu_e%zu", si, i);
 		set(ed, "id", id);
 		snprintf(buf, sizeof(buf), "%s%s", cfg_edge_kind_names[e->kind],
@@ -318,7 +319,7 @@ static int add_edges(const struct rep *r, size_t si, const struct cfg *g,
 	return 0;
 }
 
-/* Lay @gr out and write it inline as SVG; 0 or -1 with a message. */
+/* Lay @gr out and write it inline as SVG; 0 or BR_ESYS with a message. */
 static int render(struct rep *r, Agraph_t *gr, const struct rsym *rs,
 		  char *err, size_t errsz)
 {
@@ -329,13 +330,13 @@ static int render(struct rep *r, Agraph_t *gr, const struct rsym *rs,
 	if (gvLayout(r->gvc, gr, "dot")) {
 		snprintf(err, errsz, "Graphviz could not lay out the graph of %s",
 			 rs->p->name);
-		return -1;
+		return BR_ESYS;
 	}
 	if (gvRenderData(r->gvc, gr, "svg", &svg, &len) || !svg) {
 		snprintf(err, errsz, "Graphviz could not render the graph of %s",
 			 rs->p->name);
 		gvFreeLayout(r->gvc, gr);
-		return -1;
+		return BR_ESYS;
 	}
 	/* Inline: without the XML declaration, doctype and comments before. */
 	start = strstr(svg, "<svg");
@@ -346,7 +347,7 @@ static int render(struct rep *r, Agraph_t *gr, const struct rsym *rs,
 	return 0;
 }
 
-/* Lay the graph of rs out and write its SVG; 0 or -1 with a message. */
+/* Lay the graph of rs out and write its SVG; 0 or BR_ESYS with a message. */
 static int write_graph(struct rep *r, size_t si, const struct rsym *rs,
 		       char *err, size_t errsz)
 {
@@ -354,7 +355,7 @@ static int write_graph(struct rep *r, size_t si, const struct rsym *rs,
 	Agnode_t **bn = calloc(g->nr_blocks + 1, sizeof(*bn));
 	Agnode_t **xn = calloc(g->nr_exts + 1, sizeof(*xn));
 	Agraph_t *gr = NULL;
-	int ret = -1;
+	int ret = BR_ESYS;
 
 	if (bn && xn)
 		gr = agopen("cfg", Agdirected, NULL);
@@ -669,7 +670,7 @@ static int write_symbol(struct rep *r, size_t si, char *err, size_t errsz)
 			r->o->max_blocks, rs->g.hidden_max_cov);
 	fputs("<div class=\"pair\"><div class=\"graph\">\n", out);
 	if (write_graph(r, si, rs, err, errsz))
-		return -1;
+		return BR_ESYS;
 	fputs("</div>\n", out);
 	write_disasm(r, si, rs);
 	fputs("</div>\n</section>\n", out);
@@ -768,7 +769,7 @@ static int prepare(struct rep *r, size_t nr)
 
 	r->rs = calloc(nr ? nr : 1, sizeof(*r->rs));
 	if (!r->rs)
-		return -1;
+		return BR_ESYS;
 	for (i = 0; i < nr; i++) {
 		struct rsym *rs = &r->rs[i];
 		const struct annot_sym *p = &r->ps.v[i];
@@ -785,7 +786,7 @@ static int prepare(struct rep *r, size_t nr)
 				rs->nr_ranges++;
 		n = annot_sym_branches(p, &br);
 		if (n < 0)
-			return -1;
+			return BR_ESYS;
 		for (k = 0; k < n; k++) {
 			if (br[k].from < p->start || br[k].from >= p->end)
 				continue;
@@ -796,7 +797,7 @@ static int prepare(struct rep *r, size_t nr)
 		if (p->ksym)
 			continue;
 		if (cfg_build(p, r->o->max_blocks, &r->tx, &rs->g))
-			return -1;
+			return BR_ESYS;
 		rs->has_cfg = true;
 		for (b = 0; b < rs->g.nr_blocks; b++)
 			rs->executed += rs->g.blocks[b].coverage > 0;
@@ -853,7 +854,7 @@ int report_write(struct annot *a, const struct report_opts *o, FILE *out,
 
 	if (annot_finish(a)) {
 		snprintf(err, errsz, "out of memory");
-		return -2;
+		return BR_ESYS;
 	}
 	for (i = 0; i < a->nr_per; i++)
 		if (a->per[i] && a->per[i]->ctx &&
@@ -861,16 +862,16 @@ int report_write(struct annot *a, const struct report_opts *o, FILE *out,
 			r.pred = true;
 	if (annot_insn_text_init(&r.tx, a)) {
 		snprintf(err, errsz, "out of memory");
-		return -2;
+		return BR_ESYS;
 	}
 	ret = annot_symbols(a, o->symbols, o->nr_symbols, &r.ps, err, errsz);
 	if (ret) {
-		if (ret == -2)
+		if (ret == BR_ESYS)
 			snprintf(err, errsz, "out of memory");
 		goto out;
 	}
 	nr = r.ps.nr < o->max_symbols ? r.ps.nr : o->max_symbols;
-	ret = -2;
+	ret = BR_ESYS;
 	if (prepare(&r, nr)) {
 		snprintf(err, errsz, "out of memory");
 		goto out;

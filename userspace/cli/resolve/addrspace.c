@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/status.h"
 #include "base/pairmap.h"
 #include "common/hash.h"
 
@@ -143,7 +144,7 @@ static int reserve(struct as_maps *m, size_t extra)
 			c *= 2;
 		v = realloc(m->v, c * sizeof(*v));
 		if (!v)
-			return -1;
+			return BR_ESYS;
 		m->v = v;
 		m->cap = c;
 	}
@@ -156,7 +157,7 @@ int as_maps_insert(struct as_maps *p, const struct as_map *nm)
 
 	/* Worst case: one mapping split in two, plus the new one. */
 	if (reserve(p, 2))
-		return -1;
+		return BR_ESYS;
 	for (i = 0; i < p->nr; i++) {
 		struct as_map *m = &p->v[i];
 
@@ -225,7 +226,7 @@ int as_maps_copy(struct as_maps *dst, const struct as_maps *src)
 	if (!src->nr)
 		return 0;
 	if (reserve(dst, src->nr))
-		return -1;
+		return BR_ESYS;
 	memcpy(dst->v, src->v, src->nr * sizeof(*src->v));
 	dst->nr = src->nr;
 	return 0;
@@ -268,7 +269,7 @@ int as_mmap_prepare(struct addrspace *as, const struct ev_mmap *e,
 					e->build_id_size, true);
 
 		if (!k)
-			return -1;
+			return BR_ESYS;
 		/* perf records the runtime address of _text as the offset. */
 		dso_set_kernel_text(as->reg, k, e->pgoff);
 		res->dso = k;
@@ -277,7 +278,7 @@ int as_mmap_prepare(struct addrspace *as, const struct ev_mmap *e,
 		res->dso = dso_get(as->reg, e->path, e->build_id,
 				   e->build_id_size, kernel);
 		if (!res->dso)
-			return -1;
+			return BR_ESYS;
 	}
 	return 0;
 }
@@ -312,7 +313,7 @@ int as_mmap_apply(struct addrspace *as, const struct ev_mmap *e,
 	else
 		p = get_proc(as, e->pid);
 	if (!p)
-		return -1;
+		return BR_ESYS;
 	return as_maps_insert(&p->maps, &nm);
 }
 
@@ -343,7 +344,7 @@ int as_identity(struct addrspace *as, struct dso *dso)
 		nm.id = as->next_id;
 		nm.seq = as->next_id++;
 		if (as_maps_insert(&as->any.maps, &nm))
-			return -1;
+			return BR_ESYS;
 	}
 	return 0;
 }
@@ -371,7 +372,7 @@ int as_task(struct addrspace *as, const struct ev_task *t)
 	parent = find_proc(as, t->ppid);
 	child = get_proc(as, t->pid);
 	if (!child)
-		return -1;
+		return BR_ESYS;
 	if (!parent) {
 		child->maps.nr = 0;
 		return 0;

@@ -64,14 +64,14 @@ struct as_maps {
 
 /*
  * Add @nm, cutting whatever part of older mappings it overlaps (as
- * mmap(2) does).  0, or -1 out of memory.
+ * mmap(2) does).  0, or BR_ESYS (base/status.h) out of memory.
  */
 int as_maps_insert(struct as_maps *m, const struct as_map *nm);
 
 /* The mapping containing @addr, or NULL. */
 const struct as_map *as_maps_find(struct as_maps *m, uint64_t addr);
 
-/* @dst becomes a copy of @src (a forked process): 0 or -1. */
+/* @dst becomes a copy of @src (a forked process): 0 or BR_ESYS. */
 int as_maps_copy(struct as_maps *dst, const struct as_maps *src);
 void as_maps_free(struct as_maps *m);
 
@@ -103,7 +103,7 @@ struct addrspace *as_new(struct dso_registry *reg);
 void as_free(struct addrspace *as);
 
 /*
- * Event handlers; 0, or -1 out of memory.
+ * Event handlers; 0, or BR_ESYS (base/status.h) out of memory.
  *
  * An mmap in two steps, for several address spaces that follow the same
  * events (input/par.h): as_mmap_prepare() decides what the mmap maps
@@ -130,7 +130,7 @@ int as_task(struct addrspace *as, const struct ev_task *t);
 /*
  * A mapping of @dso's executable PT_LOADs at their own addresses, seen by
  * every process: what a non-PIE executable given with --binary needs when
- * the input has no mmap of it.  0, or -1 out of memory.
+ * the input has no mmap of it.  0, or BR_ESYS (base/status.h) out of memory.
  */
 int as_identity(struct addrspace *as, struct dso *dso);
 

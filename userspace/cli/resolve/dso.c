@@ -209,14 +209,14 @@ static int note_locked(struct dso_registry *r, const char *path,
 
 		n = realloc(r->notes, c * sizeof(*n));
 		if (!n)
-			return -1;
+			return BR_ESYS;
 		r->notes = n;
 		r->cap_notes = c;
 	}
 	n = &r->notes[r->nr_notes];
 	n->path = strdup(path);
 	if (!n->path)
-		return -1;
+		return BR_ESYS;
 	memcpy(n->id, id, id_size);
 	n->size = (uint8_t)id_size;
 	n->kernel = kernel;
@@ -560,7 +560,7 @@ static int load_kallsyms(struct dso *d, const char *path, uint64_t *text)
 	*text = 0;
 	if (!f) {
 		set_why(d, DSO_NOT_FOUND, "%s: %s", path, strerror(errno));
-		return -1;
+		return BR_ESYS;
 	}
 	while (fgets(line, sizeof(line), f)) {
 		char type, name[512];
@@ -573,7 +573,7 @@ static int load_kallsyms(struct dso *d, const char *path, uint64_t *text)
 				"%s:%lu: expected 'ADDRESS TYPE NAME', got '%.48s'",
 				path, lineno, line);
 			fclose(f);
-			return -1;
+			return BR_EINPUT;
 		}
 		if (!strcmp(name, "_text"))
 			*text = a;
@@ -598,7 +598,7 @@ static int load_kallsyms(struct dso *d, const char *path, uint64_t *text)
 	if (!d->nr_ksyms) {
 		set_why(d, DSO_UNUSABLE,
 			"%s: expected kernel text symbols, got none", path);
-		return -1;
+		return BR_EINPUT;
 	}
 	qsort(d->ksyms, d->nr_ksyms, sizeof(*d->ksyms), cmp_ksym);
 	for (i = 0; i < d->nr_ksyms; i++) {
@@ -617,7 +617,7 @@ static int load_kallsyms(struct dso *d, const char *path, uint64_t *text)
 oom:
 	fclose(f);
 	set_why(d, DSO_NO_MEMORY, "out of memory");
-	return -1;
+	return BR_ESYS;
 }
 
 /* The value of the symbol @name in the ELF file's .symtab, 0 if none. */

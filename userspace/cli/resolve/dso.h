@@ -115,7 +115,10 @@ void dso_registry_free(struct dso_registry *r);
 struct dso *dso_get(struct dso_registry *r, const char *path,
 		    const uint8_t *id, size_t id_size, bool kernel);
 
-/* Record a build-id table entry (path -> id) for DSOs made later. */
+/*
+ * Record a build-id table entry (path -> id) for DSOs made later: 0 or
+ * BR_ESYS (base/status.h) out of memory.
+ */
 int dso_note_build_id(struct dso_registry *r, const char *path,
 		      const uint8_t *id, size_t id_size, bool kernel);
 

@@ -51,20 +51,20 @@ static int read_file(const char *path, unsigned char **data, size_t *size,
 
 	if (fd < 0) {
 		snprintf(err, errsz, "%s: %s", path, strerror(errno));
-		return -1;
+		return BR_ESYS;
 	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 		snprintf(err, errsz, "%s: expected an ELF executable, got %s",
 			 path, S_ISDIR(st.st_mode) ? "a directory" :
 			 "a special file");
 		close(fd);
-		return -1;
+		return BR_ESYS;
 	}
 	buf = malloc(st.st_size ? (size_t)st.st_size : 1);
 	if (!buf) {
 		snprintf(err, errsz, "%s: out of memory", path);
 		close(fd);
-		return -1;
+		return BR_ESYS;
 	}
 	while (done < (size_t)st.st_size) {
 		ssize_t n = read(fd, buf + done, (size_t)st.st_size - done);
@@ -74,7 +74,7 @@ static int read_file(const char *path, unsigned char **data, size_t *size,
 				 n ? strerror(errno) : "short file");
 			free(buf);
 			close(fd);
-			return -1;
+			return BR_ESYS;
 		}
 		done += (size_t)n;
 	}
@@ -139,7 +139,7 @@ static int push_code(struct eb_binary *b, size_t *cap, const cs_insn *in)
 		struct eb_insn *c = realloc(b->code, n * sizeof(*c));
 
 		if (!c)
-			return -1;
+			return BR_ESYS;
 		b->code = c;
 		*cap = n;
 	}
@@ -158,7 +158,7 @@ static int push_raw(struct eb_binary *b, size_t *cap, uint64_t addr,
 		struct eb_insn *c = realloc(b->code, n * sizeof(*c));
 
 		if (!c)
-			return -1;
+			return BR_ESYS;
 		b->code = c;
 		*cap = n;
 	}
@@ -182,7 +182,7 @@ static int decode_region(struct eb_binary *b, const struct eb_section *s,
 	uint64_t addr = lo;
 
 	if (!in)
-		return -1;
+		return BR_ESYS;
 	while (addr < hi) {
 		const uint8_t *code = b->image + s->offset + (addr - s->addr);
 		size_t size = (size_t)(hi - addr);
@@ -191,7 +191,7 @@ static int decode_region(struct eb_binary *b, const struct eb_section *s,
 		if (cs_disasm_iter(h, &code, &size, &a, in)) {
 			if (push_code(b, cap, in)) {
 				cs_free(in, 1);
-				return -1;
+				return BR_ESYS;
 			}
 			addr = a;
 		} else {
@@ -201,7 +201,7 @@ static int decode_region(struct eb_binary *b, const struct eb_section *s,
 
 			if (n && push_raw(b, cap, addr, n)) {
 				cs_free(in, 1);
-				return -1;
+				return BR_ESYS;
 			}
 			addr += n ? n : 1;
 		}
@@ -376,7 +376,7 @@ static int cmp_sym(const void *a, const void *b)
  * perf's "NAME@plt" symbols for the PLT entries no symbol covers: entry i
  * of .rela.plt is the i-th 16-byte stub of .plt.sec, or of .plt after its
  * first stub.  Display only: added after the code set was decoded, which
- * (as llvm-profgen's) has no PLT.  0, or -1 out of memory.
+ * (as llvm-profgen's) has no PLT.  0, or BR_ESYS out of memory.
  */
 static int add_plt_symbols(struct eb_binary *b, Elf *elf, size_t shstrndx)
 {
@@ -548,7 +548,7 @@ static inline unsigned popcount64(uint64_t x)
  * byte plus a 32-bit rank per 64 bytes (a quarter of a byte per text byte).
  * Left out (binary search instead) when the code set is empty, not strictly
  * increasing, or spread so thinly that the bitmap and ranks would take
- * over 60 bytes per instruction.  0, or -1 if out of memory.
+ * over 60 bytes per instruction.  0, or BR_ESYS if out of memory.
  */
 static int build_code_bitmap(struct eb_binary *b)
 {
@@ -778,7 +778,7 @@ static int open_decoders(struct eb_binary *b, char *err, size_t errsz)
 /*
  * The symbols' ends, llvm-profgen's code set (@o->code_set), the PLT's
  * symbols, the prefix counts of calls, returns and direct jumps, and the
- * code bitmap.  0 or -1 out of memory.
+ * code bitmap.  0 or BR_ESYS out of memory.
  */
 static int finish_code(struct eb_binary *b, Elf *elf, size_t shstrndx,
 		       const struct eb_open_opts *o)
@@ -793,13 +793,13 @@ static int finish_code(struct eb_binary *b, Elf *elf, size_t shstrndx,
 		if (o->code_set &&
 		    decode_region(b, eb_xsec_at(b, b->syms[i].start),
 				  b->syms[i].start, end, &cap))
-			return -1;
+			return BR_ESYS;
 	}
 	if (add_plt_symbols(b, elf, shstrndx))
-		return -1;
+		return BR_ESYS;
 	b->xfer_prefix = malloc((b->nr_code + 1) * sizeof(*b->xfer_prefix));
 	if (!b->xfer_prefix)
-		return -1;
+		return BR_ESYS;
 	b->xfer_prefix[0] = 0;
 	for (i = 0; i < b->nr_code; i++) {
 		enum eb_kind k = b->code[i].kind;
@@ -807,7 +807,7 @@ static int finish_code(struct eb_binary *b, Elf *elf, size_t shstrndx,
 		b->xfer_prefix[i + 1] = b->xfer_prefix[i] +
 			(k == EB_CALL || k == EB_RET || k == EB_JMP);
 	}
-	return build_code_bitmap(b) ? -1 : 0;
+	return build_code_bitmap(b) ? BR_ESYS : 0;
 }
 
 /* What the file holds: segments, code sections, decoders, symbols, code. */
