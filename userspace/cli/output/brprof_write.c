@@ -24,7 +24,9 @@ static inline uint64_t ld64(const uint8_t *p)
 /*
  * The profile being written: to a temporary file beside the output (then
  * renamed over it) in pieces of OBUF_FLUSH bytes, so that writing needs
- * little memory however large the profile; to stdout from memory.
+ * little memory however large the profile; from memory to stdout, or to an
+ * output that exists and is not a regular file (a device, a FIFO: written
+ * in place, never replaced).
  * Offsets are of the whole file; a patch of bytes already written goes to
  * the file.  The checksums are computed from the file at the end.
  */
@@ -34,7 +36,8 @@ struct obuf {
 	uint8_t *p;
 	size_t len, cap;
 	uint64_t flushed;	/* file bytes before p[0] */
-	int fd;			/* -1: all in memory (stdout) */
+	int fd;			/* -1: all in memory (to @out) */
+	FILE *out;		/* in memory: where to (NULL: stdout) */
 	char *tmp;		/* the temporary file */
 	bool oom;
 	bool io;		/* a write failed (errno in @err_no) */
@@ -167,10 +170,20 @@ static void header(struct obuf *b, uint32_t nr_dsos, uint32_t flags)
 static int obuf_open(struct obuf *b, const char *path, char *err,
 		     size_t errsz)
 {
+	struct stat st;
+
 	memset(b, 0, sizeof(*b));
 	b->fd = -1;
 	if (!strcmp(path, "-"))
 		return 0;
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		b->out = fopen(path, "w");
+		if (!b->out) {
+			snprintf(err, errsz, "%s: %s", path, strerror(errno));
+			return BR_ESYS;
+		}
+		return 0;
+	}
 	if (asprintf(&b->tmp, "%s.XXXXXX", path) < 0) {
 		b->tmp = NULL;
 		snprintf(err, errsz, "%s: out of memory", path);
@@ -192,6 +205,8 @@ static void obuf_abort(struct obuf *b)
 		close(b->fd);
 		unlink(b->tmp);
 	}
+	if (b->out)
+		fclose(b->out);
 	free(b->tmp);
 	free(b->p);
 	memset(b, 0, sizeof(*b));
@@ -200,7 +215,8 @@ static void obuf_abort(struct obuf *b)
 
 /*
  * Finish: sizes and checksums, then the file renamed to @path (or the
- * bytes to stdout).  0 or -2 with a message; frees @b either way.
+ * bytes to stdout or the device).  0 or BR_ESYS with a message; frees @b
+ * either way.
  * *@bytes: the profile's size.
  */
 static int obuf_close(struct obuf *b, const char *path, size_t *bytes,
@@ -241,9 +257,10 @@ static int obuf_close(struct obuf *b, const char *path, size_t *bytes,
 		if (map)
 			munmap(map, len);
 		if (b->fd < 0) {
+			FILE *f = b->out ? b->out : stdout;
+
 			memcpy(b->p, hdr, BRPROF_HEADER);
-			if (fwrite(b->p, 1, len, stdout) != len ||
-			    fflush(stdout)) {
+			if (fwrite(b->p, 1, len, f) != len || fflush(f)) {
 				b->io = true;
 				b->err_no = errno;
 			}
@@ -268,6 +285,13 @@ static int obuf_close(struct obuf *b, const char *path, size_t *bytes,
 	if (b->io) {
 		snprintf(err, errsz, "%s: cannot write the profile: %s", path,
 			 strerror(b->err_no));
+		obuf_abort(b);
+		return BR_ESYS;
+	}
+	if (b->out && fclose(b->out)) {
+		b->out = NULL;
+		snprintf(err, errsz, "%s: cannot write the profile: %s", path,
+			 strerror(errno));
 		obuf_abort(b);
 		return BR_ESYS;
 	}
