@@ -36,6 +36,7 @@ static const struct {
 	{ "perfdata", perfdata_suite },
 	{ "scale", scale_suite },
 	{ "oom", oom_suite },
+	{ "options", options_suite },
 };
 
 #define NR_SUITES (sizeof(suites) / sizeof(suites[0]))

@@ -34,6 +34,7 @@ Suite *manners_suite(void);
 Suite *perfdata_suite(void);
 Suite *scale_suite(void);
 Suite *oom_suite(void);
+Suite *options_suite(void);
 
 /* getenv() that fails the test when the variable is missing. */
 const char *env_path(const char *name);
