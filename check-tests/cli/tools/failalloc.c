@@ -6,22 +6,28 @@
  * and tells the allocations the program itself makes (the caller's
  * address is in the executable's code) from those of the libraries.
  *
- *   FAILALLOC_LIST=FILE   at exit, write every call site of the program
- *                         (its offset in the executable), in the order of
- *                         the first call of each, one per line
- *   FAILALLOC_SITE=OFFSET the first call from that site fails (NULL,
- *                         errno ENOMEM); every other call is served
+ *   FAILALLOC_LIST=FILE  at exit, write every call site of the program,
+ *                        in the order of the first call of each, one per
+ *                        line
+ *   FAILALLOC_SITE=SITE  the first call from that site fails (NULL, errno
+ *                        ENOMEM); every other call is served
  *
- * A site is the return address of the allocation call, so every place of
- * the program that allocates gets its own failure; the library calls are
- * never failed (their handling of it is theirs).  Under AddressSanitizer
- * the real functions are ASan's (ASAN_OPTIONS=verify_asan_link_order=0).
+ * A site is "0xAT/0xFROM": AT the return address of the allocation call,
+ * FROM the return address of the call of the function that allocates (0
+ * when that caller is not in the program), both as offsets in the
+ * executable.  So every place of the program that allocates gets its own
+ * failure, once per place that calls it: a helper that allocates for many
+ * callers fails under each of them, and each caller's handling is tried.
+ * The library calls are never failed (their handling of it is theirs).
+ * Under AddressSanitizer the real functions are ASan's
+ * (ASAN_OPTIONS=verify_asan_link_order=0).
  */
 #define _GNU_SOURCE
 
 #include <dlfcn.h>
 #include <errno.h>
 #include <link.h>
+#include <unwind.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -36,11 +42,17 @@ static void *(*real_calloc)(size_t, size_t);
 static void *(*real_realloc)(void *, size_t);
 static void (*real_free)(void *);
 
+struct site {
+	uintptr_t at, from;
+};
+
 static uintptr_t exe_lo, exe_hi, exe_base;
-static uintptr_t fail_site;		/* 0: none */
+static struct site fail_site;		/* at 0: none */
 static int failed;
-static uintptr_t sites[MAX_SITES];
+static struct site sites[MAX_SITES];
 static size_t nr_sites;
+static unsigned short index_of[4 * MAX_SITES];	/* 1 + index; 0: free */
+static __thread int unwinding __attribute__((tls_model("initial-exec")));
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* dlsym() allocates: serve those calls from here until it returns. */
@@ -98,27 +110,76 @@ static void resolve(void)
 	real_free = dlsym(RTLD_NEXT, "free");
 	dl_iterate_phdr(find_exe, NULL);
 	s = getenv("FAILALLOC_SITE");
-	if (s && *s)
-		fail_site = (uintptr_t)strtoull(s, NULL, 0);
+	if (s && *s) {
+		char *end;
+
+		fail_site.at = (uintptr_t)strtoull(s, &end, 0);
+		if (*end == '/')
+			fail_site.from = (uintptr_t)strtoull(end + 1, NULL, 0);
+	}
 	resolving = 0;
+}
+
+static int in_exe(uintptr_t a)
+{
+	return a >= exe_lo && a < exe_hi;
+}
+
+/* Walking the stack up to the frame after @ret's. */
+struct walk {
+	uintptr_t ret;
+	int found;
+	uintptr_t from;
+};
+
+static _Unwind_Reason_Code step(struct _Unwind_Context *ctx, void *arg)
+{
+	struct walk *w = arg;
+	uintptr_t ip = (uintptr_t)_Unwind_GetIP(ctx);
+
+	if (!w->found) {
+		w->found = ip == w->ret;
+		return _URC_NO_REASON;
+	}
+	w->from = in_exe(ip) ? ip - exe_base : 0;
+	return _URC_END_OF_STACK;
+}
+
+/* The return address of the call of the function that called from @ret. */
+static uintptr_t caller_of(uintptr_t ret)
+{
+	struct walk w = { ret, 0, 0 };
+
+	if (unwinding)
+		return 0;
+	unwinding = 1;
+	_Unwind_Backtrace(step, &w);
+	unwinding = 0;
+	return w.from;
 }
 
 /* Whether the call from @ret fails; notes its site either way. */
 static int should_fail(uintptr_t ret)
 {
-	uintptr_t site;
+	struct site site;
 	size_t i;
 	int fail = 0;
 
-	if (ret < exe_lo || ret >= exe_hi)
+	if (!in_exe(ret))
 		return 0;
-	site = ret - exe_base;
+	site.at = ret - exe_base;
+	site.from = caller_of(ret);
 	pthread_mutex_lock(&lock);
-	for (i = 0; i < nr_sites && sites[i] != site; i++)
-		;
-	if (i == nr_sites && nr_sites < MAX_SITES)
+	i = ((site.at * 0x9e3779b97f4a7c15ull) ^ site.from) % (4 * MAX_SITES);
+	while (index_of[i] && (sites[index_of[i] - 1].at != site.at ||
+			       sites[index_of[i] - 1].from != site.from))
+		i = (i + 1) % (4 * MAX_SITES);
+	if (!index_of[i] && nr_sites < MAX_SITES) {
 		sites[nr_sites++] = site;
-	if (site == fail_site && !failed) {
+		index_of[i] = (unsigned short)nr_sites;
+	}
+	if (site.at == fail_site.at && site.from == fail_site.from &&
+	    !failed) {
 		failed = 1;
 		fail = 1;
 	}
@@ -240,6 +301,7 @@ __attribute__((destructor)) static void write_list(void)
 	if (!f)
 		return;
 	for (i = 0; i < nr_sites; i++)
-		fprintf(f, "0x%lx\n", (unsigned long)sites[i]);
+		fprintf(f, "0x%lx/0x%lx\n", (unsigned long)sites[i].at,
+			(unsigned long)sites[i].from);
 	fclose(f);
 }

@@ -66,6 +66,7 @@ static int export(const struct cmd_common *c, const char *output)
 	struct annot_cfg cfg;
 	struct annot an;
 	const struct annot_dso *pick = NULL;
+	char err[BR_ERR_MAX];
 	size_t i, n = 0;
 	FILE *out;
 	int r;
@@ -106,9 +107,10 @@ static int export(const struct cmd_common *c, const char *output)
 		r = cli_fail(CLI_EXIT_USAGE, "%s: %s", output, strerror(errno));
 		goto out;
 	}
-	if (bolt_write(&pick->bolt, out) || fflush(out))
-		r = cli_fail(CLI_EXIT_USAGE, "%s: cannot write the profile",
-			     output ? output : "<stdout>");
+	r = bolt_write(&pick->bolt, out, output ? output : "<stdout>", err,
+		       sizeof(err));
+	if (r)
+		r = cli_fail(cli_status(r), "%s", err);
 	if (output && fclose(out) && !r)
 		r = cli_fail(CLI_EXIT_USAGE, "%s: %s", output, strerror(errno));
 out:

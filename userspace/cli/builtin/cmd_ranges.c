@@ -100,9 +100,10 @@ static uint64_t base_of(const struct args *a, const struct profile *prof)
 static int write_one(const struct args *a, const struct profile *prof,
 		     FILE *out)
 {
-	if (profile_write(prof, base_of(a, prof), out) || fflush(out))
-		return cli_fail(CLI_EXIT_USAGE, "cannot write the profile");
-	return 0;
+	char err[BR_ERR_MAX];
+	int r = profile_write(prof, base_of(a, prof), out, err, sizeof(err));
+
+	return r ? cli_fail(cli_status(r), "%s", err) : 0;
 }
 
 /* -o DIR: DIR/NAME.rawprof per DSO (NAME-BUILDID when two share a name). */

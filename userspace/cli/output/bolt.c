@@ -26,11 +26,18 @@ static int lines(FILE *out, const struct pairmap *pm, const struct pairmap *miss
 	return 0;
 }
 
-int bolt_write(const struct bolt_dso *bd, FILE *out)
+int bolt_write(const struct bolt_dso *bd, FILE *out, const char *name,
+	       char *err, size_t errsz)
 {
 	if (lines(out, &bd->br, &bd->br_miss, 'B') ||
 	    lines(out, &bd->ft, NULL, 'F') ||
-	    lines(out, &bd->ft_ext, NULL, 'f'))
+	    lines(out, &bd->ft_ext, NULL, 'f')) {
+		snprintf(err, errsz, "out of memory");
 		return BR_ESYS;
-	return ferror(out) ? BR_ESYS : 0;
+	}
+	if (ferror(out) || fflush(out)) {
+		snprintf(err, errsz, "%s: cannot write the profile", name);
+		return BR_ESYS;
+	}
+	return 0;
 }

@@ -22,11 +22,16 @@
 #ifndef BLOCKRANGE_CLI_BOLT_H
 #define BLOCKRANGE_CLI_BOLT_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "collect/bolt.h"
 
-/* Write @bd's profile to @out: 0, or BR_ESYS (memory or an output error). */
-int bolt_write(const struct bolt_dso *bd, FILE *out);
+/*
+ * Write @bd's profile to @out (named @name in messages): 0, or BR_ESYS
+ * with a message (out of memory, or @out could not be written).
+ */
+int bolt_write(const struct bolt_dso *bd, FILE *out, const char *name,
+	       char *err, size_t errsz);
 
 #endif /* BLOCKRANGE_CLI_BOLT_H */

@@ -7,7 +7,8 @@
 
 #include "base/status.h"
 
-int profile_write(const struct profile *prof, uint64_t base, FILE *out)
+int profile_write(const struct profile *prof, uint64_t base, FILE *out,
+		  char *err, size_t errsz)
 {
 	struct pairmap_slot *r = pairmap_sorted(&prof->ranges);
 	struct pairmap_slot *b = pairmap_sorted(&prof->branches);
@@ -16,6 +17,7 @@ int profile_write(const struct profile *prof, uint64_t base, FILE *out)
 	if (!r || !b) {
 		free(r);
 		free(b);
+		snprintf(err, errsz, "out of memory");
 		return BR_ESYS;
 	}
 	fprintf(out, "%zu\n", prof->ranges.nr);
@@ -28,5 +30,9 @@ int profile_write(const struct profile *prof, uint64_t base, FILE *out)
 			b[i].a - base, b[i].b - base, b[i].count);
 	free(r);
 	free(b);
-	return ferror(out) ? BR_ESYS : 0;
+	if (ferror(out) || fflush(out)) {
+		snprintf(err, errsz, "cannot write the profile");
+		return BR_ESYS;
+	}
+	return 0;
 }

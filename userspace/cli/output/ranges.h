@@ -14,6 +14,7 @@
 #ifndef BLOCKRANGE_CLI_OUTPUT_RANGES_H
 #define BLOCKRANGE_CLI_OUTPUT_RANGES_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -21,8 +22,9 @@
 
 /*
  * Print @prof in llvm-profgen's text: addresses minus @base.  0 or
- * BR_ESYS (out of memory or an output error).
+ * BR_ESYS with a message (out of memory, or @out could not be written).
  */
-int profile_write(const struct profile *prof, uint64_t base, FILE *out);
+int profile_write(const struct profile *prof, uint64_t base, FILE *out,
+		  char *err, size_t errsz);
 
 #endif /* BLOCKRANGE_CLI_OUTPUT_RANGES_H */
