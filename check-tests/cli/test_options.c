@@ -148,6 +148,8 @@ static const struct opt_case cases[] = {
 	  "nothing to export: ", NULL, false },
 	{ "ranges --no-pager -i @DATA --dso nosuch", 2, "nothing to profile: ",
 	  NULL, false },
+	{ "merge @FLAGS -o @S/m.brprof", 2,
+	  "expected the .brprof magic, got another file", NULL, false },
 	{ "merge /nonexistent.brprof -o @S/m.brprof", 1,
 	  "/nonexistent.brprof: No such file or directory", NULL, false },
 
