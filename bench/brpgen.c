@@ -4,7 +4,7 @@
  *
  *   brpgen OUT SEED DSOS RECORDS
  *
- * writes a valid profile (userspace/cli/brprof.h) with DSOS DSOs named
+ * writes a valid profile (userspace/cli/input/brprof.h) with DSOS DSOs named
  * /bench/libK.so (K < DSOS, so profiles of different seeds share them and
  * merge adds their records) and, per DSO and section, RECORDS records with
  * random keys over a 1 MiB text (so profiles of different seeds overlap
@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "brprof.h"
+#include "input/brprof.h"
 
 static uint64_t rnd(uint64_t *s)
 {

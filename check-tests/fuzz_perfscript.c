@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer harness for the perf script reader of the CLI
- * (userspace/cli/perfscript.c): the input bytes are the whole file.
+ * (userspace/cli/input/perfscript.c): the input bytes are the whole file.
  *
  * Each input is read three times through ps_read() on an fmemopen()
  * stream: strictly, with skip_bad, and strictly with a sample callback that
@@ -46,7 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfscript.h"
+#include "input/perfscript.h"
 
 #define STOP_VALUE 5
 

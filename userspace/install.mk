@@ -33,7 +33,7 @@
 
 # The CLI's version (blockrange --version); the library's is BR_LIB_VERSION.
 BR_VERSION := $(shell sed -n 's/^\#define BLOCKRANGE_VERSION "\(.*\)"/\1/p' \
-	$(TOP)/userspace/cli/version.h)
+	$(TOP)/userspace/cli/base/version.h)
 
 PREFIX ?= /usr/local
 DESTDIR ?=

@@ -41,7 +41,7 @@ PD_FUZZ_SRC := $(TOP)/check-tests/fuzz_perfdata.c
 
 $(CLI_OUT)/tests/fuzz_perfdata.o: $(PD_FUZZ_SRC) $(TOP)/userspace/perfdata.mk | deps
 	@mkdir -p $(@D)
-	$(CLI_CC) $(CLI_CFLAGS) -I$(CLI_SRC) -DBLOCKRANGE_FUZZ_PERFDATA \
+	$(CLI_CC) $(CLI_CFLAGS) -DBLOCKRANGE_FUZZ_PERFDATA \
 		-MMD -MP -MT $@ -c $< -o $@
 
 check-cli: $(PD_ORACLE_OUT)/.stamp $(PD_BAD_OUT)/.stamp
@@ -55,16 +55,18 @@ check-cli: export BLOCKRANGE_PD_CORPUS := $(PD_TESTS)/fuzz-perfdata-corpus
 # the committed corpus, the generated good variants and the hostile files.
 PD_FUZZ_BIN := $(CLI_FUZZ_OUT)/fuzz_perfdata
 PD_FUZZ_CFLAGS := -std=c11 -Wall -Wextra -Werror -g -O1 -I$(CLI_SRC) \
+	-I$(TOP)/userspace \
 	-DBLOCKRANGE_FUZZ_PERFDATA -DBLOCKRANGE_FUZZ_LIBFUZZER \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 PD_FUZZ_MAX_LEN := 16384
 
 .PHONY: fuzz-perfdata bench-script
 
-$(PD_FUZZ_BIN): $(PD_FUZZ_SRC) $(CLI_SRC)/perfdata.c $(CLI_SRC)/perfdata.h \
-		$(CLI_SRC)/events.h $(CLI_SRC)/perf_file.h $(TOP)/userspace/perfdata.mk
+$(PD_FUZZ_BIN): $(PD_FUZZ_SRC) $(CLI_SRC)/input/perfdata.c \
+		$(CLI_SRC)/input/perfdata.h $(CLI_SRC)/input/events.h \
+		$(CLI_SRC)/input/perf_file.h $(TOP)/userspace/perfdata.mk
 	@mkdir -p $(@D)
-	clang $(PD_FUZZ_CFLAGS) -o $@ $(PD_FUZZ_SRC) $(CLI_SRC)/perfdata.c \
+	clang $(PD_FUZZ_CFLAGS) -o $@ $(PD_FUZZ_SRC) $(CLI_SRC)/input/perfdata.c \
 		$$(pkg-config --libs libzstd)
 
 fuzz-perfdata: $(PD_FUZZ_BIN) $(PD_ORACLE_OUT)/.stamp $(PD_BAD_OUT)/.stamp

@@ -14,9 +14,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "builtin/cli.h"
 #include "cli_tests.h"
-#include "version.h"
+#include "base/version.h"
 
 /* Every subcommand; the overview must list exactly these. */
 static const struct cli_cmd *const cmds[] = {

@@ -19,12 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "annotate.h"
+#include "collect/annot.h"
 #include "cli_tests.h"
-#include "elfbin.h"
-#include "input.h"
-#include "perfscript.h"
-#include "profile.h"
+#include "resolve/elfbin.h"
+#include "input/input.h"
+#include "input/perfscript.h"
+#include "collect/profile.h"
 
 static const struct workload {
 	const char *name;
@@ -330,7 +330,8 @@ START_TEST(exactness)
 	ck_assert_msg(!eb_open(bin, &eb, err, sizeof(err)), "%s", err);
 	memset(&so, 0, sizeof(so));
 	so.binary = bin;
-	ck_assert_int_eq(annot_init(&an, ps, &so, NULL), 0);
+	ck_assert_msg(!annot_init(&an, ps, &so, NULL, err, sizeof(err)), "%s",
+		      err);
 	f.a = &an;
 	annot_sink(&an, &f.inner);
 	memset(&sink, 0, sizeof(sink));

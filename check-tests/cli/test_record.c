@@ -29,7 +29,7 @@
 #include <string.h>
 
 #include "cli_tests.h"
-#include "elfbin.h"
+#include "resolve/elfbin.h"
 
 static const char *wl(const char *name, char *buf, size_t sz)
 {

@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "elfbin.h"
-#include "input.h"
-#include "perfdata_write.h"
+#include "resolve/elfbin.h"
+#include "input/input.h"
+#include "output/perfdata_write.h"
 
 struct moved {
 	uint64_t start;

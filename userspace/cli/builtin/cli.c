@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Helpers shared by the subcommands.  See cli.h. */
+#define _GNU_SOURCE
+
+#include "builtin/cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int cli_usage(const struct cli_cmd *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("blockrange: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	fputs(cmd->synopsis, stderr);
+	return CLI_EXIT_USAGE;
+}
+
+int cli_fail(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("blockrange: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return status;
+}
+
+int cli_status(int br)
+{
+	if (br == BR_OK)
+		return 0;
+	return br == BR_EINPUT ? CLI_EXIT_INPUT : CLI_EXIT_USAGE;
+}
+
+int cli_help(const struct cli_cmd *cmd)
+{
+	fputs(cmd->synopsis, stdout);
+	fputc('\n', stdout);
+	fputs(cmd->help, stdout);
+	return 0;
+}
+
+bool cli_parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (!*s || *s == '-' || *s == '+' || *s == ' ')
+		return false;
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	return !errno && !*end;
+}
+
+bool cli_parse_color(const char *s, int *color)
+{
+	if (!strcmp(s, "auto"))
+		*color = -1;
+	else if (!strcmp(s, "always"))
+		*color = 1;
+	else if (!strcmp(s, "never"))
+		*color = 0;
+	else
+		return false;
+	return true;
+}
+
+bool cli_color_on(int color)
+{
+	const char *nc;
+
+	if (color >= 0)
+		return color;
+	nc = getenv("NO_COLOR");
+	return isatty(STDOUT_FILENO) && !(nc && *nc);
+}
+
+const char *cli_input_name(const char *path)
+{
+	return strcmp(path, "-") ? path : "<stdin>";
+}
+
+int cli_bad_option(const struct cli_cmd *cmd, int c, char **argv)
+{
+	const char *opt = argv[optind - 1];
+	const char *eq = strchr(opt, '=');
+	int len = eq ? (int)(eq - opt) : (int)strlen(opt);
+
+	if (c == ':')
+		return cli_usage(cmd, "option '%.*s' needs a value", len, opt);
+	if (optopt && opt[0] == '-' && opt[1] != '-')
+		return cli_usage(cmd, "%s does not take option '-%c'",
+				 cmd->name, optopt);
+	return cli_usage(cmd, "%s does not take option '%.*s'", cmd->name,
+			 len, opt);
+}
+
+bool cli_pager_start(struct cli_pager *p, bool no_pager)
+{
+	const char *cmd = getenv("BLOCKRANGE_PAGER");
+	int fd[2];
+	pid_t pid;
+
+	p->pid = 0;
+	if (no_pager || !isatty(STDOUT_FILENO))
+		return true;
+	if (!cmd)
+		cmd = getenv("PAGER");
+	if (!cmd)
+		cmd = "less";
+	if (!*cmd || !strcmp(cmd, "cat"))
+		return true;
+	if (pipe(fd))
+		return false;
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		close(fd[0]);
+		close(fd[1]);
+		return false;
+	}
+	if (!pid) {
+		dup2(fd[0], STDIN_FILENO);
+		close(fd[0]);
+		close(fd[1]);
+		setenv("LESS", "FRX", 0);
+		setenv("LV", "-c", 0);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		fprintf(stderr, "blockrange: cannot run the pager '%s': %s\n",
+			cmd, strerror(errno));
+		_exit(127);
+	}
+	close(fd[0]);
+	if (dup2(fd[1], STDOUT_FILENO) < 0) {
+		close(fd[1]);
+		waitpid(pid, NULL, 0);
+		return false;
+	}
+	close(fd[1]);
+	p->pid = pid;
+	return true;
+}
+
+void cli_pager_end(struct cli_pager *p)
+{
+	if (!p->pid)
+		return;
+	fflush(stdout);
+	/* The pager sees end of input once no descriptor of the pipe is left. */
+	close(STDOUT_FILENO);
+	while (waitpid(p->pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	p->pid = 0;
+}

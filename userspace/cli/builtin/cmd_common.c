@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Options shared by the profile-reading subcommands.  See cmd_common.h. */
+#define _GNU_SOURCE
+
+#include "builtin/cmd_common.h"
+
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "collect/annot.h"
+#include "input/input.h"
+#include "input/par.h"
+#include "output/progress.h"
+#include "output/summary.h"
+
+void cmd_common_init(struct cmd_common *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->input = "perf.data";
+	c->progress = -1;
+}
+
+void cmd_common_free(struct cmd_common *c)
+{
+	free(c->dsos);
+	c->dsos = NULL;
+}
+
+int cmd_push(const char ***v, size_t *nr, const char *s)
+{
+	const char **x = realloc(*v, (*nr + 1) * sizeof(*x));
+
+	if (!x)
+		return BR_ESYS;
+	x[(*nr)++] = s;
+	*v = x;
+	return 0;
+}
+
+int cmd_common_opt(const struct cli_cmd *cmd, struct cmd_common *c, int opt,
+		   char **argv)
+{
+	(void)argv;
+	switch (opt) {
+	case CMD_OPT_INPUT:
+	case CMD_OPT_PERFSCRIPT:
+		c->input = optarg;
+		return 0;
+	case CMD_OPT_BINARY:
+		c->binary = optarg;
+		return 0;
+	case CMD_OPT_DSO:
+		if (cmd_push(&c->dsos, &c->nr_dsos, optarg))
+			return cli_fail(CLI_EXIT_USAGE, "out of memory");
+		return 0;
+	case CMD_OPT_SYMFS:
+		c->symfs = optarg;
+		return 0;
+	case CMD_OPT_VMLINUX:
+		c->vmlinux = optarg;
+		return 0;
+	case CMD_OPT_KALLSYMS:
+		c->kallsyms = optarg;
+		return 0;
+	case CMD_OPT_DEBUG_DIR:
+		c->debug_dir = optarg;
+		return 0;
+	case CMD_OPT_BUILDID_DIR:
+		c->buildid_dir = optarg;
+		return 0;
+	case CMD_OPT_NO_DEBUGINFOD:
+		c->no_debuginfod = true;
+		return 0;
+	case CMD_OPT_SKIP_BAD:
+		c->skip_bad = true;
+		return 0;
+	case CMD_OPT_JOBS: {
+		uint64_t n;
+
+		if (!cli_parse_u64(optarg, &n) || !n || n > CMD_MAX_JOBS)
+			return cli_usage(cmd, "expected -j N with N from 1 to %u, got '%s'",
+					 CMD_MAX_JOBS, optarg);
+		c->jobs = (unsigned)n;
+		return 0;
+	}
+	case CMD_OPT_ENGINE:
+		if (!strcmp(optarg, "tree"))
+			c->tree = true;
+		else if (!strcmp(optarg, "batch"))
+			c->tree = false;
+		else
+			return cli_usage(cmd, "expected --engine=batch|tree, got '%s'",
+					 optarg);
+		return 0;
+	case CMD_OPT_PROGRESS:
+		c->progress = 1;
+		return 0;
+	case CMD_OPT_NO_PROGRESS:
+		c->progress = 0;
+		return 0;
+	default:
+		return CMD_NOT_COMMON;
+	}
+}
+
+int cmd_parse_output(const struct cli_cmd *cmd, struct cmd_common *c,
+		     int argc, char **argv, const char **output)
+{
+	int o, r = 0;
+
+	optind = 1;
+	opterr = 0;
+	while (!r && (o = getopt_long(argc, argv, "+:i:o:j:h", cmd->options,
+				      NULL)) != -1) {
+		r = cmd_common_opt(cmd, c, o, argv);
+		if (r != CMD_NOT_COMMON)
+			continue;
+		r = 0;
+		switch (o) {
+		case 'o':
+			*output = optarg;
+			break;
+		case 'h':
+			cli_help(cmd);
+			r = CLI_HELP_SHOWN;
+			break;
+		default:
+			r = cli_bad_option(cmd, o, argv);
+			break;
+		}
+	}
+	if (!r && optind < argc)
+		r = cli_usage(cmd, "unexpected argument '%s'", argv[optind]);
+	return r;
+}
+
+void cmd_session_opts(const struct cmd_common *c, struct session_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->dso.symfs = c->symfs;
+	o->dso.buildid_dir = c->buildid_dir;
+	o->dso.debug_dir = c->debug_dir;
+	o->dso.vmlinux = c->vmlinux;
+	o->dso.kallsyms = c->kallsyms;
+	o->dso.debuginfod = !c->no_debuginfod;
+	o->binary = c->binary;
+	o->dsos = c->dsos;
+	o->nr_dsos = c->nr_dsos;
+}
+
+int cmd_annot_init(const struct cmd_common *c, struct annot *a,
+		   const struct session_opts *so, const struct annot_cfg *cfg)
+{
+	char err[BR_ERR_MAX];
+	int r = annot_init(a, cli_input_name(c->input), so, cfg, err,
+			   sizeof(err));
+
+	return r ? cli_fail(cli_status(r), "%s", err) : 0;
+}
+
+int cmd_load(const struct cmd_common *c, struct annot *a,
+	     const char *const *symbols, size_t nr_symbols, const char *done,
+	     const char *verb)
+{
+	int r = cmd_check_symbols(c, a, symbols, nr_symbols);
+
+	if (!r)
+		r = cmd_collect(c, a);
+	if (r)
+		return r;
+	summary_print(stderr, &a->s, done, annot_nr_dsos(a));
+	if (!annot_nr_dsos(a) && !annot_nr_profiles(a) && !nr_symbols) {
+		summary_nothing(stderr, &a->s, verb);
+		return CLI_EXIT_INPUT;
+	}
+	return 0;
+}
+
+void cmd_annot_cfg(const struct cmd_common *c, unsigned parts,
+		   struct annot_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->parts = parts;
+	cfg->engine = c->tree ? ANNOT_ENGINE_TREE : ANNOT_ENGINE_BATCH;
+}
+
+unsigned cmd_jobs(const struct cmd_common *c)
+{
+	return c->jobs ? c->jobs : par_default_jobs();
+}
+
+bool cmd_progress(const struct cmd_common *c)
+{
+	return c->progress < 0 ? isatty(STDERR_FILENO) : c->progress;
+}
+
+const struct par_progress *cmd_progress_of(const struct cmd_common *c,
+					   struct par_progress *pr,
+					   struct progress *prog)
+{
+	if (!cmd_progress(c))
+		return NULL;
+	progress_init(prog, stderr);
+	pr->show = progress_show;
+	pr->arg = prog;
+	return pr;
+}
+
+int cmd_check_symbols(const struct cmd_common *c, const struct annot *a,
+		      const char *const *symbols, size_t nr_symbols)
+{
+	size_t i;
+
+	for (i = 0; a->s.bin_dso && i < nr_symbols; i++)
+		if (!eb_sym_by_name(&a->s.bin_dso->bin, symbols[i]))
+			return cli_fail(CLI_EXIT_INPUT,
+					"expected a function symbol of %s for --symbol, got '%s'",
+					c->binary, symbols[i]);
+	return 0;
+}
+
+int cmd_collect(const struct cmd_common *c, struct annot *a)
+{
+	struct input_opts io = { .skip_bad = c->skip_bad };
+	struct input_stats st;
+	struct par_consumer pc;
+	struct par_progress pr;
+	struct progress prog;
+	char err[BR_ERR_MAX];
+	int r;
+
+	annot_par_consumer(a, &pc);
+	r = par_collect(c->input, &io,
+			a->cfg.engine == ANNOT_ENGINE_TREE ? 1 : cmd_jobs(c),
+			cmd_progress_of(c, &pr, &prog), &pc, &st, err,
+			sizeof(err));
+	if (r)
+		return cli_fail(cli_status(r), "%s", err);
+	if (c->skip_bad && st.format != INPUT_BRPROF)
+		fprintf(stderr, "blockrange: skipped %lu malformed line%s\n",
+			(unsigned long)st.ps.bad_lines,
+			st.ps.bad_lines == 1 ? "" : "s");
+	return 0;
+}

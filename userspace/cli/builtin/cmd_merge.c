@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0
+/* `blockrange merge`: profiles added up.  See output/brprof_write.h. */
+#define _GNU_SOURCE
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output/brprof_write.h"
+#include "builtin/cli.h"
+
+static const char synopsis[] =
+	"usage: blockrange merge FILE.brprof... -o FILE.brprof\n";
+
+static const char help[] =
+	"Add .brprof profiles (blockrange profile) into one: every count of every DSO\n"
+	"(matched by build-id, else by path) is summed, and so are the statistics.  The\n"
+	"result depends only on which profiles go in, not on their order or grouping:\n"
+	"merge(A, B) = merge(B, A) and merge(merge(A, B), C) = merge(A, merge(B, C)),\n"
+	"byte for byte, so profiles of a fleet can be reduced in any order, in any\n"
+	"number of steps, on any number of machines.  A DSO keeps the first of its\n"
+	"paths in byte order; a merged profile's event is the first name in byte\n"
+	"order (it notes when its inputs had several).\n"
+	"\n"
+	"  -o, --output FILE     the merged profile (- is stdout); it may be one of the\n"
+	"                        inputs\n"
+	"  -h, --help            this help\n"
+	"\n"
+	"Example:\n"
+	"  blockrange merge host1.brprof host2.brprof -o fleet.brprof\n"
+	"\n"
+	"Prints 'wrote FILE (N bytes)' on stderr.\n"
+	"Exit status: 0 success, 1 usage or I/O error, 2 a malformed profile or counts\n"
+	"whose sum does not fit in 64 bits.\n";
+
+static const struct option opts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int run(const struct cli_cmd *cmd, int argc, char **argv)
+{
+	const char *output = NULL;
+	char err[BR_ERR_MAX];
+	size_t bytes;
+	int o, r;
+
+	optind = 1;
+	opterr = 0;
+	while ((o = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
+		switch (o) {
+		case 'o':
+			output = optarg;
+			break;
+		case 'h':
+			return cli_help(cmd);
+		default:
+			return cli_bad_option(cmd, o, argv);
+		}
+	}
+	if (!output)
+		return cli_usage(cmd, "merge needs -o FILE.brprof");
+	if (optind >= argc)
+		return cli_usage(cmd, "merge needs at least one FILE.brprof");
+	r = brprof_merge((const char *const *)argv + optind,
+			 (size_t)(argc - optind), output, &bytes, err,
+			 sizeof(err));
+	if (r)
+		return cli_fail(cli_status(r), "%s", err);
+	if (strcmp(output, "-"))
+		fprintf(stderr, "blockrange: wrote %s (%zu bytes)\n", output,
+			bytes);
+	return 0;
+}
+
+const struct cli_cmd cli_cmd_merge = {
+	.name = "merge",
+	.summary = "add .brprof profiles into one (commutative, associative)",
+	.synopsis = synopsis,
+	.help = help,
+	.options = opts,
+	.run = run,
+};

@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0
+/* `blockrange ranges`: llvm-profgen's raw profile per DSO.  See profile.h. */
+#define _GNU_SOURCE
+
+#include <errno.h>
+#include <inttypes.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "builtin/cli.h"
+#include "builtin/cmd_common.h"
+#include "output/ranges.h"
+#include "output/summary.h"
+#include "collect/annot.h"
+
+static const char synopsis[] =
+	"usage: blockrange ranges [-i FILE|-] [--dso NAME | --binary BIN] [-o DIR]\n"
+	"                         [--base ADDR] [--use-offset=0|1] [--perf-event=EVENT]\n"
+	"                         [--leading-ip-only] [--skip-bad] [-j N] [--progress]\n"
+	"                         [--no-pager]\n";
+
+static const char help[] =
+	"Print the raw (unsymbolized) profile of the branch stacks in exactly the text of\n"
+	"`llvm-profgen --format=text --skip-symbolization`: the address ranges executed\n"
+	"straight through and the taken branches, with their counts, as offsets from the\n"
+	"DSO's base.  Each DSO gets the profile llvm-profgen --binary=DSO would print\n"
+	"(addresses in other DSOs are external to it).\n"
+	"\n"
+	"  -i, --input FILE|-    perf.data, `perf script -F ip,brstack` text or a .brprof\n"
+	"                        profile (default perf.data; - is stdin)\n"
+	"  --perfscript FILE|-   the same as --input\n"
+	"  --dso NAME            the profile of this DSO only, on stdout\n"
+	"  -o, --output DIR      one file per DSO: DIR/NAME.rawprof (needed when the\n"
+	"                        profile has several DSOs and no --dso is given)\n"
+	"  --base ADDR           subtract ADDR instead of the DSO's base; without --dso\n"
+	"                        or --binary: every address counts as code (no binary)\n"
+	"  --use-offset=0|1      0: print absolute addresses (no binary either)\n"
+	"  --perf-event=EVENT    keep only the samples of EVENT\n"
+	"  --leading-ip-only     count one ip-ip range per sample instead of the stack\n"
+	"  --skip-bad            perf script text: skip malformed lines\n"
+	"  --no-pager            do not page the output on a terminal (see blockrange --help)\n"
+	"  -h, --help            this help\n"
+	CMD_RUN_HELP
+	CMD_LOOKUP_HELP
+	"\n"
+	"Examples:\n"
+	"  blockrange ranges -i perf.data --dso branches\n"
+	"  blockrange ranges -i perf.data -o profiles/\n"
+	"  blockrange ranges -i branches.perfscript --binary ./branches > branches.rawprof\n"
+	"\n"
+	"Exit status: 0 success, 1 usage or I/O error, 2 malformed input or nothing to\n"
+	"profile.\n";
+
+enum {
+	O_BASE = CMD_OPT_NEXT,
+	O_USE_OFFSET,
+	O_EVENT,
+	O_LEADING_IP,
+	O_NO_PAGER,
+	O_HELP = 'h',
+};
+
+static const struct option opts[] = {
+	CMD_LOOKUP_OPTIONS,
+	CMD_RUN_OPTIONS,
+	{ "output", required_argument, NULL, 'o' },
+	{ "base", required_argument, NULL, O_BASE },
+	{ "use-offset", required_argument, NULL, O_USE_OFFSET },
+	{ "perf-event", required_argument, NULL, O_EVENT },
+	{ "leading-ip-only", no_argument, NULL, O_LEADING_IP },
+	{ "no-pager", no_argument, NULL, O_NO_PAGER },
+	{ "help", no_argument, NULL, O_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct args {
+	struct cmd_common c;
+	const char *outdir;
+	bool have_base;
+	uint64_t base;
+	bool no_offset;
+	const char *event;
+	bool leading_ip;
+	bool no_pager;
+};
+
+static uint64_t base_of(const struct args *a, const struct profile *prof)
+{
+	if (a->no_offset)
+		return 0;
+	if (a->have_base)
+		return a->base;
+	if (prof->has_base)
+		return prof->base;
+	return prof->dso ? prof->dso->bin.text_base : 0;
+}
+
+static int write_one(const struct args *a, const struct profile *prof,
+		     FILE *out)
+{
+	char err[BR_ERR_MAX];
+	int r = profile_write(prof, base_of(a, prof), out, err, sizeof(err));
+
+	return r ? cli_fail(cli_status(r), "%s", err) : 0;
+}
+
+/* -o DIR: DIR/NAME.rawprof per DSO (NAME-BUILDID when two share a name). */
+static int write_dir(const struct args *a, const struct annot *p)
+{
+	size_t i, k, n = annot_nr_profiles(p);
+
+	if (mkdir(a->outdir, 0777) && errno != EEXIST)
+		return cli_fail(CLI_EXIT_USAGE, "%s: %s", a->outdir,
+				strerror(errno));
+	for (i = 0; i < n; i++) {
+		const struct profile *prof = annot_profile_at(p, i);
+		const struct dso *d = prof->dso;
+		char hex[BR_BUILD_ID_HEX], *path;
+		bool dup = false;
+		FILE *f;
+		int r;
+
+		for (k = 0; k < n; k++)
+			if (k != i && !strcmp(annot_profile_at(p, k)->dso->short_name,
+					      d->short_name))
+				dup = true;
+		br_build_id_hex(d->build_id, d->build_id_size, hex);
+		if (asprintf(&path, "%s/%s%s%s.rawprof", a->outdir,
+			     d->short_name, dup ? "-" : "",
+			     dup ? (d->build_id_size ? hex : "nobuildid") : "") < 0)
+			return cli_fail(CLI_EXIT_USAGE, "out of memory");
+		f = fopen(path, "w");
+		if (!f) {
+			r = cli_fail(CLI_EXIT_USAGE, "%s: %s", path,
+				     strerror(errno));
+			free(path);
+			return r;
+		}
+		r = write_one(a, prof, f);
+		if (fclose(f) && !r)
+			r = cli_fail(CLI_EXIT_USAGE, "%s: %s", path,
+				     strerror(errno));
+		if (!r)
+			fprintf(stderr, "blockrange: wrote %s\n", path);
+		free(path);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+static int pick_output(const struct args *a, struct annot *p)
+{
+	const struct profile empty = { 0 };
+	const struct profile *prof;
+	size_t i, n = annot_nr_profiles(p);
+
+	if (p->cfg.raw)
+		return write_one(a, &p->raw, stdout);
+	if (p->s.bin_dso) {
+		prof = annot_profile_of(p, p->s.bin_dso);
+		if (!prof) {
+			struct profile e = empty;
+
+			e.dso = p->s.bin_dso;
+			return write_one(a, &e, stdout);
+		}
+		return write_one(a, prof, stdout);
+	}
+	if (!n) {
+		summary_nothing(stderr, &p->s, "profile");
+		return CLI_EXIT_INPUT;
+	}
+	if (a->outdir)
+		return write_dir(a, p);
+	if (n == 1)
+		return write_one(a, annot_profile_at(p, 0), stdout);
+	fprintf(stderr, "blockrange: the profile has %zu DSOs (", n);
+	for (i = 0; i < n; i++)
+		fprintf(stderr, "%s%s", i ? ", " : "",
+			annot_profile_at(p, i)->dso->short_name);
+	fputs("): pick one with --dso NAME, or write one profile per DSO with -o DIR\n",
+	      stderr);
+	return CLI_EXIT_USAGE;
+}
+
+static int ranges(struct args *a)
+{
+	struct session_opts so;
+	struct annot_cfg po = {
+		.parts = ANNOT_PROFGEN,
+		.event = a->event,
+		.leading_ip_only = a->leading_ip,
+		.raw = !a->c.binary && !a->c.nr_dsos &&
+		       (a->have_base || a->no_offset),
+	};
+	struct annot p;
+	struct cli_pager pager = { 0 };
+	int r;
+
+	cmd_session_opts(&a->c, &so);
+	r = cmd_annot_init(&a->c, &p, &so, &po);
+	if (r)
+		return r;
+	r = cmd_collect(&a->c, &p);
+	if (!r) {
+		if (!po.raw)
+			summary_print(stderr, &p.s, "profiled",
+				      annot_nr_profiles(&p));
+		else
+			fprintf(stderr, "blockrange: %" PRIu64 " samples, %" PRIu64 " branch records: %zu ranges and %zu branches (no binary: every address counts as code)\n",
+				p.s.st.samples, p.s.st.entries, p.raw.ranges.nr,
+				p.raw.branches.nr);
+		/* Only a profile on stdout is paged, not -o DIR's messages. */
+		if (!a->outdir)
+			cli_pager_start(&pager, a->no_pager);
+		r = pick_output(a, &p);
+		cli_pager_end(&pager);
+	}
+	annot_free(&p);
+	return r;
+}
+
+static int run(const struct cli_cmd *cmd, int argc, char **argv)
+{
+	struct args a;
+	int c, r = 0;
+
+	memset(&a, 0, sizeof(a));
+	cmd_common_init(&a.c);
+	optind = 1;
+	opterr = 0;
+	while (!r && (c = getopt_long(argc, argv, "+:i:o:j:h", opts, NULL)) != -1) {
+		r = cmd_common_opt(cmd, &a.c, c, argv);
+		if (r != CMD_NOT_COMMON)
+			continue;
+		r = 0;
+		switch (c) {
+		case 'o':
+			a.outdir = optarg;
+			break;
+		case O_BASE:
+			if (!cli_parse_u64(optarg, &a.base))
+				r = cli_usage(cmd, "expected --base ADDR (hex 0x... or decimal), got '%s'",
+					      optarg);
+			a.have_base = true;
+			break;
+		case O_USE_OFFSET:
+			if (!strcmp(optarg, "0"))
+				a.no_offset = true;
+			else if (strcmp(optarg, "1"))
+				r = cli_usage(cmd, "expected --use-offset=0|1, got '%s'",
+					      optarg);
+			break;
+		case O_EVENT:
+			a.event = optarg;
+			break;
+		case O_LEADING_IP:
+			a.leading_ip = true;
+			break;
+		case O_NO_PAGER:
+			a.no_pager = true;
+			break;
+		case O_HELP:
+			cli_help(cmd);
+			r = CLI_HELP_SHOWN;
+			break;
+		default:
+			r = cli_bad_option(cmd, c, argv);
+			break;
+		}
+	}
+	if (!r && optind < argc)
+		r = cli_usage(cmd, "unexpected argument '%s'", argv[optind]);
+	if (!r && a.c.binary && a.c.nr_dsos)
+		r = cli_usage(cmd, "ranges takes --dso NAME or --binary BIN, not both");
+	if (!r)
+		r = ranges(&a);
+	cmd_common_free(&a.c);
+	return r == CLI_HELP_SHOWN ? 0 : r;
+}
+
+const struct cli_cmd cli_cmd_ranges = {
+	.name = "ranges",
+	.summary = "llvm-profgen's raw profile per DSO (address ranges and branches)",
+	.synopsis = synopsis,
+	.help = help,
+	.options = opts,
+	.run = run,
+};

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/* `blockrange report`: the HTML report.  See report.h. */
+#define _GNU_SOURCE
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "output/annotate.h"
+#include "builtin/cli.h"
+#include "builtin/cmd_common.h"
+#include "output/report.h"
+
+static const char synopsis[] =
+	"usage: blockrange report [-i FILE|-] [-o FILE.html] [--dso NAME]... [--symbol NAME]...\n"
+	"                         [--max-symbols N] [--max-blocks N] [--symfs DIR]\n"
+	"                         [--vmlinux FILE | --kallsyms FILE] [--binary BIN] [--skip-bad]\n"
+	"                         [-j N] [--engine=batch|tree] [--progress]\n";
+
+static const char help[] =
+	"Write one self-contained HTML page (no network access, no other file: it opens\n"
+	"from disk) with an overview of the DSOs and hot symbols (samples, blocks, taken\n"
+	"branches, mispredict rates; sortable tables) and, per hot symbol, its\n"
+	"control-flow graph beside its annotated disassembly.  The graph's nodes are the\n"
+	"basic blocks of the disassembly, coloured by coverage like annotate's addresses\n"
+	"(red above 75 % of the symbol's highest coverage, magenta from 1 %, grey below;\n"
+	"dashed: never executed); its edges are the taken branches of the branch records\n"
+	"(count, share mispredicted; calls and returns to other symbols go to small\n"
+	"external nodes) and the fall-throughs (count from the coverage), with widths\n"
+	"following their counts.  Graphviz (dot) lays the graphs out.  Clicking a block\n"
+	"scrolls the disassembly to it.  The numbers are annotate's; all of them are also\n"
+	"in a JSON document inside the page (script#blockrange-data).\n"
+	"\n"
+	"  -i, --input FILE|-    perf.data (file or pipe mode), the text of\n"
+	"                        `perf script -F ip,brstack` or a .brprof profile\n"
+	"                        (default perf.data; - is stdin)\n"
+	"  --perfscript FILE|-   the same as --input\n"
+	"  -o, --output FILE     the page (default report.html; - is stdout)\n"
+	"  --dso NAME            only this DSO (basename or recorded path; repeatable)\n"
+	"  --symbol NAME         only this symbol (repeatable)\n"
+	"  --max-symbols N       show at most N symbols, the hottest (default 25)\n"
+	"  --max-blocks N        draw at most N blocks per graph, the hottest (default\n"
+	"                        150); the disassembly still lists every instruction\n"
+	"  --skip-bad            perf script text: skip malformed lines\n"
+	"  -h, --help            this help\n"
+	CMD_RUN_HELP
+	CMD_ENGINE_HELP
+	CMD_LOOKUP_HELP
+	"\n"
+	"Examples:\n"
+	"  blockrange report -i perf.data -o report.html\n"
+	"  blockrange report -i sort.perfscript --binary ./sortsearch --max-symbols 5\n"
+	"\n"
+	"One summary line on stderr says what was counted, then 'wrote FILE (N bytes)'.\n"
+	"Exit status: 0 success, 1 usage or I/O error, 2 malformed input or nothing to\n"
+	"report.\n";
+
+enum {
+	O_SYMBOL = CMD_OPT_NEXT,
+	O_MAX_SYMBOLS,
+	O_MAX_BLOCKS,
+	O_HELP = 'h',
+	O_OUTPUT = 'o',
+};
+
+static const struct option opts[] = {
+	CMD_LOOKUP_OPTIONS,
+	CMD_RUN_OPTIONS,
+	CMD_ENGINE_OPTION,
+	{ "output", required_argument, NULL, O_OUTPUT },
+	{ "symbol", required_argument, NULL, O_SYMBOL },
+	{ "max-symbols", required_argument, NULL, O_MAX_SYMBOLS },
+	{ "max-blocks", required_argument, NULL, O_MAX_BLOCKS },
+	{ "help", no_argument, NULL, O_HELP },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct args {
+	struct cmd_common c;
+	const char *output;
+	const char **symbols;
+	size_t nr_symbols;
+	size_t max_symbols;
+	size_t max_blocks;
+};
+
+static bool parse_count(const char *s, size_t *v)
+{
+	uint64_t x;
+
+	if (!cli_parse_u64(s, &x) || !x || x > 1000000)
+		return false;
+	*v = (size_t)x;
+	return true;
+}
+
+static int parse(const struct cli_cmd *cmd, int argc, char **argv,
+		 struct args *a)
+{
+	int c, r;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:i:o:j:h", opts, NULL)) != -1) {
+		r = cmd_common_opt(cmd, &a->c, c, argv);
+		if (r > 0)
+			return r;
+		if (!r)
+			continue;
+		switch (c) {
+		case O_OUTPUT:
+			a->output = optarg;
+			break;
+		case O_SYMBOL:
+			if (cmd_push(&a->symbols, &a->nr_symbols, optarg))
+				return cli_fail(CLI_EXIT_USAGE, "out of memory");
+			break;
+		case O_MAX_SYMBOLS:
+			if (!parse_count(optarg, &a->max_symbols))
+				return cli_usage(cmd, "expected --max-symbols N (1 to 1000000), got '%s'",
+						 optarg);
+			break;
+		case O_MAX_BLOCKS:
+			if (!parse_count(optarg, &a->max_blocks))
+				return cli_usage(cmd, "expected --max-blocks N (1 to 1000000), got '%s'",
+						 optarg);
+			break;
+		case O_HELP:
+			cli_help(cmd);
+			return CLI_HELP_SHOWN;
+		default:
+			return cli_bad_option(cmd, c, argv);
+		}
+	}
+	if (optind < argc)
+		return cli_usage(cmd, "unexpected argument '%s'", argv[optind]);
+	return 0;
+}
+
+static int report(const struct args *a)
+{
+	struct session_opts so;
+	struct annot_cfg cfg;
+	struct report_opts ro;
+	struct annot an;
+	char err[BR_ERR_MAX];
+	bool to_stdout = !strcmp(a->output, "-");
+	FILE *out = NULL;
+	long size;
+	int r;
+
+	cmd_session_opts(&a->c, &so);
+	cmd_annot_cfg(&a->c, ANNOT_BLOCKS, &cfg);
+	r = cmd_annot_init(&a->c, &an, &so, &cfg);
+	if (r)
+		return r;
+	r = cmd_load(&a->c, &an, a->symbols, a->nr_symbols, "reported",
+		     "report");
+	if (r)
+		goto out;
+	out = to_stdout ? stdout : fopen(a->output, "w");
+	if (!out) {
+		r = cli_fail(CLI_EXIT_USAGE, "%s: %s", a->output,
+			     strerror(errno));
+		goto out;
+	}
+	memset(&ro, 0, sizeof(ro));
+	ro.input = cli_input_name(a->c.input);
+	ro.symbols = a->symbols;
+	ro.nr_symbols = a->nr_symbols;
+	ro.max_symbols = a->max_symbols;
+	ro.max_blocks = a->max_blocks;
+	r = report_write(&an, &ro, out, err, sizeof(err));
+	if (r) {
+		r = cli_fail(cli_status(r), "%s", err);
+	} else if (fflush(out) || ferror(out)) {
+		r = cli_fail(CLI_EXIT_USAGE, "%s: cannot write the report",
+			     a->output);
+	}
+	size = to_stdout ? -1 : ftell(out);
+	if (!to_stdout && fclose(out) && !r)
+		r = cli_fail(CLI_EXIT_USAGE, "%s: %s", a->output,
+			     strerror(errno));
+	if (!to_stdout && r)
+		unlink(a->output);
+	else if (!to_stdout)
+		fprintf(stderr, "blockrange: wrote %s (%ld bytes)\n", a->output,
+			size);
+out:
+	annot_free(&an);
+	return r;
+}
+
+static int run(const struct cli_cmd *cmd, int argc, char **argv)
+{
+	struct args a = {
+		.output = "report.html",
+		.max_symbols = REPORT_MAX_SYMBOLS,
+		.max_blocks = REPORT_MAX_BLOCKS,
+	};
+	int r;
+
+	cmd_common_init(&a.c);
+	r = parse(cmd, argc, argv, &a);
+	if (!r)
+		r = report(&a);
+	else if (r == CLI_HELP_SHOWN)
+		r = 0;
+	free(a.symbols);
+	cmd_common_free(&a.c);
+	return r;
+}
+
+const struct cli_cmd cli_cmd_report = {
+	.name = "report",
+	.summary = "an HTML page: control-flow graphs and annotated disassembly",
+	.synopsis = synopsis,
+	.help = help,
+	.options = opts,
+	.run = run,
+};
