@@ -35,6 +35,8 @@ static const struct {
 	{ "manners", manners_suite },
 	{ "perfdata", perfdata_suite },
 	{ "scale", scale_suite },
+	{ "oom", oom_suite },
+	{ "options", options_suite },
 	{ "autofdo", autofdo_suite },
 };
 

@@ -15,9 +15,10 @@
 
 #include "builtin/cli.h"
 #include "builtin/cmd_common.h"
-#include "collect/annotate.h"
+#include "collect/annot.h"
 #include "collect/sampleprof.h"
 #include "output/spwrite.h"
+#include "output/summary.h"
 
 static const char synopsis[] =
 	"usage: blockrange autofdo [-i FILE|-] (--binary BIN | --dso NAME) [-o FILE]\n"
@@ -115,14 +116,14 @@ static const struct dso *find_dso(const struct annot *p, const char *name)
 static int check_build_id(struct annot *p)
 {
 	const struct eb_binary *b = &p->s.bin_dso->bin;
-	uint8_t id[DSO_BUILD_ID_MAX];
-	char want[2 * DSO_BUILD_ID_MAX + 1], have[2 * DSO_BUILD_ID_MAX + 1];
+	uint8_t id[BR_BUILD_ID_MAX];
+	char want[BR_BUILD_ID_HEX], have[BR_BUILD_ID_HEX];
 	size_t n = dso_noted_build_id(p->s.reg, b->base_name, id);
 
 	if (!n || (n == b->build_id_size && !memcmp(id, b->build_id, n)))
 		return 0;
-	dso_build_id_hex(id, n, want);
-	dso_build_id_hex(b->build_id, b->build_id_size, have);
+	br_build_id_hex(id, n, want);
+	br_build_id_hex(b->build_id, b->build_id_size, have);
 	return cli_fail(CLI_EXIT_INPUT,
 			"autofdo: %s has build-id %s, the recording's %s has %s: pass the binary that was recorded",
 			b->path, b->build_id_size ? have : "(none)",
@@ -142,7 +143,7 @@ static const struct profile *pick(const struct args *a, struct annot *p,
 		if (n == 1)
 			return annot_profile_at(p, 0);
 		if (!n) {
-			session_nothing(&p->s, "profile");
+			summary_nothing(stderr, &p->s, "profile");
 			return NULL;
 		}
 		fprintf(stderr, "blockrange: autofdo: the input has samples in %zu DSOs (", n);
@@ -187,6 +188,7 @@ static const struct profile *pick(const struct args *a, struct annot *p,
 static int write_out(const struct args *a, const struct sp_profile *sp)
 {
 	FILE *f = stdout;
+	char err[BR_ERR_MAX];
 	int r;
 
 	if (a->output) {
@@ -195,14 +197,21 @@ static int write_out(const struct args *a, const struct sp_profile *sp)
 			return cli_fail(CLI_EXIT_USAGE, "%s: %s", a->output,
 					strerror(errno));
 	}
-	r = a->text ? sp_write_text(sp, f) : sp_write_extbinary(sp, f);
-	if (fflush(f))
-		r = -1;
-	if (a->output && fclose(f))
-		r = -1;
+	r = a->text ? sp_write_text(sp, f, err, sizeof(err)) :
+		      sp_write_extbinary(sp, f, err, sizeof(err));
+	if (!r && fflush(f)) {
+		snprintf(err, sizeof(err), "cannot write the profile: %s",
+			 strerror(errno));
+		r = BR_ESYS;
+	}
+	if (a->output && fclose(f) && !r) {
+		snprintf(err, sizeof(err), "cannot write the profile: %s",
+			 strerror(errno));
+		r = BR_ESYS;
+	}
 	if (r)
-		return cli_fail(CLI_EXIT_USAGE, "%s: cannot write the profile",
-				a->output ? a->output : "stdout");
+		return cli_fail(CLI_EXIT_USAGE, "%s: %s",
+				a->output ? a->output : "stdout", err);
 	return 0;
 }
 
@@ -232,18 +241,18 @@ static int autofdo(struct args *a)
 	struct annot p;
 	const struct profile *prof;
 	struct sp_profile sp;
-	char err[CLI_ERR_MAX];
+	char err[BR_ERR_MAX];
 	const char *dwarf;
 	int r, status;
 
 	cmd_session_opts(&a->c, &so);
-	r = annot_init(&p, cli_input_name(a->c.input), &so, &po);
+	r = cmd_annot_init(&a->c, &p, &so, &po);
 	if (r)
 		return r;
 	r = cmd_collect(&a->c, &p);
 	if (r)
 		goto out;
-	session_report(&p.s, "profiled", annot_nr_profiles(&p));
+	summary_print(stderr, &p.s, "profiled", annot_nr_profiles(&p));
 	if (a->c.binary) {
 		r = check_build_id(&p);
 		if (r)
@@ -267,20 +276,9 @@ static int autofdo(struct args *a)
 	dwarf = a->debug_file ? a->debug_file :
 		prof->dso->debug_file ? prof->dso->debug_file : prof->dso->file;
 	r = sp_build(&sp, prof, &prof->dso->bin, dwarf, err, sizeof(err));
-	if (r == -2) {
-		r = cli_fail(CLI_EXIT_INPUT,
-			     "autofdo: %s: %s; rebuild it with -g (clang: -g -fdebug-info-for-profiling) or give its debug file (--debug-file FILE, --debug-file-directory DIR, --symfs DIR)",
-			     prof->dso->short_name, err);
-		goto out;
-	}
-	if (r == -3) {
-		r = cli_fail(CLI_EXIT_INPUT,
-			     "autofdo: %s: %s (libdw reads discriminators of up to 24 bits: build without -fpseudo-probe-for-profiling and flow-sensitive discriminators)",
-			     prof->dso->short_name, err);
-		goto out;
-	}
 	if (r) {
-		r = cli_fail(CLI_EXIT_USAGE, "autofdo: %s", err);
+		r = cli_fail(cli_status(r), "autofdo: %s: %s",
+			     prof->dso->short_name, err);
 		goto out;
 	}
 	summary(prof->dso, &sp);
@@ -308,7 +306,7 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 	opterr = 0;
 	while (!r && (c = getopt_long(argc, argv, "+:i:o:j:h", opts, NULL)) != -1) {
 		r = cmd_common_opt(cmd, &a.c, c, argv);
-		if (r >= 0)
+		if (r != CMD_NOT_COMMON)
 			continue;
 		r = 0;
 		switch (c) {
@@ -329,7 +327,7 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 			break;
 		case O_HELP:
 			cli_help(cmd);
-			r = -1;
+			r = CLI_HELP_SHOWN;
 			break;
 		default:
 			r = cli_bad_option(cmd, c, argv);
@@ -347,7 +345,7 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 	if (!r)
 		r = autofdo(&a);
 	cmd_common_free(&a.c);
-	return r < 0 ? 0 : r;
+	return r == CLI_HELP_SHOWN ? 0 : r;
 }
 
 const struct cli_cmd cli_cmd_autofdo = {

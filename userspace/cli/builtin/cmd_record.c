@@ -3,7 +3,9 @@
 #define _GNU_SOURCE
 
 #include <getopt.h>
+#include <inttypes.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "builtin/cli.h"
 #include "output/perfdata_write.h"
@@ -78,13 +80,109 @@ static const struct option opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/*
+ * The options of @argv into @o (*@depth, *@have_output: -o was given): 0
+ * to go on, CLI_HELP_SHOWN after the help, or an exit status after a
+ * usage message.
+ */
+static int parse(const struct cli_cmd *cmd, int argc, char **argv,
+		 struct record_opts *o, uint64_t *depth, bool *have_output)
+{
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	/* '+': stop at the first non-option (PROGRAM). */
+	while ((c = getopt_long(argc, argv, "+:o:F:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			o->output = optarg;
+			*have_output = true;
+			break;
+		case O_FORMAT:
+			if (!strcmp(optarg, "perfdata"))
+				o->format = RECORD_PERFDATA;
+			else if (!strcmp(optarg, "perfscript"))
+				o->format = RECORD_PERFSCRIPT;
+			else
+				return cli_usage(cmd, "expected --format=perfdata or perfscript, got '%s'",
+						 optarg);
+			break;
+		case O_START:
+			if (!strcmp(optarg, "entry"))
+				o->from_exec = false;
+			else if (!strcmp(optarg, "exec"))
+				o->from_exec = true;
+			else
+				return cli_usage(cmd, "expected --start=entry or exec, got '%s'",
+						 optarg);
+			break;
+		case O_COUNTS:
+			o->counts = optarg;
+			break;
+		case O_COPY:
+			o->script_copy = optarg;
+			break;
+		case 'F':
+			if (!psw_parse_fields(optarg, &o->fields))
+				return cli_usage(cmd, "expected -F with some of comm,pid,tid,time,ip,brstack, got '%s'",
+						 optarg);
+			break;
+		case O_TASKS:
+			o->task_events = true;
+			break;
+		case O_DEPTH:
+			if (!cli_parse_u64(optarg, depth) || *depth > 1u << 20)
+				return cli_usage(cmd, "expected --depth N (0 = unbounded, at most 1048576), got '%s'",
+						 optarg);
+			break;
+		case O_PERIOD:
+			if (!cli_parse_u64(optarg, &o->period) || !o->period)
+				return cli_usage(cmd, "expected --period P >= 1, got '%s'",
+						 optarg);
+			break;
+		case O_HELP:
+			cli_help(cmd);
+			return CLI_HELP_SHOWN;
+		default:
+			return cli_bad_option(cmd, c, argv);
+		}
+	}
+	if (optind >= argc)
+		return cli_usage(cmd, "record needs -- PROGRAM [ARGS...]");
+	return 0;
+}
+
+/* What the options say together; 0 or an exit status after a message. */
+static int check(const struct cli_cmd *cmd, struct record_opts *o,
+		 uint64_t depth, bool have_output)
+{
+	if (!have_output && o->format == RECORD_PERFSCRIPT)
+		o->output = "blockrange.perfscript";
+	if (o->format == RECORD_PERFDATA && depth > PDW_MAX_BRANCHES)
+		return cli_usage(cmd, "expected --depth of at most %d for perf.data (a record holds no more), got '%llu'",
+				 PDW_MAX_BRANCHES, (unsigned long long)depth);
+	if (o->format == RECORD_PERFDATA && !depth &&
+	    o->period >= PDW_MAX_BRANCHES)
+		return cli_usage(cmd, "expected --period below %d with --depth 0 for perf.data (a sample holds period + 1 branches), got '%llu'",
+				 PDW_MAX_BRANCHES, (unsigned long long)o->period);
+	if (o->script_copy && o->format == RECORD_PERFSCRIPT &&
+	    !strcmp(o->script_copy, o->output))
+		return cli_usage(cmd, "--script-copy names the output itself");
+	if (o->script_copy && !strcmp(o->script_copy, "-") &&
+	    !strcmp(o->output, "-"))
+		return cli_usage(cmd, "only one of -o and --script-copy can be stdout");
+	return 0;
+}
+
 static int run(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct record_opts o;
-	char err[CLI_ERR_MAX];
+	struct record_stats st;
+	char err[BR_ERR_MAX];
 	uint64_t depth = 32;
 	bool have_output = false;
-	int c;
+	int r;
 
 	memset(&o, 0, sizeof(o));
 	o.output = "perf.data";
@@ -93,86 +191,24 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 	o.period = 1;
 	o.cmd_argc = argc;
 	o.cmd_argv = argv;
-	optind = 1;
-	opterr = 0;
-	/* '+': stop at the first non-option (PROGRAM). */
-	while ((c = getopt_long(argc, argv, "+:o:F:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			o.output = optarg;
-			have_output = true;
-			break;
-		case O_FORMAT:
-			if (!strcmp(optarg, "perfdata"))
-				o.format = RECORD_PERFDATA;
-			else if (!strcmp(optarg, "perfscript"))
-				o.format = RECORD_PERFSCRIPT;
-			else
-				return cli_usage(cmd, "expected --format=perfdata or perfscript, got '%s'",
-						 optarg);
-			break;
-		case O_START:
-			if (!strcmp(optarg, "entry"))
-				o.from_exec = false;
-			else if (!strcmp(optarg, "exec"))
-				o.from_exec = true;
-			else
-				return cli_usage(cmd, "expected --start=entry or exec, got '%s'",
-						 optarg);
-			break;
-		case O_COUNTS:
-			o.counts = optarg;
-			break;
-		case O_COPY:
-			o.script_copy = optarg;
-			break;
-		case 'F':
-			if (!psw_parse_fields(optarg, &o.fields))
-				return cli_usage(cmd, "expected -F with some of comm,pid,tid,time,ip,brstack, got '%s'",
-						 optarg);
-			break;
-		case O_TASKS:
-			o.task_events = true;
-			break;
-		case O_DEPTH:
-			if (!cli_parse_u64(optarg, &depth) || depth > 1u << 20)
-				return cli_usage(cmd, "expected --depth N (0 = unbounded, at most 1048576), got '%s'",
-						 optarg);
-			break;
-		case O_PERIOD:
-			if (!cli_parse_u64(optarg, &o.period) || !o.period)
-				return cli_usage(cmd, "expected --period P >= 1, got '%s'",
-						 optarg);
-			break;
-		case O_HELP:
-			return cli_help(cmd);
-		default:
-			return cli_bad_option(cmd, c, argv);
-		}
-	}
-	if (optind >= argc)
-		return cli_usage(cmd, "record needs -- PROGRAM [ARGS...]");
-	if (!have_output && o.format == RECORD_PERFSCRIPT)
-		o.output = "blockrange.perfscript";
-	if (o.format == RECORD_PERFDATA && depth > PDW_MAX_BRANCHES)
-		return cli_usage(cmd, "expected --depth of at most %d for perf.data (a record holds no more), got '%llu'",
-				 PDW_MAX_BRANCHES, (unsigned long long)depth);
-	if (o.format == RECORD_PERFDATA && !depth &&
-	    o.period >= PDW_MAX_BRANCHES)
-		return cli_usage(cmd, "expected --period below %d with --depth 0 for perf.data (a sample holds period + 1 branches), got '%llu'",
-				 PDW_MAX_BRANCHES, (unsigned long long)o.period);
-	if (o.script_copy && o.format == RECORD_PERFSCRIPT &&
-	    !strcmp(o.script_copy, o.output))
-		return cli_usage(cmd, "--script-copy names the output itself");
-	if (o.script_copy && !strcmp(o.script_copy, "-") &&
-	    !strcmp(o.output, "-"))
-		return cli_usage(cmd, "only one of -o and --script-copy can be stdout");
+	r = parse(cmd, argc, argv, &o, &depth, &have_output);
+	if (!r)
+		r = check(cmd, &o, depth, have_output);
+	if (r)
+		return r == CLI_HELP_SHOWN ? 0 : r;
 	o.depth = (unsigned)depth;
 	o.argv = argv + optind;
-	if (record_run(&o, err, sizeof(err))) {
+	if (record_run(&o, &st, err, sizeof(err))) {
 		fprintf(stderr, "blockrange record: %s\n", err);
 		return CLI_EXIT_USAGE;
 	}
+	fprintf(stderr,
+		"blockrange record: %s %s %d; %" PRIu64 " instructions executed (%" PRIu64 " steps) in %" PRIu64 " task%s, %" PRIu64 " taken branches, %" PRIu64 " samples written to %s\n",
+		o.argv[0], WIFEXITED(st.status) ? "exited with status" :
+		"killed by signal", WIFEXITED(st.status) ?
+		WEXITSTATUS(st.status) : WTERMSIG(st.status), st.executed,
+		st.steps, st.tasks, st.tasks == 1 ? "" : "s", st.taken,
+		st.samples, strcmp(o.output, "-") ? o.output : "<stdout>");
 	return 0;
 }
 

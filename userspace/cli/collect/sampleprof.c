@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/hash.h"
 #include "base/grow.h"
+#include "base/status.h"
 #include "collect/sampleprof.h"
 #include "resolve/spdwarf.h"
 
@@ -66,74 +66,39 @@ static void func_free(struct sp_func *f)
 	for (i = 0; i < f->nr_calls; i++)
 		func_free(f->calls[i].callee);
 	free(f->body);
-	free(f->body_idx);
+	pairmap_free(&f->body_idx);
 	free(f->calls);
 	free(f);
-}
-
-static uint64_t loc_key(uint32_t line, uint32_t disc)
-{
-	return ((uint64_t)line << 32) | disc;
 }
 
 /* The body sample at (line, disc), made with count 0 if new. */
 static struct sp_body *body_get(struct sp_func *f, uint32_t line,
 				uint32_t disc)
 {
-	uint64_t key = loc_key(line, disc);
-	size_t j;
+	uint64_t *slot = pairmap_ref(&f->body_idx, line, disc);
 
-	if ((f->nr_body + 1) * 2 > f->body_idx_cap) {
-		size_t cap = f->body_idx_cap ? f->body_idx_cap * 2 : 16, i;
-		uint32_t *m = calloc(cap, sizeof(*m));
-
-		if (!m)
-			return NULL;
-		for (i = 0; i < f->nr_body; i++) {
-			j = br_hash64(loc_key(f->body[i].line,
-					      f->body[i].disc)) & (cap - 1);
-			while (m[j])
-				j = (j + 1) & (cap - 1);
-			m[j] = (uint32_t)i + 1;
-		}
-		free(f->body_idx);
-		f->body_idx = m;
-		f->body_idx_cap = cap;
-	}
-	j = br_hash64(key) & (f->body_idx_cap - 1);
-	while (f->body_idx[j]) {
-		struct sp_body *b = &f->body[f->body_idx[j] - 1];
-
-		if (b->line == line && b->disc == disc)
-			return b;
-		j = (j + 1) & (f->body_idx_cap - 1);
-	}
-	if (br_grow((void **)&f->body, &f->cap_body, f->nr_body + 1,
-		 sizeof(*f->body)))
+	if (!slot)
 		return NULL;
+	if (*slot)
+		return &f->body[*slot - 1];
+	if (br_grow((void **)&f->body, &f->cap_body, f->nr_body + 1,
+		 sizeof(*f->body))) {
+		*slot = 0;
+		return NULL;
+	}
 	memset(&f->body[f->nr_body], 0, sizeof(*f->body));
 	f->body[f->nr_body].line = line;
 	f->body[f->nr_body].disc = disc;
-	f->body_idx[j] = (uint32_t)f->nr_body + 1;
+	*slot = f->nr_body + 1;
 	return &f->body[f->nr_body++];
 }
 
 static struct sp_body *body_find(const struct sp_func *f, uint32_t line,
 				 uint32_t disc)
 {
-	size_t j;
+	uint64_t i = pairmap_get(&f->body_idx, line, disc);
 
-	if (!f->body_idx_cap)
-		return NULL;
-	j = br_hash64(loc_key(line, disc)) & (f->body_idx_cap - 1);
-	while (f->body_idx[j]) {
-		struct sp_body *b = &f->body[f->body_idx[j] - 1];
-
-		if (b->line == line && b->disc == disc)
-			return b;
-		j = (j + 1) & (f->body_idx_cap - 1);
-	}
-	return NULL;
+	return i ? &f->body[i - 1] : NULL;
 }
 
 static int add_target(struct sp_body *b, const char *name, uint64_t count)
@@ -148,7 +113,7 @@ static int add_target(struct sp_body *b, const char *name, uint64_t count)
 		}
 	if (br_grow((void **)&b->targets, &b->cap_targets, b->nr_targets + 1,
 		 sizeof(*b->targets)))
-		return -1;
+		return BR_ESYS;
 	b->targets[b->nr_targets].name = name;
 	b->targets[b->nr_targets].count = count;
 	b->nr_targets++;
@@ -188,41 +153,23 @@ static struct sp_func *callsite_get(struct sp_func *f, uint32_t line,
 /* The top-level profile of @name, made if new. */
 static struct sp_func *top_get(struct sp_profile *p, const char *name)
 {
-	size_t j;
+	uint64_t *slot = pairmap_ref(&p->func_idx, (uintptr_t)name, 0);
 
-	if ((p->nr_funcs + 1) * 2 > p->func_idx_cap) {
-		size_t cap = p->func_idx_cap ? p->func_idx_cap * 2 : 256, i;
-		uint32_t *m = calloc(cap, sizeof(*m));
-
-		if (!m)
-			return NULL;
-		for (i = 0; i < p->nr_funcs; i++) {
-			j = br_hash64((uintptr_t)p->funcs[i]->name) &
-			    (cap - 1);
-			while (m[j])
-				j = (j + 1) & (cap - 1);
-			m[j] = (uint32_t)i + 1;
-		}
-		free(p->func_idx);
-		p->func_idx = m;
-		p->func_idx_cap = cap;
-	}
-	j = br_hash64((uintptr_t)name) & (p->func_idx_cap - 1);
-	while (p->func_idx[j]) {
-		struct sp_func *f = p->funcs[p->func_idx[j] - 1];
-
-		if (f->name == name)
-			return f;
-		j = (j + 1) & (p->func_idx_cap - 1);
-	}
+	if (!slot)
+		return NULL;
+	if (*slot)
+		return p->funcs[*slot - 1];
 	if (br_grow((void **)&p->funcs, &p->cap_funcs, p->nr_funcs + 1,
 		 sizeof(*p->funcs)))
-		return NULL;
+		goto nomem;
 	p->funcs[p->nr_funcs] = func_new(name);
 	if (!p->funcs[p->nr_funcs])
-		return NULL;
-	p->func_idx[j] = (uint32_t)p->nr_funcs + 1;
+		goto nomem;
+	*slot = p->nr_funcs + 1;
 	return p->funcs[p->nr_funcs++];
+nomem:
+	*slot = 0;
+	return NULL;
 }
 
 void sp_free(struct sp_profile *p)
@@ -232,7 +179,7 @@ void sp_free(struct sp_profile *p)
 	for (i = 0; i < p->nr_funcs; i++)
 		func_free(p->funcs[i]);
 	free(p->funcs);
-	free(p->func_idx);
+	pairmap_free(&p->func_idx);
 	free(p->st.no_line_names);
 	sp_names_free(p->names);
 	memset(p, 0, sizeof(*p));
@@ -292,7 +239,7 @@ static int note_no_line(struct build *b, uint64_t addr, uint64_t samples)
 		}
 	if (br_grow((void **)&b->no_line, &b->cap_no_line, b->nr_no_line + 1,
 		 sizeof(*b->no_line)))
-		return -1;
+		return BR_ESYS;
 	b->no_line[b->nr_no_line].sym = s;
 	b->no_line[b->nr_no_line++].samples = samples;
 	return 0;
@@ -308,14 +255,14 @@ static int visit(struct build *b, const struct eb_insn *in, uint64_t count)
 	uint64_t c;
 
 	if (n < 0)
-		return -1;
+		return BR_ESYS;
 	b->p->st.insns++;
 	if (!n)
 		return note_no_line(b, in->addr, count * in->size);
 	/* Totals per byte: llvm-profgen's workaround, kept. */
 	f = leaf_of(b, fr, (size_t)n, count * in->size);
 	if (!f)
-		return -1;
+		return BR_ESYS;
 	disc = b->p->fs_discriminators ? fr[n - 1].disc :
 	       sp_base_discriminator(fr[n - 1].disc);
 	c = b->p->fs_discriminators ? count :
@@ -324,7 +271,7 @@ static int visit(struct build *b, const struct eb_insn *in, uint64_t count)
 	if (!body || body->count <= c) {
 		body = body ? body : body_get(f, fr[n - 1].line, disc);
 		if (!body)
-			return -1;
+			return BR_ESYS;
 		body->count = c;
 	}
 	return 0;
@@ -375,7 +322,7 @@ static int visit_range(struct build *b, uint64_t lo, uint64_t hi,
 	}
 	for (; l < b->bin->nr_code && b->bin->code[l].addr <= hi; l++)
 		if (visit(b, &b->bin->code[l], count))
-			return -1;
+			return BR_ESYS;
 	return 0;
 }
 
@@ -395,7 +342,7 @@ static int body_samples(struct build *b, const struct profile *prof)
 	int depth = 0, ret = -1;
 
 	if (!raw)
-		return -1;
+		return BR_ESYS;
 	for (i = 0; i < prof->ranges.nr; i++) {
 		long fr = spd_find_range(b->d, raw[i].a);
 		const struct spd_range *fn = NULL;
@@ -487,7 +434,7 @@ static int boundary_samples(struct build *b, const struct profile *prof)
 	int ret = -1;
 
 	if (!br)
-		return -1;
+		return BR_ESYS;
 	for (i = 0; i < prof->branches.nr; i++) {
 		long fr = spd_range_at(b->d, br[i].b);
 		const struct spd_frame *frames;
@@ -581,25 +528,14 @@ static int drop_ambiguous(struct sp_profile *p)
 		return 0;
 	p->nr_funcs = u;
 	/* Rebuild the name index. */
-	free(p->func_idx);
-	p->func_idx = NULL;
-	p->func_idx_cap = 0;
-	{
-		size_t cap = 256, j;
+	pairmap_free(&p->func_idx);
+	for (i = 0; i < u; i++) {
+		uint64_t *slot = pairmap_ref(&p->func_idx,
+					     (uintptr_t)p->funcs[i]->name, 0);
 
-		while (cap < 2 * (u + 1))
-			cap *= 2;
-		p->func_idx = calloc(cap, sizeof(*p->func_idx));
-		if (!p->func_idx)
-			return -1;
-		p->func_idx_cap = cap;
-		for (i = 0; i < u; i++) {
-			j = br_hash64((uintptr_t)p->funcs[i]->name) &
-			    (cap - 1);
-			while (p->func_idx[j])
-				j = (j + 1) & (cap - 1);
-			p->func_idx[j] = (uint32_t)i + 1;
-		}
+		if (!slot)
+			return BR_ESYS;
+		*slot = i + 1;
 	}
 	return 0;
 }
@@ -627,7 +563,7 @@ static int name_list(struct build *b)
 		len += strlen(b->no_line[i].sym->name) + 2;
 	s = malloc(len + 8);
 	if (!s)
-		return -1;
+		return BR_ESYS;
 	s[0] = '\0';
 	for (i = 0; i < shown; i++) {
 		if (i)
@@ -640,36 +576,46 @@ static int name_list(struct build *b)
 	return 0;
 }
 
+/* The message of a DWARF file that cannot be used, with what to do. */
+static int no_dwarf(char *err, size_t errsz)
+{
+	size_t n = strlen(err);
+
+	snprintf(err + n, errsz > n ? errsz - n : 0,
+		 "; rebuild it with -g (clang: -g -fdebug-info-for-profiling) or give its debug file (--debug-file FILE, --debug-file-directory DIR, --symfs DIR)");
+	return BR_EINPUT;
+}
+
 int sp_build(struct sp_profile *out, const struct profile *prof,
 	     const struct eb_binary *bin, const char *dwarf_path,
 	     char *err, size_t errsz)
 {
 	struct build b = { .p = out, .bin = bin };
 	bool oom;
-	int r = -1;
+	int r = BR_ESYS;
 
 	memset(out, 0, sizeof(*out));
 	out->names = sp_names_new();
 	if (!out->names) {
 		snprintf(err, errsz, "out of memory");
-		return -1;
+		return BR_ESYS;
 	}
 	b.d = spd_open(dwarf_path, bin->sym_path ? bin->sym_path : bin->path,
 		       bin->text_base, out->names, err, errsz, &oom);
 	if (!b.d) {
 		sp_free(out);
-		return oom ? -1 : -2;
+		if (oom)
+			snprintf(err, errsz, "out of memory");
+		return oom ? BR_ESYS : no_dwarf(err, errsz);
 	}
 	out->fs_discriminators = spd_fs_discriminators(b.d);
 	if (body_samples(&b, prof) || boundary_samples(&b, prof))
 		goto out;
 	if (spd_line_error(b.d)) {
-		snprintf(err, errsz, "%s: %s", dwarf_path,
-			 spd_line_error(b.d));
-		sp_free(out);
-		spd_close(b.d);
-		free(b.no_line);
-		return -3;
+		snprintf(err, errsz, "%s: %s (libdw reads discriminators of up to 24 bits: build without -fpseudo-probe-for-profiling and flow-sensitive discriminators)",
+			 dwarf_path, spd_line_error(b.d));
+		r = BR_EINPUT;
+		goto fail;
 	}
 	for (size_t i = 0; i < out->nr_funcs; i++)
 		raise_to_targets(out->funcs[i]);
@@ -677,10 +623,11 @@ int sp_build(struct sp_profile *out, const struct profile *prof,
 		goto out;
 	r = 0;
 out:
-	if (r) {
+	if (r)
 		snprintf(err, errsz, "out of memory");
+fail:
+	if (r)
 		sp_free(out);
-	}
 	free(b.no_line);
 	spd_close(b.d);
 	return r;

@@ -31,6 +31,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/pairmap.h"
 #include "collect/profile.h"
 #include "resolve/elfbin.h"
 
@@ -64,8 +65,7 @@ struct sp_func {
 	struct sp_body *body;
 	size_t nr_body;
 	size_t cap_body;
-	uint32_t *body_idx;	/* (line, disc) -> index + 1, open addressing */
-	size_t body_idx_cap;
+	struct pairmap body_idx;	/* (line, disc) -> index + 1 */
 	struct sp_callsite *calls;
 	size_t nr_calls;
 	size_t cap_calls;
@@ -88,8 +88,7 @@ struct sp_profile {
 	struct sp_func **funcs;		/* top level */
 	size_t nr_funcs;
 	size_t cap_funcs;
-	uint32_t *func_idx;		/* interned name -> index + 1 */
-	size_t func_idx_cap;
+	struct pairmap func_idx;	/* interned name -> index + 1 */
 	bool fs_discriminators;		/* __llvm_fs_discriminator__ present */
 	struct sp_stats st;
 };
@@ -97,10 +96,11 @@ struct sp_profile {
 /*
  * Build @out from @prof (its ranges and branches in ELF addresses of
  * @bin's DSO) with the DWARF of @dwarf_path (the DSO itself or its
- * separate debug file).  0; -1 out of memory; with a message in @err, -2
- * when @dwarf_path cannot be read or has no DWARF, -3 when libdw cannot
- * read one of its line tables (elfutils 0.188 refuses discriminators wider
- * than 24 bits: pseudo probes, flow-sensitive discriminators).
+ * separate debug file).  0, or with a message in @err: BR_ESYS out of
+ * memory; BR_EINPUT when @dwarf_path cannot be read or has no DWARF (the
+ * message says how to build or find it), or when libdw cannot read one of
+ * its line tables (elfutils 0.188 refuses discriminators wider than 24
+ * bits: pseudo probes, flow-sensitive discriminators).
  */
 int sp_build(struct sp_profile *out, const struct profile *prof,
 	     const struct eb_binary *bin, const char *dwarf_path,

@@ -16,12 +16,15 @@
  */
 #define _GNU_SOURCE
 
+#include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/hash.h"
 #include "base/grow.h"
+#include "base/pairmap.h"
+#include "base/status.h"
 #include "output/spwrite.h"
 
 /* ---- shared order ---- */
@@ -102,7 +105,7 @@ static int text_func(const struct sp_func *f, unsigned indent, FILE *out)
 	const struct sp_body **body = sorted_body(f);
 	const struct sp_callsite **calls = sorted_calls(f);
 	size_t i, k;
-	int r = -1;
+	int r = BR_ESYS;
 
 	if (!body || !calls)
 		goto out;
@@ -128,25 +131,37 @@ static int text_func(const struct sp_func *f, unsigned indent, FILE *out)
 		if (text_func(calls[i]->callee, indent + 1, out))
 			goto out;
 	}
-	r = ferror(out) ? -1 : 0;
+	r = ferror(out) ? BR_ESYS : 0;
 out:
 	free(body);
 	free(calls);
 	return r;
 }
 
-int sp_write_text(const struct sp_profile *p, FILE *out)
+/* The failure of a writer: out of memory, or what errno says. */
+static int write_failed(bool oom, char *err, size_t errsz)
+{
+	snprintf(err, errsz, "cannot write the profile: %s",
+		 oom ? "out of memory" : strerror(errno ? errno : EIO));
+	return BR_ESYS;
+}
+
+int sp_write_text(const struct sp_profile *p, FILE *out, char *err,
+		  size_t errsz)
 {
 	struct sp_func **v = sp_sorted(p);
 	size_t i;
 	int r = 0;
 
 	if (!v)
-		return -1;
+		return write_failed(true, err, errsz);
+	errno = 0;
 	for (i = 0; i < p->nr_funcs && !r; i++)
 		r = text_func(v[i], 0, out);
 	free(v);
-	return r || ferror(out) ? -1 : 0;
+	if (r || ferror(out))
+		return write_failed(!ferror(out), err, errsz);
+	return 0;
 }
 
 /* ---- extensible binary ---- */
@@ -205,58 +220,34 @@ static void u64le(struct buf *b, uint64_t v)
 	put(b, c, 8);
 }
 
-/* The name table: every name, sorted; name -> index by hash. */
+/* The name table: every name, sorted; name -> index + 1 (base/pairmap). */
 struct ntab {
 	const char **v;
 	size_t nr, cap;
-	uint32_t *idx;		/* pointer hash -> index + 1 */
-	size_t idx_cap;
+	struct pairmap idx;
 };
 
 static int ntab_add(struct ntab *t, const char *name)
 {
-	size_t j;
+	uint64_t *slot = pairmap_ref(&t->idx, (uintptr_t)name, 0);
 
-	if ((t->nr + 1) * 2 > t->idx_cap) {
-		size_t cap = t->idx_cap ? t->idx_cap * 2 : 256, i;
-		uint32_t *m = calloc(cap, sizeof(*m));
-
-		if (!m)
-			return -1;
-		for (i = 0; i < t->nr; i++) {
-			j = br_hash64((uintptr_t)t->v[i]) & (cap - 1);
-			while (m[j])
-				j = (j + 1) & (cap - 1);
-			m[j] = (uint32_t)i + 1;
-		}
-		free(t->idx);
-		t->idx = m;
-		t->idx_cap = cap;
+	if (!slot)
+		return BR_ESYS;
+	if (*slot)
+		return 0;
+	if (br_grow((void **)&t->v, &t->cap, t->nr + 1, sizeof(*t->v))) {
+		*slot = 0;
+		return BR_ESYS;
 	}
-	j = br_hash64((uintptr_t)name) & (t->idx_cap - 1);
-	while (t->idx[j]) {
-		if (t->v[t->idx[j] - 1] == name)
-			return 0;
-		j = (j + 1) & (t->idx_cap - 1);
-	}
-	if (br_grow((void **)&t->v, &t->cap, t->nr + 1, sizeof(*t->v)))
-		return -1;
 	t->v[t->nr] = name;
-	t->idx[j] = (uint32_t)t->nr + 1;
-	t->nr++;
+	*slot = ++t->nr;
 	return 0;
 }
 
 static uint32_t ntab_index(const struct ntab *t, const char *name)
 {
-	size_t j = br_hash64((uintptr_t)name) & (t->idx_cap - 1);
-
-	while (t->idx[j]) {
-		if (t->v[t->idx[j] - 1] == name)
-			return t->idx[j] - 1;
-		j = (j + 1) & (t->idx_cap - 1);
-	}
-	return 0;	/* not reached: every name was added */
+	/* Every name was added. */
+	return (uint32_t)(pairmap_get(&t->idx, (uintptr_t)name, 0) - 1);
 }
 
 static int ntab_names(struct ntab *t, const struct sp_func *f)
@@ -266,11 +257,11 @@ static int ntab_names(struct ntab *t, const struct sp_func *f)
 	for (i = 0; i < f->nr_body; i++)
 		for (k = 0; k < f->body[i].nr_targets; k++)
 			if (ntab_add(t, f->body[i].targets[k].name))
-				return -1;
+				return BR_ESYS;
 	for (i = 0; i < f->nr_calls; i++)
 		if (ntab_add(t, f->calls[i].callee->name) ||
 		    ntab_names(t, f->calls[i].callee))
-			return -1;
+			return BR_ESYS;
 	return 0;
 }
 
@@ -279,20 +270,16 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* Sort the names; their pointers keep their slots, so no insertion. */
 static void ntab_sort(struct ntab *t)
 {
-	size_t i, j;
+	size_t i;
 
 	if (!t->nr)
 		return;
 	qsort(t->v, t->nr, sizeof(*t->v), cmp_str);
-	memset(t->idx, 0, t->idx_cap * sizeof(*t->idx));
-	for (i = 0; i < t->nr; i++) {
-		j = br_hash64((uintptr_t)t->v[i]) & (t->idx_cap - 1);
-		while (t->idx[j])
-			j = (j + 1) & (t->idx_cap - 1);
-		t->idx[j] = (uint32_t)i + 1;
-	}
+	for (i = 0; i < t->nr; i++)
+		*pairmap_ref(&t->idx, (uintptr_t)t->v[i], 0) = i + 1;
 }
 
 /* The profile summary (llvm's ProfileSummaryBuilder for samples). */
@@ -426,27 +413,105 @@ enum {
 #define FLAG_NAMES_UNIQ_SUFFIX (4ull << 32)
 #define FLAG_SUMMARY_FS (4ull << 32)
 
-int sp_write_extbinary(const struct sp_profile *p, FILE *out)
+/* The header table's order (the readers'). */
+static const uint64_t layout[7] = {
+	SEC_SUMMARY, SEC_NAMES, SEC_CS_NAMES, SEC_OFFSETS,
+	SEC_PROFILES, SEC_SYMBOLS, SEC_METADATA,
+};
+
+/* The sections' offsets, sizes and flags, in the order of layout[]. */
+struct sections {
+	uint64_t off[7], size[7], flags[7];
+};
+
+/* The name table section: every name once, sorted.  0 or BR_ESYS. */
+static int write_names(struct buf *b, struct ntab *t,
+		       const struct sp_profile *p, struct sections *sec)
 {
-	/* The header table's order (the readers'). */
-	static const uint64_t layout[7] = {
-		SEC_SUMMARY, SEC_NAMES, SEC_CS_NAMES, SEC_OFFSETS,
-		SEC_PROFILES, SEC_SYMBOLS, SEC_METADATA,
-	};
-	uint64_t off[7] = { 0 }, size[7] = { 0 }, flags[7] = { 0 };
+	size_t i, start;
+
+	for (i = 0; i < p->nr_funcs; i++)
+		if (ntab_add(t, p->funcs[i]->name) ||
+		    ntab_names(t, p->funcs[i]))
+			return BR_ESYS;
+	ntab_sort(t);
+	start = b->len;
+	uleb(b, t->nr);
+	for (i = 0; i < t->nr; i++) {
+		put(b, t->v[i], strlen(t->v[i]) + 1);
+		if (strstr(t->v[i], ".__uniq."))
+			sec->flags[1] |= FLAG_NAMES_UNIQ_SUFFIX;
+	}
+	sec->off[1] = start;
+	sec->size[1] = b->len - start;
+	return 0;
+}
+
+/*
+ * The profiles (@v: by total samples), the empty symbol list, and the
+ * function offsets in the order written.  0 or BR_ESYS.
+ */
+static int write_profiles(struct buf *b, const struct ntab *t,
+			  struct sp_func *const *v, size_t nr,
+			  struct sections *sec)
+{
+	uint64_t *foff = malloc((nr + 1) * sizeof(*foff));
+	size_t i, start;
+
+	if (!foff)
+		return BR_ESYS;
+	start = b->len;
+	for (i = 0; i < nr; i++) {
+		foff[i] = b->len - start;
+		uleb(b, v[i]->head);
+		write_body(b, t, v[i]);
+	}
+	sec->off[4] = start;
+	sec->size[4] = b->len - start;
+	sec->off[5] = b->len;		/* symbol list: empty */
+	start = b->len;
+	uleb(b, nr);
+	for (i = 0; i < nr; i++) {
+		uleb(b, ntab_index(t, v[i]->name));
+		uleb(b, foff[i]);
+	}
+	sec->off[3] = start;
+	sec->size[3] = b->len - start;
+	free(foff);
+	return 0;
+}
+
+/* The header table at @hdr: type, flags, offset, size per section. */
+static void patch_header(struct buf *b, size_t hdr, const struct sections *sec)
+{
+	size_t i, k, j;
+
+	for (i = 0; i < 7; i++) {
+		unsigned char *h = b->p + hdr + i * 32;
+		uint64_t f[4] = {
+			layout[i], sec->flags[i], sec->off[i], sec->size[i],
+		};
+
+		for (k = 0; k < 4; k++)
+			for (j = 0; j < 8; j++)
+				h[k * 8 + j] = (unsigned char)(f[k] >> (8 * j));
+	}
+}
+
+int sp_write_extbinary(const struct sp_profile *p, FILE *out, char *err,
+		       size_t errsz)
+{
+	struct sections sec = { { 0 }, { 0 }, { 0 } };
 	struct buf b = { 0 };
 	struct ntab t = { 0 };
 	struct summary s = { 0 };
 	struct sp_func **v = sp_sorted(p);
-	uint64_t *foff = NULL;
 	size_t i, hdr, start;
-	int r = -1;
+	int r = BR_ESYS;
+	bool oom = true;
 
 	if (!v)
-		return -1;
-	foff = malloc((p->nr_funcs + 1) * sizeof(*foff));
-	if (!foff)
-		goto out;
+		return write_failed(true, err, errsz);
 	/* Header: magic "SPROF42" + format 4, version 103. */
 	uleb(&b, 0x5350524f46343204ull);
 	uleb(&b, 103);
@@ -462,78 +527,34 @@ int sp_write_extbinary(const struct sp_profile *p, FILE *out)
 	if (s.oom)
 		goto out;
 	write_summary(&b, &s);
-	off[0] = start;
-	size[0] = b.len - start;
+	sec.off[0] = start;
+	sec.size[0] = b.len - start;
 	if (p->fs_discriminators)
-		flags[0] |= FLAG_SUMMARY_FS;
+		sec.flags[0] |= FLAG_SUMMARY_FS;
 
-	/* Names. */
-	for (i = 0; i < p->nr_funcs; i++)
-		if (ntab_add(&t, p->funcs[i]->name) ||
-		    ntab_names(&t, p->funcs[i]))
-			goto out;
-	ntab_sort(&t);
-	start = b.len;
-	uleb(&b, t.nr);
-	for (i = 0; i < t.nr; i++) {
-		put(&b, t.v[i], strlen(t.v[i]) + 1);
-		if (strstr(t.v[i], ".__uniq."))
-			flags[1] |= FLAG_NAMES_UNIQ_SUFFIX;
-	}
-	off[1] = start;
-	size[1] = b.len - start;
-
+	if (write_names(&b, &t, p, &sec))
+		goto out;
 	/* Context names: none. */
-	off[2] = b.len;
+	sec.off[2] = b.len;
 	uleb(&b, 0);
-	size[2] = 1;
-
-	/* Profiles, by total samples. */
-	start = b.len;
-	for (i = 0; i < p->nr_funcs; i++) {
-		foff[i] = b.len - start;
-		uleb(&b, v[i]->head);
-		write_body(&b, &t, v[i]);
-	}
-	off[4] = start;
-	size[4] = b.len - start;
-
-	/* Symbol list: empty. */
-	off[5] = b.len;
-
-	/* Function offsets, in the order written. */
-	start = b.len;
-	uleb(&b, p->nr_funcs);
-	for (i = 0; i < p->nr_funcs; i++) {
-		uleb(&b, ntab_index(&t, v[i]->name));
-		uleb(&b, foff[i]);
-	}
-	off[3] = start;
-	size[3] = b.len - start;
-
+	sec.size[2] = 1;
+	if (write_profiles(&b, &t, v, p->nr_funcs, &sec))
+		goto out;
 	/* Function metadata: empty. */
-	off[6] = b.len;
-
+	sec.off[6] = b.len;
 	if (b.oom)
 		goto out;
-	for (i = 0; i < 7; i++) {
-		unsigned char *h = b.p + hdr + i * 32;
-		uint64_t f[4] = { layout[i], flags[i], off[i], size[i] };
-		size_t k, j;
-
-		for (k = 0; k < 4; k++)
-			for (j = 0; j < 8; j++)
-				h[k * 8 + j] = (unsigned char)(f[k] >> (8 * j));
-	}
+	patch_header(&b, hdr, &sec);
+	oom = false;
+	errno = 0;
 	if (fwrite(b.p, 1, b.len, out) != b.len || ferror(out))
 		goto out;
 	r = 0;
 out:
 	free(b.p);
 	free(t.v);
-	free(t.idx);
+	pairmap_free(&t.idx);
 	free(s.counts);
-	free(foff);
 	free(v);
-	return r;
+	return r ? write_failed(oom, err, errsz) : 0;
 }

@@ -11,13 +11,19 @@
 
 #include "collect/sampleprof.h"
 
-/* Text (llvm-profgen --format=text).  0 or -1 (out of memory, I/O). */
-int sp_write_text(const struct sp_profile *p, FILE *out);
+/*
+ * Text (llvm-profgen --format=text).  0, or BR_ESYS (out of memory, I/O)
+ * with its message in @err.
+ */
+int sp_write_text(const struct sp_profile *p, FILE *out, char *err,
+		  size_t errsz);
 
 /*
  * Extensible binary (llvm-profgen's default, --format=extbinary): the
- * same bytes llvm-profgen-19 writes.  0 or -1 (out of memory, I/O).
+ * same bytes llvm-profgen-19 writes.  0, or BR_ESYS (out of memory, I/O)
+ * with its message in @err.
  */
-int sp_write_extbinary(const struct sp_profile *p, FILE *out);
+int sp_write_extbinary(const struct sp_profile *p, FILE *out, char *err,
+		       size_t errsz);
 
 #endif /* BLOCKRANGE_CLI_SPWRITE_H */

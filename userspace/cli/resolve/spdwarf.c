@@ -14,8 +14,10 @@
 #include <gelf.h>
 #include <libelf.h>
 
-#include "../common/hash.h"
+#include "common/hash.h"
 #include "base/grow.h"
+#include "base/pairmap.h"
+#include "base/status.h"
 #include "resolve/spdwarf.h"
 
 #ifndef DW_AT_GNU_discriminator
@@ -116,7 +118,7 @@ static int names_grow(struct sp_names *n)
 	char **s = calloc(cap, sizeof(*s));
 
 	if (!s)
-		return -1;
+		return BR_ESYS;
 	for (i = 0; i < n->cap; i++) {
 		size_t j;
 
@@ -203,8 +205,7 @@ struct spd {
 	size_t nr_paint, cap_paint;
 	struct func *funcs;
 	size_t nr_funcs, cap_funcs;
-	uint32_t *func_idx;	/* raw name -> index + 1 */
-	size_t func_idx_cap;
+	struct pairmap func_idx;	/* raw name -> index + 1 */
 	struct frange *fr;
 	size_t nr_fr, cap_fr;
 	Dwarf_Die *cus;		/* compile units, by index */
@@ -253,50 +254,32 @@ static uint32_t die_udata(Dwarf_Die *die, unsigned at, bool integrate)
 
 static int func_of(struct spd *d, const char *name, uint32_t *idx)
 {
-	size_t j;
+	uint64_t *slot = pairmap_ref(&d->func_idx, (uintptr_t)name, 0);
 
-	if ((d->nr_funcs + 1) * 2 > d->func_idx_cap) {
-		size_t cap = d->func_idx_cap ? d->func_idx_cap * 2 : 256, i;
-		uint32_t *m = calloc(cap, sizeof(*m));
-
-		if (!m)
-			return -1;
-		for (i = 0; i < d->nr_funcs; i++) {
-			j = br_hash64((uintptr_t)d->funcs[i].name) & (cap - 1);
-			while (m[j])
-				j = (j + 1) & (cap - 1);
-			m[j] = (uint32_t)i + 1;
-		}
-		free(d->func_idx);
-		d->func_idx = m;
-		d->func_idx_cap = cap;
-	}
-	j = br_hash64((uintptr_t)name) & (d->func_idx_cap - 1);
-	while (d->func_idx[j]) {
-		if (d->funcs[d->func_idx[j] - 1].name == name) {
-			*idx = d->func_idx[j] - 1;
-			return 0;
-		}
-		j = (j + 1) & (d->func_idx_cap - 1);
+	if (!slot)
+		return BR_ESYS;
+	if (*slot) {
+		*idx = (uint32_t)(*slot - 1);
+		return 0;
 	}
 	if (br_grow((void **)&d->funcs, &d->cap_funcs, d->nr_funcs + 1,
 		 sizeof(*d->funcs)))
-		return -1;
+		return BR_ESYS;
 	{
 		struct func *f = &d->funcs[d->nr_funcs];
 		char *c = strdup(name);
 
 		if (!c)
-			return -1;
+			return BR_ESYS;
 		sp_canonical_name(c);
 		memset(f, 0, sizeof(*f));
 		f->name = name;
 		f->canon = sp_intern(d->names, c, strlen(c));
 		free(c);
 		if (!f->canon)
-			return -1;
+			return BR_ESYS;
 	}
-	d->func_idx[j] = (uint32_t)d->nr_funcs + 1;
+	*slot = d->nr_funcs + 1;
 	*idx = (uint32_t)d->nr_funcs++;
 	return 0;
 }
@@ -315,16 +298,16 @@ static int add_node(struct spd *d, Dwarf_Die *die, int tag, int32_t parent,
 		char *c = strdup(name);
 
 		if (!c)
-			return -1;
+			return BR_ESYS;
 		sp_canonical_name(c);
 		canon = sp_intern(d->names, c, strlen(c));
 		free(c);
 		if (!canon)
-			return -1;
+			return BR_ESYS;
 	}
 	if (br_grow((void **)&d->nodes, &d->cap_nodes, d->nr_nodes + 1,
 		 sizeof(*d->nodes)))
-		return -1;
+		return BR_ESYS;
 	self = (uint32_t)d->nr_nodes++;
 	n = &d->nodes[self];
 	n->name = canon;
@@ -338,7 +321,7 @@ static int add_node(struct spd *d, Dwarf_Die *die, int tag, int32_t parent,
 		const char *raw = sp_intern(d->names, name, strlen(name));
 
 		if (!raw || func_of(d, raw, &fidx))
-			return -1;
+			return BR_ESYS;
 	}
 	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
 		if (hi > lo) {
@@ -346,7 +329,7 @@ static int add_node(struct spd *d, Dwarf_Die *die, int tag, int32_t parent,
 
 			if (br_grow((void **)&d->paint, &d->cap_paint,
 				 d->nr_paint + 1, sizeof(*d->paint)))
-				return -1;
+				return BR_ESYS;
 			p = &d->paint[d->nr_paint++];
 			p->lo = lo;
 			p->hi = hi;
@@ -362,7 +345,7 @@ static int add_node(struct spd *d, Dwarf_Die *die, int tag, int32_t parent,
 				 sizeof(*f->ranges)) ||
 			    br_grow((void **)&d->fr, &d->cap_fr, d->nr_fr + 1,
 				 sizeof(*d->fr)))
-				return -1;
+				return BR_ESYS;
 			f->ranges[f->nr].lo = lo;
 			f->ranges[f->nr].hi = hi;
 			f->nr++;
@@ -394,12 +377,12 @@ static int walk(struct spd *d, Dwarf_Die *die, int32_t parent,
 		    tag == DW_TAG_inlined_subroutine) {
 			r = add_node(d, die, tag, parent, order);
 			if (r < 0)
-				return -1;
+				return BR_ESYS;
 			p = r;
 		}
 		if (dwarf_haschildren(die) && dwarf_child(die, &child) == 0 &&
 		    walk(d, &child, p, order, depth + 1))
-			return -1;
+			return BR_ESYS;
 	} while (dwarf_siblingof(die, die) == 0);
 	return 0;
 }
@@ -431,7 +414,7 @@ static int link_paint(struct spd *d)
 	size_t top = 0, i;
 
 	if (!stack)
-		return -1;
+		return BR_ESYS;
 	for (i = 0; i < d->nr_paint; i++) {
 		struct paint *p = &d->paint[i];
 
@@ -474,7 +457,7 @@ static int read_symbols(struct spd *d, const char *sym_path, char *err,
 
 	if (fd < 0) {
 		snprintf(err, errsz, "%s: %s", sym_path, strerror(errno));
-		return -2;
+		return BR_EINPUT;
 	}
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF ||
@@ -483,7 +466,7 @@ static int read_symbols(struct spd *d, const char *sym_path, char *err,
 		if (elf)
 			elf_end(elf);
 		close(fd);
-		return -2;
+		return BR_EINPUT;
 	}
 	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
@@ -537,7 +520,7 @@ static int read_symbols(struct spd *d, const char *sym_path, char *err,
 				continue;
 			c = strdup(name);
 			if (!c) {
-				r = -1;
+				r = BR_ESYS;
 				goto out;
 			}
 			sp_canonical_name(c);
@@ -608,7 +591,7 @@ struct spd *spd_open(const char *path, const char *sym_path,
 		goto nomem;
 	dedup_franges(d);
 	r = read_symbols(d, sym_path, err, errsz);
-	if (r == -1)
+	if (r == BR_ESYS)
 		goto nomem;
 	if (r) {
 		spd_close(d);
@@ -635,7 +618,7 @@ void spd_close(struct spd *d)
 	for (i = 0; i < d->nr_funcs; i++)
 		free(d->funcs[i].ranges);
 	free(d->funcs);
-	free(d->func_idx);
+	pairmap_free(&d->func_idx);
 	free(d->nodes);
 	free(d->paint);
 	free(d->fr);
@@ -721,14 +704,14 @@ int spd_frames(struct spd *d, uint64_t addr, const struct spd_frame **frames)
 	for (i = (size_t)leaf;;) {
 		if (br_grow((void **)&d->chain, &d->cap_chain, n + 1,
 			 sizeof(*d->chain)))
-			return -1;
+			return BR_ESYS;
 		d->chain[n++] = (uint32_t)i;
 		if (d->nodes[i].subprogram || d->nodes[i].parent < 0)
 			break;
 		i = (size_t)d->nodes[i].parent;
 	}
 	if (br_grow((void **)&d->frames, &d->cap_frames, n, sizeof(*d->frames)))
-		return -1;
+		return BR_ESYS;
 	line_of(d, d->nodes[leaf].cu, addr, &line, &disc);
 	/* Outermost first; stop at the first frame without a name. */
 	for (k = 0; k < n; k++) {
