@@ -17,8 +17,10 @@
 #                       build/pgo/pgo.json.  Minutes; not in CI.
 #
 # Knobs: BENCH_AUTOFDO_RUNS (3); PGO_RUNS (timed runs of each build, 7),
-# PGO_RECORD (the recording command, given -o FILE -- CMD; default the
-# ptrace recorder: `blockrange record --depth 32 --period 7`), PGO_OUT.
+# PGO_RECORD (the recording command, given -o FILE -- CMD; default
+# `blockrange record --engine=qemu --depth 32 --period 10007 --jitter 2000`
+# when the CLI has the QEMU engine, else the ptrace recorder `blockrange
+# record --depth 32 --period 7`), PGO_TRAIN_COPIES (12), PGO_OUT.
 
 BENCH_AUTOFDO_RUNS ?= 3
 
@@ -42,7 +44,7 @@ bench-autofdo: $(CLI_BIN) $(BENCH_MD_BIG) $(BENCH_MD_WL)
 
 PGO_OUT ?= $(BUILD)/pgo
 PGO_RUNS ?= 7
-PGO_RECORD ?= $(CLI_BIN) record --depth 32 --period 7
+PGO_RECORD ?=
 
 pgo-demo: $(CLI_BIN) | deps
 	BLOCKRANGE=$(CLI_BIN) PGO_RECORD='$(PGO_RECORD)' PGO_RUNS=$(PGO_RUNS) \

@@ -8,10 +8,14 @@
 #
 #  1. build readelf (-O2 -g -fdebug-info-for-profiling, linked with
 #     --emit-relocs for BOLT): the base;
-#  2. record a training run: readelf -wi on a small object file (the
-#     inlines test program compiled with gcc-12 -O2 -g), with $PGO_RECORD
-#     (default the ptrace recorder, about 3 million instructions to
-#     single-step) into perf.data;
+#  2. record a training run into perf.data with $PGO_RECORD: readelf -wi on
+#     clang-19's DWARF (PGO_TRAIN_COPIES copies, 12 by default, of the base
+#     readelf binary itself: about two seconds of native work).  The
+#     default recorder is `blockrange record --engine=qemu` (sampled,
+#     LBR-like: 32 branches every 10007 +- 2000 taken branches) when the
+#     CLI has it; else the ptrace recorder on a small object file (the
+#     inlines test program, gcc-12 -O2 -g), all it can single-step in
+#     minutes;
 #  3. AutoFDO: `blockrange autofdo` and llvm-profgen-19 on that perf.data,
 #     readelf rebuilt with -fprofile-sample-use= each profile;
 #  4. BOLT: `blockrange bolt` -> perf2bolt -pa, and perf2bolt -p on the same
@@ -22,7 +26,8 @@
 #     (the order rotates), after checking that they all print the same;
 #     the speed-up of each is median(base) / median(it) of the CPU time
 #     (user + sys, from wait4: less sensitive than wall time to the other
-#     load of a shared machine).  PGO_TIME_ONLY=1 only redoes this step.
+#     load of a shared machine).  PGO_TIME_ONLY=1 only redoes this step;
+#     PGO_KEEP_RECORDING=1 keeps the base and the recording of a former run.
 # Writes OUT/pgo.json and prints the table.
 #
 # Environment: BLOCKRANGE (required), PGO_RECORD, PGO_RUNS (7), CLANG19,
@@ -31,7 +36,11 @@ set -euo pipefail
 
 out=${1:?usage: pgo-demo.sh OUT}
 br=${BLOCKRANGE:?BLOCKRANGE must name the blockrange binary}
+if [ -z "${PGO_RECORD:-}" ] && "$br" record --help 2>&1 | grep -q -- '--engine=qemu'; then
+	PGO_RECORD="$br record --engine=qemu --depth 32 --period 10007 --jitter 2000"
+fi
 record=${PGO_RECORD:-"$br record --depth 32 --period 7"}
+copies=${PGO_TRAIN_COPIES:-12}
 runs=${PGO_RUNS:-7}
 clang=${CLANG19:-clang-19}
 profgen=${LLVM_PROFGEN:-llvm-profgen-19}
@@ -89,24 +98,61 @@ build() {	# build NAME EXTRA-CFLAGS...
 }
 
 if [ "${PGO_TIME_ONLY:-0}" != 1 ]; then
+if [ "${PGO_KEEP_RECORDING:-0}" != 1 ] || [ ! -s "$out/train.data" ]; then
 build base
 
-# 2. The training run: a small object file (different from the timed input).
-gcc-12 -O2 -g -c -o "$out/train.o" "$here/../check-tests/cli/autofdo/inlines.c"
-train=(-wi "$out/train.o")
-say "recording the training run: readelf ${train[*]} ($record)"
+# 2. The training run, on another input than the timed one: clang-19's
+#    DWARF of readelf itself (a sampling recorder), or a small gcc-12 object
+#    (the ptrace recorder, which single-steps).
+case "$record" in
+*ptrace*|*"--depth 32 --period 7")
+	gcc-12 -O2 -g -c -o "$out/train.o" \
+		"$here/../check-tests/cli/autofdo/inlines.c"
+	train=(-wi "$out/train.o")
+	train_desc="readelf -wi train.o (inlines.c, gcc-12 -O2 -g)";;
+*)
+	# One process per file: readelf 2.40 given several files warns
+	# ("loc_offset too big") on all but the first.
+	cp "$out/readelf.base" "$out/train.elf"
+	train=()
+	train_desc="$copies runs of readelf -wi on a copy of readelf.base (clang-19 DWARF 5)";;
+esac
+echo "$train_desc" >"$out/train.desc"
+echo "$record" >"$out/record.cmd"
+say "recording the training run: $train_desc ($record)"
 rm -f "$out/train.data" "$out/train.data.old"
-$record -o "$out/train.data" -- "$out/readelf.base" "${train[@]}" \
-	>/dev/null 2>"$out/record.log"
+if [ -n "${train[*]:-}" ]; then
+	$record -o "$out/train.data" -- "$out/readelf.base" "${train[@]}" \
+		>/dev/null 2>"$out/record.log"
+else
+	$record -o "$out/train.data" -- /bin/sh -c \
+		'i=0; while [ $i -lt "$1" ]; do i=$((i + 1)); "$2" -wi "$3" || exit; done' \
+		sh "$copies" "$out/readelf.base" "$out/train.elf" \
+		>/dev/null 2>"$out/record.log"
+fi
 tail -n 1 "$out/record.log" >&2
+fi
 
 # 3. AutoFDO: our profile and llvm-profgen's of the same recording.
 /usr/bin/time -f "%e s, %M KiB" -o "$out/autofdo.time" \
-	"$br" autofdo -i "$out/train.data" --binary "$out/readelf.base" \
+	"$br" autofdo -i "$out/train.data" --dso readelf.base \
 	-o "$out/ours.afdo" 2>"$out/autofdo.log"
-/usr/bin/time -f "%e s, %M KiB" -o "$out/profgen.time" \
+# llvm-profgen's --perfdata runs perf script itself and filters by the
+# PIDs it finds; on a recording of several processes whose executable is
+# mapped after the loader's first samples (the QEMU engine) it stops with
+# "Invalid perf script input!".  Then it is given that text itself.
+if ! /usr/bin/time -f "%e s, %M KiB" -o "$out/profgen.time" \
 	"$profgen" --perfdata="$out/train.data" --binary="$out/readelf.base" \
-	--output="$out/llvm.afdo" 2>"$out/profgen.log"
+	--output="$out/llvm.afdo" 2>"$out/profgen.log"; then
+	say "llvm-profgen --perfdata failed ($(grep -m1 error: "$out/profgen.log")); giving it perf script's text"
+	perf script -i "$out/train.data" -F ip,brstack --show-mmap-events \
+		>"$out/train.script" 2>/dev/null
+	/usr/bin/time -f "%e s, %M KiB (--perfscript)" -o "$out/profgen.time" \
+		"$profgen" --perfscript="$out/train.script" \
+		--binary="$out/readelf.base" --output="$out/llvm.afdo" \
+		2>"$out/profgen.log"
+	rm -f "$out/train.script"
+fi
 same_profile=no
 cmp -s "$out/ours.afdo" "$out/llvm.afdo" && same_profile=yes
 say "profiles: ours $(cat "$out/autofdo.time"), llvm-profgen $(cat "$out/profgen.time"); byte-identical: $same_profile"
@@ -115,7 +161,7 @@ build autofdo-ours "-fprofile-sample-use=$out/ours.afdo"
 build autofdo-llvm "-fprofile-sample-use=$out/llvm.afdo"
 
 # 4. BOLT: our pre-aggregated profile and perf2bolt's reading of perf.data.
-"$br" bolt -i "$out/train.data" --binary "$out/readelf.base" \
+"$br" bolt -i "$out/train.data" --dso readelf.base \
 	-o "$out/train.preagg" 2>"$out/bolt.log"
 "$perf2bolt" -pa -p "$out/train.preagg" -o "$out/ours.fdata" \
 	"$out/readelf.base" >"$out/perf2bolt-pa.log" 2>&1
@@ -177,7 +223,14 @@ blob = {n: open(bins[n], "rb").read() for n in names}
 same = {(a, b): blob[a] == blob[b] for a in names for b in names}
 res = {"program": "binutils 2.40 readelf (clang-19 -O2 -g "
                   "-fdebug-info-for-profiling)",
-       "training": "readelf -wi train.o (inlines.c, gcc-12 -O2 -g)",
+       "training": open(os.path.join(out, "train.desc")).read().strip(),
+       "recorder": open(os.path.join(out, "record.cmd")).read().strip(),
+       "record_summary": open(os.path.join(out, "record.log")).read()
+                         .strip().splitlines()[-1],
+       "profile_cost": {"ours": open(os.path.join(out, "autofdo.time"))
+                        .read().strip(),
+                        "llvm-profgen": open(os.path.join(out,
+                                             "profgen.time")).read().strip()},
        "timed": f"readelf -wi {timed} ({os.path.getsize(timed)} bytes)",
        "runs": runs, "loadavg": [round(l0, 2), round(l1, 2)],
        "profiles_identical": sys.argv[3] == "yes",
