@@ -281,6 +281,7 @@ check-cli-sanitize: deps
 	@echo "check-cli-sanitize: no sanitizer reports"
 
 include $(TOP)/userspace/record.mk
+include $(TOP)/userspace/qemu-rec.mk
 include $(TOP)/userspace/perfdata.mk
 
 -include $(wildcard $(CLI_OUT)/obj/*/*.d $(CLI_OUT)/tests/*.d)
