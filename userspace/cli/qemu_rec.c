@@ -1,0 +1,1414 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `blockrange record --engine=qemu`: run the program under qemu-x86_64 with
+ * the recorder plugin, then turn its recording directory into perf.data,
+ * perf-script text or a .brprof.  See qemu_rec.h and docs/record.md; the
+ * files the plugin writes are described in qrec_wire.h.
+ */
+#define _GNU_SOURCE
+
+#include "qemu_rec.h"
+
+#include <dirent.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <linux/perf_event.h>
+
+#include "../qemu-plugin/qexec.h"
+#include "../qemu-plugin/qrec_wire.h"
+#include "annotate.h"
+#include "brprof.h"
+#include "cli.h"
+#include "perfdata_write.h"
+#include "pswrite.h"
+
+#define SAMPLED_EVENT "taken-branches-sw:u"
+#define SAMPLE_TYPE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+		     PERF_SAMPLE_PERIOD | PERF_SAMPLE_BRANCH_STACK)
+/* Records between PERF_RECORD_FINISHED_ROUNDs (perf sorts per round). */
+#define ROUND_RECORDS 4096
+#define STATUS_SIZE 4096
+
+/* An executable segment of a mapping, as the kernel would have mapped it. */
+struct qseg {
+	uint64_t start;
+	uint64_t len;
+	uint64_t pgoff;
+};
+
+struct qmap {
+	bool present;
+	uint32_t id;
+	uint64_t start;
+	uint64_t end;
+	uint64_t pgoff;
+	uint32_t maj;
+	uint32_t min;
+	uint64_t ino;
+	char *path;		/* "//anon" for anonymous code */
+	struct qseg segs[4];
+	unsigned nsegs;		/* 0: the whole mapping */
+	bool refined;
+};
+
+struct qfile {
+	char *name;		/* its path, for messages */
+	const uint8_t *buf;
+	size_t len;
+	struct qrec_header h;
+	int32_t pid;
+	unsigned image;		/* N of PID.N.qrec */
+	bool ended;		/* its QREC_END was read */
+	bool cut;		/* it ends inside a record */
+	uint32_t how;		/* QREC_END_* */
+	int64_t status;
+	struct qmap *maps;	/* by id */
+	size_t nr_maps;
+};
+
+/* A record of a file, in the order of the output. */
+struct qref {
+	uint64_t time;
+	uint32_t file;
+	uint32_t type;
+	size_t off;		/* of the record's payload */
+};
+
+struct qtotals {
+	uint64_t insns;
+	uint64_t taken;
+	uint64_t samples;
+	uint64_t signals;
+	uint64_t breaks;
+	uint64_t threads;
+	uint64_t processes;
+	uint64_t maps;
+	uint64_t traces;
+	uint64_t edges;
+	uint64_t decode_misses;
+};
+
+struct qrec {
+	const struct qrec_opts *o;
+	char *err;
+	size_t errsz;
+	char qemu[PATH_MAX];
+	char plugin[PATH_MAX];
+	char prog[PATH_MAX];	/* argv[0] as found in PATH */
+	struct qexec qx;
+	char dir[PATH_MAX];	/* the recording directory */
+	char *status;		/* its status page (mapped) */
+	int root_status;	/* wait status of the program */
+	struct qfile *files;
+	size_t nr_files;
+	uint64_t t0;
+	struct qtotals tot;
+	/* sampled output */
+	struct pdw *pdw;
+	struct psw *psw[2];
+	uint64_t last_time;
+	uint64_t records;
+	char **bid_paths;	/* build-ids written */
+	size_t nr_bid;
+};
+
+static int qfail(struct qrec *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int qfail(struct qrec *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->err, r->errsz, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* ---- finding qemu, the plugin and the program ---------------------------- */
+
+/* @name as execvp(3) finds it (a name with '/' as it is) into @out. */
+static bool find_exec(const char *name, char *out, size_t size)
+{
+	const char *path = getenv("PATH"), *p;
+
+	if (strchr(name, '/'))
+		return snprintf(out, size, "%s", name) < (int)size &&
+		       !access(out, X_OK);
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (p = path;; ) {
+		size_t n = strcspn(p, ":");
+		struct stat st;
+
+		if (snprintf(out, size, "%.*s%s%s", (int)n, p, n ? "/" : "",
+			     name) < (int)size && !access(out, X_OK) &&
+		    !stat(out, &st) && S_ISREG(st.st_mode))
+			return true;
+		if (!p[n])
+			return false;
+		p += n + 1;
+	}
+}
+
+/* Does the ELF file @path export the dynamic symbol @sym? */
+static bool exports(const char *path, const char *sym)
+{
+	bool found = false;
+	Elf_Scn *scn = NULL;
+	Elf *e;
+	int fd;
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return false;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	while (e && !found && (scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		size_t i, n;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNSYM ||
+		    !sh.sh_entsize || !(d = elf_getdata(scn, NULL)))
+			continue;
+		n = sh.sh_size / sh.sh_entsize;
+		for (i = 0; i < n && !found; i++) {
+			GElf_Sym s;
+			const char *nm;
+
+			if (!gelf_getsym(d, (int)i, &s) || s.st_shndx == SHN_UNDEF)
+				continue;
+			nm = elf_strptr(e, sh.sh_link, s.st_name);
+			found = nm && !strcmp(nm, sym);
+		}
+	}
+	elf_end(e);
+	close(fd);
+	return found;
+}
+
+static int find_qemu(struct qrec *r)
+{
+	const char *env = getenv("BLOCKRANGE_QEMU");
+
+	if (env && *env) {
+		if (!find_exec(env, r->qemu, sizeof(r->qemu)))
+			return qfail(r, "BLOCKRANGE_QEMU=%s: not an executable file", env);
+	} else if (!find_exec("qemu-x86_64", r->qemu, sizeof(r->qemu))) {
+		return qfail(r, "qemu-x86_64 not found in PATH: install Debian's qemu-user (apt-get install qemu-user), or record with --engine=ptrace");
+	}
+	if (!exports(r->qemu, "qemu_plugin_register_vcpu_tb_exec_cb"))
+		return qfail(r, "%s cannot load TCG plugins (a static build such as qemu-user-static's?): install Debian's qemu-user (apt-get install qemu-user), or set BLOCKRANGE_QEMU",
+			     r->qemu);
+	return 0;
+}
+
+static int find_plugin(struct qrec *r)
+{
+	const char *env = getenv("BLOCKRANGE_QEMU_PLUGIN");
+	char self[PATH_MAX], *slash;
+	ssize_t n;
+
+	if (env && *env) {
+		if (snprintf(r->plugin, sizeof(r->plugin), "%s", env) >=
+		    (int)sizeof(r->plugin) || access(r->plugin, R_OK))
+			return qfail(r, "BLOCKRANGE_QEMU_PLUGIN=%s: cannot read it", env);
+		return 0;
+	}
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		return qfail(r, "cannot find the blockrange binary (/proc/self/exe): %s",
+			     strerror(errno));
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	*slash = '\0';
+	if (snprintf(r->plugin, sizeof(r->plugin), "%s/%s", self,
+		     QREC_PLUGIN_REL) >= (int)sizeof(r->plugin))
+		return qfail(r, "%s: path too long", self);
+	if (access(r->plugin, R_OK)) {
+		char *real = realpath(self, NULL);
+
+		qfail(r, "the recorder's QEMU plugin is missing (%s/%s): build it (make cli) or install blockrange (make install), or set BLOCKRANGE_QEMU_PLUGIN",
+		      real ? real : self, QREC_PLUGIN_REL);
+		free(real);
+		return -1;
+	}
+	/* an absolute path without "..": the plugin reruns itself by it */
+	{
+		char *real = realpath(r->plugin, NULL);
+
+		if (real) {
+			snprintf(r->plugin, sizeof(r->plugin), "%s", real);
+			free(real);
+		}
+	}
+	return 0;
+}
+
+static int find_program(struct qrec *r)
+{
+	const char *name = r->o->argv[0];
+	int res;
+
+	if (!find_exec(name, r->prog, sizeof(r->prog)))
+		return qfail(r, "%s: %s", name, strchr(name, '/') ?
+			     strerror(errno ? errno : ENOENT) :
+			     "command not found in PATH");
+	res = qexec_resolve(r->prog, name, &r->qx);
+	switch (res) {
+	case QEXEC_ELF:
+		return 0;
+	case QEXEC_ERRNO:
+		return qfail(r, "%s: cannot be run: %s", r->prog,
+			     strerror(r->qx.err_no));
+	case QEXEC_FOREIGN:
+		return qfail(r, "%s: not an x86-64 program (%s): the qemu engine records x86-64 programs only",
+			     r->prog, r->qx.why);
+	case QEXEC_LOOP:
+		return qfail(r, "%s: more than %d levels of #! interpreters",
+			     r->prog, QEXEC_DEPTH);
+	default:
+		return qfail(r, "%s: neither an ELF program nor a #! script",
+			     r->prog);
+	}
+}
+
+/* ---- running it ----------------------------------------------------------- */
+
+/* Append ",KEY=VALUE" to @spec, commas doubled as QEMU's options want. */
+static bool spec_add(char *spec, size_t size, const char *key,
+		     const char *val)
+{
+	size_t n = strlen(spec);
+	int k = snprintf(spec + n, size - n, ",%s=", key);
+
+	if (k < 0 || (size_t)k >= size - n)
+		return false;
+	n += (size_t)k;
+	for (; *val; val++) {
+		if (n + 3 > size)
+			return false;
+		spec[n++] = *val;
+		if (*val == ',')
+			spec[n++] = ',';
+	}
+	spec[n] = '\0';
+	return true;
+}
+
+static bool spec_add_u64(char *spec, size_t size, const char *key,
+			 uint64_t v)
+{
+	char num[24];
+
+	snprintf(num, sizeof(num), "%" PRIu64, v);
+	return spec_add(spec, size, key, num);
+}
+
+/* The recording directory, beside the output (or in $TMPDIR for -). */
+static int make_dir(struct qrec *r)
+{
+	const char *out = r->o->output;
+	char base[PATH_MAX];
+	int fd;
+
+	if (!strcmp(out, "-")) {
+		const char *t = getenv("TMPDIR");
+
+		snprintf(base, sizeof(base), "%s", t && *t ? t : "/tmp");
+	} else {
+		const char *slash = strrchr(out, '/');
+
+		if (!slash)
+			snprintf(base, sizeof(base), ".");
+		else if (slash == out)
+			snprintf(base, sizeof(base), "/");
+		else
+			snprintf(base, sizeof(base), "%.*s", (int)(slash - out), out);
+	}
+	if (snprintf(r->dir, sizeof(r->dir), "%s/.blockrange-record.XXXXXX",
+		     base) >= (int)sizeof(r->dir))
+		return qfail(r, "%s: path too long", base);
+	if (!mkdtemp(r->dir)) {
+		int e = errno;
+
+		r->dir[0] = '\0';
+		return qfail(r, "cannot create a recording directory in %s: %s",
+			     base, strerror(e));
+	}
+	/* the status page: one line from the plugin if recording failed */
+	{
+		char path[PATH_MAX + 16];
+		static const char zero[STATUS_SIZE];
+
+		snprintf(path, sizeof(path), "%s/status", r->dir);
+		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		if (fd < 0 || write(fd, zero, sizeof(zero)) != sizeof(zero)) {
+			int e = errno;
+
+			if (fd >= 0)
+				close(fd);
+			return qfail(r, "%s: %s", path, strerror(e));
+		}
+		r->status = mmap(NULL, STATUS_SIZE, PROT_READ, MAP_SHARED, fd, 0);
+		close(fd);
+		if (r->status == MAP_FAILED) {
+			r->status = NULL;
+			return qfail(r, "%s: %s", path, strerror(errno));
+		}
+	}
+	return 0;
+}
+
+static void remove_dir(struct qrec *r)
+{
+	DIR *d;
+	struct dirent *e;
+
+	if (!r->dir[0])
+		return;
+	d = opendir(r->dir);
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		unlinkat(dirfd(d), e->d_name, 0);
+	}
+	if (d)
+		closedir(d);
+	rmdir(r->dir);
+}
+
+static const char *cpu_model(const struct qrec *r)
+{
+	return r->o->cpu ? r->o->cpu : QREC_DEFAULT_CPU;
+}
+
+static int run_program(struct qrec *r)
+{
+	const struct qrec_opts *o = r->o;
+	static char spec[4 * PATH_MAX + 512];
+	struct sigaction ign, old_int, old_quit;
+	char comm[QREC_COMM_LEN];
+	const char *base = strrchr(r->prog, '/');
+	char **args;
+	size_t nargs = 0, i, k = 0;
+	bool ok;
+	pid_t pid, w;
+	int st;
+
+	for (i = 1; o->argv[i]; i++)
+		nargs++;
+	snprintf(comm, sizeof(comm), "%.15s", base ? base + 1 : r->prog);
+	snprintf(spec, sizeof(spec), "%s", r->plugin);
+	ok = spec_add(spec, sizeof(spec), "out", r->dir) &&
+	     spec_add(spec, sizeof(spec), "mode", o->exact ? "exact" : "sampled") &&
+	     spec_add_u64(spec, sizeof(spec), "depth", o->depth) &&
+	     spec_add_u64(spec, sizeof(spec), "period", o->period) &&
+	     spec_add_u64(spec, sizeof(spec), "jitter", o->jitter) &&
+	     spec_add_u64(spec, sizeof(spec), "seed", 1) &&
+	     spec_add(spec, sizeof(spec), "qemu", r->qemu) &&
+	     spec_add(spec, sizeof(spec), "cpu", cpu_model(r)) &&
+	     spec_add(spec, sizeof(spec), "exe", r->qx.exe) &&
+	     spec_add(spec, sizeof(spec), "comm", comm);
+	if (!ok)
+		return qfail(r, "the plugin's options are too long (paths of more than %d bytes)",
+			     PATH_MAX);
+	args = calloc(nargs + (size_t)r->qx.nhead + 10, sizeof(*args));
+	if (!args)
+		return qfail(r, "out of memory");
+	args[k++] = r->qemu;
+	args[k++] = "-cpu";
+	args[k++] = (char *)cpu_model(r);
+	args[k++] = "-plugin";
+	args[k++] = spec;
+	args[k++] = "-0";
+	args[k++] = (char *)r->qx.head[0];
+	args[k++] = r->qx.exe;
+	for (i = 1; i < (size_t)r->qx.nhead; i++)
+		args[k++] = (char *)r->qx.head[i];
+	for (i = 1; o->argv[i]; i++)
+		args[k++] = o->argv[i];
+	args[k] = NULL;
+
+	/* orphans of the program (daemons, background children) come to us */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		free(args);
+		return qfail(r, "fork: %s", strerror(errno));
+	}
+	if (!pid) {
+		if (!strcmp(o->output, "-") && !o->exact &&
+		    o->format == RECORD_PERFDATA && dup2(2, 1) < 0)
+			_exit(127);
+		execv(r->qemu, args);
+		dprintf(2, "blockrange record: %s: %s\n", r->qemu,
+			strerror(errno));
+		_exit(127);
+	}
+	free(args);
+	/* ^C goes to the program; record writes what it got */
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigaction(SIGINT, &ign, &old_int);
+	sigaction(SIGQUIT, &ign, &old_quit);
+	r->root_status = -1;
+	for (;;) {
+		w = waitpid(-1, &st, 0);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			break;
+		if (w == pid)
+			r->root_status = st;
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGQUIT, &old_quit, NULL);
+	prctl(PR_SET_CHILD_SUBREAPER, 0);
+	if (r->status[0] && r->status[1])
+		return qfail(r, "%.*s", STATUS_SIZE - 9, r->status + 8);
+	return 0;
+}
+
+/* ---- reading the recording -------------------------------------------------- */
+
+static int bad(struct qrec *r, const struct qfile *f, size_t off,
+	       const char *what)
+{
+	return qfail(r, "%s: offset %zu: expected %s", f->name, off, what);
+}
+
+static int file_cmp(const void *a, const void *b)
+{
+	const struct qfile *x = a, *y = b;
+
+	if (x->h.time != y->h.time)
+		return x->h.time < y->h.time ? -1 : 1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->image < y->image ? -1 : x->image > y->image;
+}
+
+static int add_map(struct qrec *r, struct qfile *f, size_t off,
+		   const struct qrec_map *m, const char *path)
+{
+	struct qmap *q;
+
+	if (!m->id || m->id > 1u << 24 || m->start >= m->end)
+		return bad(r, f, off, "a mapping with an id and a range");
+	if (m->id >= f->nr_maps) {
+		size_t n = (size_t)m->id + 16;
+		struct qmap *v = realloc(f->maps, n * sizeof(*v));
+
+		if (!v)
+			return qfail(r, "out of memory");
+		memset(v + f->nr_maps, 0, (n - f->nr_maps) * sizeof(*v));
+		f->maps = v;
+		f->nr_maps = n;
+	}
+	q = &f->maps[m->id];
+	if (q->present) {
+		/* a forked child restates what it inherited: the same */
+		if (q->start != m->start || q->end != m->end)
+			return bad(r, f, off, "a mapping id given once");
+		return 0;
+	}
+	q->present = true;
+	q->id = m->id;
+	q->start = m->start;
+	q->end = m->end;
+	q->pgoff = m->pgoff;
+	q->maj = m->maj;
+	q->min = m->min;
+	q->ino = m->ino;
+	q->path = m->path_len ? strndup(path, m->path_len) : strdup("//anon");
+	if (!q->path)
+		return qfail(r, "out of memory");
+	r->tot.maps++;
+	return 0;
+}
+
+/* Check every record of @f, note its mappings and end, total it up. */
+static int scan_file(struct qrec *r, struct qfile *f)
+{
+	size_t off = sizeof(struct qrec_header);
+
+	if (f->len < sizeof(f->h))
+		return bad(r, f, 0, "a header of 64 bytes (the file is cut short)");
+	memcpy(&f->h, f->buf, sizeof(f->h));
+	if (memcmp(f->h.magic, QREC_MAGIC, sizeof(f->h.magic)) ||
+	    f->h.version != QREC_VERSION || f->h.size != sizeof(f->h))
+		return bad(r, f, 0, "the recorder's header, version 1");
+	if (f->h.pid != f->pid)
+		return bad(r, f, 24, "the pid of the file's name");
+	while (off < f->len) {
+		const struct qrec_rec *rec = (const void *)(f->buf + off);
+		const uint8_t *p = f->buf + off + sizeof(*rec);
+		size_t body;
+
+		if (f->len - off < sizeof(*rec) || rec->size > f->len - off) {
+			f->cut = true;	/* killed while writing, or disk full */
+			break;
+		}
+		if (rec->size < sizeof(*rec) || rec->size % 8)
+			return bad(r, f, off, "a record size that is a multiple of 8");
+		if (f->ended)
+			return bad(r, f, off, "nothing after the end record");
+		body = rec->size - sizeof(*rec);
+		switch (rec->type) {
+		case QREC_MAP: {
+			struct qrec_map m;
+
+			if (body < sizeof(m))
+				return bad(r, f, off, "a whole mapping record");
+			memcpy(&m, p, sizeof(m));
+			if (m.path_len > body - sizeof(m))
+				return bad(r, f, off, "a path inside the record");
+			if (add_map(r, f, off, &m, (const char *)p + sizeof(m)))
+				return -1;
+			break;
+		}
+		case QREC_COMM:
+		case QREC_FORK:
+		case QREC_EXIT:
+			if (body < (rec->type == QREC_COMM ? sizeof(struct qrec_comm) :
+				    sizeof(struct qrec_task)))
+				return bad(r, f, off, "a whole task record");
+			break;
+		case QREC_SAMPLE: {
+			struct qrec_sample s;
+
+			if (body < sizeof(s))
+				return bad(r, f, off, "a whole sample record");
+			memcpy(&s, p, sizeof(s));
+			if (s.nr > (body - sizeof(s)) / sizeof(struct qrec_branch) ||
+			    s.nr > PDW_MAX_BRANCHES)
+				return bad(r, f, off, "the sample's branches inside the record");
+			break;
+		}
+		case QREC_TRACES: {
+			struct qrec_traces t;
+
+			if (body < sizeof(t))
+				return bad(r, f, off, "a whole traces record");
+			memcpy(&t, p, sizeof(t));
+			if (t.nr != (body - sizeof(t)) / sizeof(struct qrec_trace))
+				return bad(r, f, off, "the traces filling the record");
+			r->tot.traces += t.nr;
+			break;
+		}
+		case QREC_THREAD: {
+			struct qrec_thread t;
+
+			if (body < sizeof(t))
+				return bad(r, f, off, "a whole thread record");
+			memcpy(&t, p, sizeof(t));
+			r->tot.insns += t.insns;
+			r->tot.taken += t.taken;
+			r->tot.samples += t.samples;
+			r->tot.signals += t.signals;
+			r->tot.breaks += t.breaks;
+			r->tot.threads++;
+			break;
+		}
+		case QREC_EXEC:
+			if (body < sizeof(struct qrec_exec))
+				return bad(r, f, off, "a whole exec record");
+			break;
+		case QREC_END: {
+			struct qrec_end e;
+
+			if (body < sizeof(e))
+				return bad(r, f, off, "a whole end record");
+			memcpy(&e, p, sizeof(e));
+			f->ended = true;
+			f->how = e.how;
+			f->status = e.status;
+			r->tot.decode_misses += e.decode_misses;
+			break;
+		}
+		case QREC_NOTE:
+			break;
+		default:
+			return bad(r, f, off, "a record type of 1..10");
+		}
+		off += rec->size;
+	}
+	if (!(f->h.flags & QREC_H_FORKED) && f->image)
+		return 0;
+	r->tot.processes++;
+	return 0;
+}
+
+static int read_files(struct qrec *r)
+{
+	DIR *d = opendir(r->dir);
+	struct dirent *e;
+	size_t i;
+
+	if (!d)
+		return qfail(r, "%s: %s", r->dir, strerror(errno));
+	while ((e = readdir(d))) {
+		struct qfile *f, *v;
+		int pid;
+		unsigned image;
+		int n = 0;
+		struct stat st;
+		int fd;
+
+		if (sscanf(e->d_name, "%d.%u.qrec%n", &pid, &image, &n) != 2 ||
+		    (size_t)n != strlen(e->d_name))
+			continue;
+		v = realloc(r->files, (r->nr_files + 1) * sizeof(*v));
+		if (!v) {
+			closedir(d);
+			return qfail(r, "out of memory");
+		}
+		r->files = v;
+		f = &r->files[r->nr_files];
+		memset(f, 0, sizeof(*f));
+		if (asprintf(&f->name, "%s/%s", r->dir, e->d_name) < 0) {
+			f->name = NULL;
+			closedir(d);
+			return qfail(r, "out of memory");
+		}
+		r->nr_files++;
+		f->pid = pid;
+		f->image = image;
+		fd = open(f->name, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || fstat(fd, &st)) {
+			closedir(d);
+			if (fd >= 0)
+				close(fd);
+			return qfail(r, "%s: %s", f->name, strerror(errno));
+		}
+		f->len = (size_t)st.st_size;
+		f->buf = f->len ? mmap(NULL, f->len, PROT_READ, MAP_PRIVATE, fd, 0) :
+				  NULL;
+		close(fd);
+		if (f->buf == MAP_FAILED) {
+			f->buf = NULL;
+			closedir(d);
+			return qfail(r, "%s: %s", f->name, strerror(errno));
+		}
+	}
+	closedir(d);
+	if (!r->nr_files)
+		return qfail(r, "%s did not record anything (it could not load the plugin %s: see the message above)",
+			     r->qemu, r->plugin);
+	for (i = 0; i < r->nr_files; i++)
+		if (scan_file(r, &r->files[i]))
+			return -1;
+	qsort(r->files, r->nr_files, sizeof(*r->files), file_cmp);
+	r->t0 = r->files[0].h.time;
+	return 0;
+}
+
+static void free_files(struct qrec *r)
+{
+	size_t i, k;
+
+	for (i = 0; i < r->nr_files; i++) {
+		struct qfile *f = &r->files[i];
+
+		for (k = 0; k < f->nr_maps; k++)
+			free(f->maps[k].path);
+		free(f->maps);
+		if (f->buf)
+			munmap((void *)f->buf, f->len);
+		free(f->name);
+	}
+	free(r->files);
+	r->files = NULL;
+	r->nr_files = 0;
+}
+
+/*
+ * The executable PT_LOAD segments of @m's file inside the mapping, as the
+ * dynamic loader (or the kernel) maps them: QEMU maps a guest's code
+ * readable only, so the host mapping may span several segments.  A file
+ * that is gone, changed or no ELF keeps the whole mapping.
+ */
+static void refine(struct qmap *m)
+{
+	GElf_Ehdr eh;
+	struct stat st;
+	size_t i, n;
+	Elf *e;
+	int fd;
+
+	m->refined = true;
+	m->nsegs = 0;
+	if (m->path[0] != '/' || elf_version(EV_CURRENT) == EV_NONE)
+		return;
+	fd = open(m->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) || st.st_ino != m->ino) {
+		close(fd);
+		return;
+	}
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	if (e && gelf_getehdr(e, &eh) && !elf_getphdrnum(e, &n)) {
+		for (i = 0; i < n && m->nsegs < 4; i++) {
+			GElf_Phdr ph;
+			uint64_t lo, hi, vlo, vhi;
+
+			if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD ||
+			    !(ph.p_flags & PF_X) || !ph.p_filesz)
+				continue;
+			lo = ph.p_offset & ~(uint64_t)4095;
+			hi = (ph.p_offset + ph.p_filesz + 4095) & ~(uint64_t)4095;
+			vlo = lo > m->pgoff ? lo : m->pgoff;
+			vhi = m->pgoff + (m->end - m->start);
+			if (hi < vhi)
+				vhi = hi;
+			if (vlo >= vhi)
+				continue;
+			m->segs[m->nsegs].start = m->start + (vlo - m->pgoff);
+			m->segs[m->nsegs].len = vhi - vlo;
+			m->segs[m->nsegs].pgoff = vlo;
+			m->nsegs++;
+		}
+	}
+	elf_end(e);
+	close(fd);
+}
+
+/* ---- sampled: perf.data and text ------------------------------------------------ */
+
+static int out_err(struct qrec *r)
+{
+	int i;
+
+	if (r->pdw && *pdw_error(r->pdw))
+		return qfail(r, "%s", pdw_error(r->pdw));
+	for (i = 0; i < 2; i++)
+		if (r->psw[i] && *psw_error(r->psw[i]))
+			return qfail(r, "%s", psw_error(r->psw[i]));
+	return qfail(r, "out of memory");
+}
+
+/* A record's time: ns since the recording began, strictly increasing. */
+static uint64_t out_time(struct qrec *r, uint64_t t)
+{
+	t = t >= r->t0 ? t - r->t0 + 1 : 1;
+	if (t <= r->last_time)
+		t = r->last_time + 1;
+	r->last_time = t;
+	return t;
+}
+
+static int round_tick(struct qrec *r)
+{
+	if (++r->records % ROUND_RECORDS)
+		return 0;
+	if (r->pdw && pdw_finished_round(r->pdw))
+		return out_err(r);
+	return 0;
+}
+
+static int out_build_id(struct qrec *r, const char *path)
+{
+	uint8_t id[20];
+	size_t i;
+	char **v;
+	int n;
+
+	if (path[0] != '/' || !r->pdw)
+		return 0;
+	for (i = 0; i < r->nr_bid; i++)
+		if (!strcmp(r->bid_paths[i], path))
+			return 0;
+	v = realloc(r->bid_paths, (r->nr_bid + 1) * sizeof(*v));
+	if (!v || !(v[r->nr_bid] = strdup(path)))
+		return qfail(r, "out of memory");
+	r->bid_paths = v;
+	r->nr_bid++;
+	n = pdw_file_build_id(path, id);
+	if (n > 0 && pdw_build_id(r->pdw, -1, PERF_RECORD_MISC_USER, path, id,
+				  (size_t)n))
+		return out_err(r);
+	return 0;
+}
+
+static int out_map(struct qrec *r, const struct qfile *f, struct qmap *m,
+		   uint64_t time)
+{
+	struct pdw_mmap mm;
+	unsigned i, n;
+
+	if (!m->refined)
+		refine(m);
+	n = m->nsegs ? m->nsegs : 1;
+	for (i = 0; i < n; i++) {
+		memset(&mm, 0, sizeof(mm));
+		mm.pid = f->pid;
+		mm.tid = f->pid;
+		mm.start = m->nsegs ? m->segs[i].start : m->start;
+		mm.len = m->nsegs ? m->segs[i].len : m->end - m->start;
+		mm.pgoff = m->nsegs ? m->segs[i].pgoff : m->pgoff;
+		mm.prot = PROT_READ | PROT_EXEC;
+		mm.flags = MAP_PRIVATE;
+		mm.maj = m->maj;
+		mm.min = m->min;
+		mm.ino = m->ino;
+		mm.path = m->path;
+		mm.cpumode = PERF_RECORD_MISC_USER;
+		mm.time = out_time(r, time);
+		if (r->pdw && pdw_mmap2(r->pdw, &mm))
+			return out_err(r);
+		for (int k = 0; k < 2; k++)
+			if (r->psw[k] && psw_mmap2(r->psw[k], &mm))
+				return out_err(r);
+		if (round_tick(r))
+			return -1;
+	}
+	return out_build_id(r, m->path);
+}
+
+static int ref_cmp(const void *a, const void *b)
+{
+	const struct qref *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* Every record of the output, in time order. */
+static int collect_refs(struct qrec *r, struct qref **out, size_t *nr)
+{
+	struct qref *v = NULL;
+	size_t n = 0, cap = 0, i;
+
+	for (i = 0; i < r->nr_files; i++) {
+		const struct qfile *f = &r->files[i];
+		size_t off = sizeof(struct qrec_header);
+
+		while (off + sizeof(struct qrec_rec) <= f->len) {
+			const struct qrec_rec *rec = (const void *)(f->buf + off);
+			uint64_t t;
+
+			if (rec->size > f->len - off)
+				break;
+			switch (rec->type) {
+			case QREC_MAP: case QREC_COMM: case QREC_FORK:
+			case QREC_EXIT: case QREC_SAMPLE:
+				memcpy(&t, rec + 1, sizeof(t));
+				if (n == cap) {
+					struct qref *x;
+
+					cap = cap ? 2 * cap : 4096;
+					x = realloc(v, cap * sizeof(*x));
+					if (!x) {
+						free(v);
+						return qfail(r, "out of memory");
+					}
+					v = x;
+				}
+				v[n].time = t;
+				v[n].file = (uint32_t)i;
+				v[n].type = rec->type;
+				v[n].off = off + sizeof(*rec);
+				n++;
+				break;
+			default:
+				break;
+			}
+			off += rec->size;
+		}
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), ref_cmp);
+	*out = v;
+	*nr = n;
+	return 0;
+}
+
+static int emit_ref(struct qrec *r, const struct qref *q)
+{
+	struct qfile *f = &r->files[q->file];
+	const uint8_t *p = f->buf + q->off;
+	int k;
+
+	switch (q->type) {
+	case QREC_MAP: {
+		struct qrec_map m;
+
+		memcpy(&m, p, sizeof(m));
+		return out_map(r, f, &f->maps[m.id], m.time);
+	}
+	case QREC_COMM: {
+		struct qrec_comm c;
+		char comm[QREC_COMM_LEN + 1];
+		uint64_t t;
+
+		memcpy(&c, p, sizeof(c));
+		memcpy(comm, c.comm, QREC_COMM_LEN);
+		comm[QREC_COMM_LEN] = '\0';
+		t = out_time(r, c.time);
+		if (r->pdw && pdw_comm(r->pdw, c.pid, c.tid, comm, c.exec, t))
+			return out_err(r);
+		for (k = 0; k < 2; k++)
+			if (r->psw[k] &&
+			    psw_comm(r->psw[k], c.pid, c.tid, comm, c.exec, t))
+				return out_err(r);
+		return round_tick(r);
+	}
+	case QREC_FORK:
+	case QREC_EXIT: {
+		struct qrec_task tk;
+		bool exit = q->type == QREC_EXIT;
+		uint64_t t;
+
+		memcpy(&tk, p, sizeof(tk));
+		t = out_time(r, tk.time);
+		if (r->pdw && (exit ? pdw_exit : pdw_fork)(r->pdw, tk.pid, tk.ppid,
+							   tk.tid, tk.ptid, t))
+			return out_err(r);
+		for (k = 0; k < 2; k++)
+			if (r->psw[k] &&
+			    (exit ? psw_exit : psw_fork)(r->psw[k], tk.pid, tk.ppid,
+							 tk.tid, tk.ptid, t))
+				return out_err(r);
+		return round_tick(r);
+	}
+	default: {
+		static struct perf_branch_entry br[PDW_MAX_BRANCHES];
+		struct qrec_sample s;
+		struct pdw_sample ps;
+		uint32_t i;
+
+		memcpy(&s, p, sizeof(s));
+		memset(&ps, 0, sizeof(ps));
+		for (i = 0; i < s.nr; i++) {
+			struct qrec_branch b;
+
+			memcpy(&b, p + sizeof(s) + i * sizeof(b), sizeof(b));
+			memset(&br[i], 0, sizeof(br[i]));
+			br[i].from = b.from;
+			br[i].to = b.to;
+		}
+		ps.cpumode = PERF_RECORD_MISC_USER;
+		ps.ip = s.nr ? br[0].from : 0;
+		ps.pid = s.pid;
+		ps.tid = s.tid;
+		ps.time = out_time(r, s.time);
+		ps.period = r->o->period;
+		ps.hw_idx = UINT64_MAX;
+		ps.br = br;
+		ps.nr = s.nr;
+		if (r->pdw && pdw_sample(r->pdw, &ps))
+			return out_err(r);
+		for (k = 0; k < 2; k++)
+			if (r->psw[k] && psw_sample(r->psw[k], &ps))
+				return out_err(r);
+		return round_tick(r);
+	}
+	}
+}
+
+/* The output file: written as NAME.tmp, renamed when complete. */
+static void tmp_name(const char *out, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s.tmp", out);
+}
+
+static int open_sampled(struct qrec *r, char *tmp, size_t tmpsz)
+{
+	const struct qrec_opts *o = r->o;
+	char err[512];
+	int k = 0;
+
+	tmp[0] = '\0';
+	if (strcmp(o->output, "-"))
+		tmp_name(o->output, tmp, tmpsz);
+	if (o->format == RECORD_PERFDATA) {
+		struct perf_event_attr a;
+		char version[64];
+
+		memset(&a, 0, sizeof(a));
+		a.type = PERF_TYPE_SOFTWARE;
+		a.config = PERF_COUNT_SW_MAX;
+		a.sample_period = o->period;
+		a.sample_type = SAMPLE_TYPE;
+		a.branch_sample_type = PERF_SAMPLE_BRANCH_USER |
+				       PERF_SAMPLE_BRANCH_ANY |
+				       PERF_SAMPLE_BRANCH_HW_INDEX;
+		a.exclude_kernel = 1;
+		a.exclude_hv = 1;
+		a.sample_id_all = 1;
+		a.mmap = 1;
+		a.mmap2 = 1;
+		a.comm = 1;
+		a.comm_exec = 1;
+		a.task = 1;
+		a.inherit = 1;
+		if (pdw_open(&r->pdw, tmp[0] ? tmp : "-", err, sizeof(err)))
+			return qfail(r, "%s", err);
+		snprintf(version, sizeof(version), "blockrange record (qemu, cpu %s)",
+			 cpu_model(r));
+		if (pdw_add_event(r->pdw, &a, SAMPLED_EVENT) < 0 ||
+		    pdw_set_host(r->pdw) ||
+		    pdw_set_string(r->pdw, PF_FEAT_VERSION, version) ||
+		    (o->cmd_argc &&
+		     pdw_set_cmdline(r->pdw, o->cmd_argc, o->cmd_argv)))
+			return out_err(r);
+	} else if (psw_open(&r->psw[k++], tmp[0] ? tmp : "-", o->fields,
+			    o->task_events, err, sizeof(err))) {
+		return qfail(r, "%s", err);
+	}
+	if (o->script_copy &&
+	    psw_open(&r->psw[k], o->script_copy, o->fields, o->task_events,
+		     err, sizeof(err)))
+		return qfail(r, "%s", err);
+	return 0;
+}
+
+static int close_sampled(struct qrec *r, int ret)
+{
+	char err[512];
+	int i;
+
+	if (pdw_close(r->pdw, err, sizeof(err)) && !ret)
+		ret = qfail(r, "%s", err);
+	r->pdw = NULL;
+	for (i = 0; i < 2; i++) {
+		if (psw_close(r->psw[i], err, sizeof(err)) && !ret)
+			ret = qfail(r, "%s", err);
+		r->psw[i] = NULL;
+	}
+	return ret;
+}
+
+/* Keep an existing non-empty output as NAME.old, as perf record does. */
+static void keep_old(const char *out)
+{
+	char old[PATH_MAX + 8];
+	struct stat st;
+
+	if (!stat(out, &st) && S_ISREG(st.st_mode) && st.st_size > 0) {
+		snprintf(old, sizeof(old), "%s.old", out);
+		rename(out, old);
+	}
+}
+
+static int write_sampled(struct qrec *r)
+{
+	char tmp[PATH_MAX + 8];
+	struct qref *refs = NULL;
+	size_t nr = 0, i;
+	int ret;
+
+	if (collect_refs(r, &refs, &nr))
+		return -1;
+	ret = open_sampled(r, tmp, sizeof(tmp));
+	for (i = 0; !ret && i < nr; i++)
+		ret = emit_ref(r, &refs[i]);
+	free(refs);
+	ret = close_sampled(r, ret);
+	if (tmp[0]) {
+		if (!ret) {
+			if (r->o->format == RECORD_PERFDATA)
+				keep_old(r->o->output);
+			if (rename(tmp, r->o->output))
+				ret = qfail(r, "%s: %s", r->o->output,
+					    strerror(errno));
+		}
+		if (ret)
+			unlink(tmp);
+	}
+	return ret;
+}
+
+/* ---- exact: a .brprof ------------------------------------------------------------ */
+
+struct tgroup {
+	uint32_t from_map;
+	uint32_t map;
+};
+
+/* The mapping @id of @f as the collector's mmap event(s). */
+static int feed_map(struct qrec *r, struct annot *an, struct qfile *f,
+		    uint32_t id, char *err, size_t errsz)
+{
+	struct qmap *m;
+	unsigned i, n;
+
+	if (!id || id >= f->nr_maps || !f->maps[id].present)
+		return qfail(r, "%s: a trace names mapping %u, which it never described",
+			     f->name, id);
+	m = &f->maps[id];
+	if (!m->refined)
+		refine(m);
+	n = m->nsegs ? m->nsegs : 1;
+	for (i = 0; i < n; i++) {
+		struct ev_mmap ev;
+
+		memset(&ev, 0, sizeof(ev));
+		ev.pid = f->pid;
+		ev.tid = f->pid;
+		ev.cpumode = EV_CPU_USER;
+		ev.start = m->nsegs ? m->segs[i].start : m->start;
+		ev.len = m->nsegs ? m->segs[i].len : m->end - m->start;
+		ev.pgoff = m->nsegs ? m->segs[i].pgoff : m->pgoff;
+		ev.path = m->path;
+		ev.exec = true;
+		ev.has_prot = true;
+		ev.prot = PROT_READ | PROT_EXEC;
+		ev.flags = MAP_PRIVATE;
+		ev.has_dev = true;
+		ev.maj = m->maj;
+		ev.min = m->min;
+		ev.ino = m->ino;
+		ev.pos.name = f->name;
+		if (session_mmap(&an->s, &ev, err, errsz))
+			return qfail(r, "%s", err);
+	}
+	return 0;
+}
+
+static int trace_cmp(const void *a, const void *b)
+{
+	const struct qrec_trace *x = a, *y = b;
+
+	if (x->map != y->map)
+		return x->map < y->map ? -1 : 1;
+	if (x->from_map != y->from_map)
+		return x->from_map < y->from_map ? -1 : 1;
+	return 0;
+}
+
+/* Every trace of @f, grouped by its mappings, into the collector. */
+static int feed_traces(struct qrec *r, struct annot *an, struct qfile *f)
+{
+	char err[CLI_ERR_MAX];
+	struct qrec_trace *v = NULL;
+	size_t n = 0, cap = 0, i;
+	size_t off = sizeof(struct qrec_header);
+	uint32_t cur_map = 0, cur_from = UINT32_MAX;
+	int ret = 0;
+
+	while (off + sizeof(struct qrec_rec) <= f->len) {
+		const struct qrec_rec *rec = (const void *)(f->buf + off);
+
+		if (rec->size > f->len - off)
+			break;
+		if (rec->type == QREC_TRACES) {
+			struct qrec_traces h;
+
+			memcpy(&h, rec + 1, sizeof(h));
+			if (n + h.nr > cap) {
+				struct qrec_trace *x;
+
+				while (n + h.nr > cap)
+					cap = cap ? 2 * cap : 4096;
+				x = realloc(v, cap * sizeof(*x));
+				if (!x) {
+					free(v);
+					return qfail(r, "out of memory");
+				}
+				v = x;
+			}
+			memcpy(v + n, (const uint8_t *)(rec + 1) + sizeof(h),
+			       h.nr * sizeof(*v));
+			n += h.nr;
+		}
+		off += rec->size;
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), trace_cmp);
+	{
+		/* the image's address space starts empty */
+		struct ev_comm c = { .pid = f->pid, .tid = f->pid, .comm = "",
+				     .exec = true, .pos = { f->name, 0, 0 } };
+
+		if (session_comm(&an->s, &c, err, sizeof(err))) {
+			free(v);
+			return qfail(r, "%s", err);
+		}
+	}
+	for (i = 0; i < n && !ret; i++) {
+		const struct qrec_trace *t = &v[i];
+		struct ev_branch br[2];
+		struct ev_sample s;
+
+		if (t->map != cur_map || t->from_map != cur_from) {
+			if (t->from_map && t->from_map != t->map &&
+			    feed_map(r, an, f, t->from_map, err, sizeof(err))) {
+				ret = -1;
+				break;
+			}
+			if (feed_map(r, an, f, t->map, err, sizeof(err))) {
+				ret = -1;
+				break;
+			}
+			cur_map = t->map;
+			cur_from = t->from_map;
+		}
+		memset(br, 0, sizeof(br));
+		memset(&s, 0, sizeof(s));
+		/* newest first: the range's end (no branch known from it) */
+		br[0].from = t->end;
+		br[1].from = t->from;
+		br[1].to = t->start;
+		s.pid = f->pid;
+		s.tid = f->pid;
+		s.cpumode = EV_CPU_USER;
+		s.cpu = UINT32_MAX;
+		s.period = 1;
+		s.event = QREC_EXACT_EVENT;
+		s.repeat = t->count;
+		s.has_brstack = true;
+		s.br = br;
+		s.nr = 2;
+		s.pos.name = f->name;
+		if (annot_sample(an, &s, err, sizeof(err))) {
+			ret = qfail(r, "%s", err);
+			break;
+		}
+	}
+	free(v);
+	return ret;
+}
+
+static int write_exact(struct qrec *r)
+{
+	struct session_opts so;
+	struct annot_cfg cfg;
+	struct annot an;
+	char err[CLI_ERR_MAX];
+	size_t bytes = 0, i;
+	int ret = 0;
+
+	memset(&so, 0, sizeof(so));
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.parts = ANNOT_BLOCKS | ANNOT_PROFGEN | ANNOT_BOLT;
+	cfg.engine = ANNOT_ENGINE_BATCH;
+	if (annot_init(&an, r->o->output, &so, &cfg))
+		return qfail(r, "cannot start the profile of %s", r->o->output);
+	for (i = 0; i < r->nr_files && !ret; i++)
+		ret = feed_traces(r, &an, &r->files[i]);
+	for (i = 0; !ret && i < an.nr_per; i++)
+		if (an.per[i])
+			r->tot.edges += an.per[i]->edges.nr;
+	if (!ret && brprof_write(&an, r->o->output, &bytes, err, sizeof(err)))
+		ret = qfail(r, "%s", err);
+	annot_free(&an);
+	return ret;
+}
+
+/* ---- the whole -------------------------------------------------------------------- */
+
+static void summary(struct qrec *r)
+{
+	const struct qrec_opts *o = r->o;
+	const char *name = o->argv[0];
+	char how[128], what[256];
+	int st = r->root_status;
+
+	if (WIFEXITED(st))
+		snprintf(how, sizeof(how), "exited with status %d",
+			 WEXITSTATUS(st));
+	else if (WIFSIGNALED(st))
+		snprintf(how, sizeof(how), "was killed by signal %d (%s)",
+			 WTERMSIG(st), strsignal(WTERMSIG(st)));
+	else
+		snprintf(how, sizeof(how), "ended");
+	if (o->exact)
+		snprintf(what, sizeof(what),
+			 "%" PRIu64 " ranges and %" PRIu64 " distinct taken edges counted exactly",
+			 r->tot.traces, r->tot.edges);
+	else
+		snprintf(what, sizeof(what),
+			 "%" PRIu64 " samples of %u branches every %" PRIu64 "%s taken branches",
+			 r->tot.samples, o->depth, o->period,
+			 o->jitter ? " (+-jitter)" : "");
+	fprintf(stderr,
+		"blockrange record: %s %s; qemu, cpu %s: %" PRIu64 " instructions, %" PRIu64 " taken branches, %" PRIu64 " thread%s in %" PRIu64 " process%s, %" PRIu64 " mapping%s; %s written to %s\n",
+		name, how, cpu_model(r), r->tot.insns, r->tot.taken,
+		r->tot.threads, r->tot.threads == 1 ? "" : "s",
+		r->tot.processes, r->tot.processes == 1 ? "" : "es",
+		r->tot.maps, r->tot.maps == 1 ? "" : "s", what,
+		strcmp(o->output, "-") ? o->output : "stdout");
+}
+
+int qrec_record(const struct qrec_opts *o, char *err, size_t errsz)
+{
+	struct qrec r;
+	int ret, status;
+	size_t i;
+
+	memset(&r, 0, sizeof(r));
+	r.o = o;
+	r.err = err;
+	r.errsz = errsz;
+	r.root_status = -1;
+	ret = find_qemu(&r);
+	if (!ret)
+		ret = find_plugin(&r);
+	if (!ret)
+		ret = find_program(&r);
+	if (!ret)
+		ret = make_dir(&r);
+	if (!ret)
+		ret = run_program(&r);
+	if (!ret)
+		ret = read_files(&r);
+	if (!ret && (r.root_status == -1 ||
+		     (WIFEXITED(r.root_status) && WEXITSTATUS(r.root_status) == 127 &&
+		      r.nr_files == 0)))
+		ret = qfail(&r, "%s could not be started", r.qemu);
+	if (!ret)
+		ret = o->exact ? write_exact(&r) : write_sampled(&r);
+	if (!ret) {
+		bool cut = false;
+
+		for (i = 0; i < r.nr_files; i++)
+			cut |= !r.files[i].ended || r.files[i].cut;
+		if (!o->quiet)
+			summary(&r);
+		status = WIFEXITED(r.root_status) ? WEXITSTATUS(r.root_status) :
+			 128 + WTERMSIG(r.root_status);
+		if (cut) {
+			for (i = 0; i < r.nr_files && r.files[i].ended &&
+			     !r.files[i].cut; i++)
+				;
+			fprintf(stderr,
+				"blockrange record: process %d was killed before it wrote all its records (%s is short of its last branches)\n",
+				r.files[i].pid, o->output);
+			if (!status)
+				status = 1;
+		}
+		ret = status;
+	}
+	free_files(&r);
+	for (i = 0; i < r.nr_bid; i++)
+		free(r.bid_paths[i]);
+	free(r.bid_paths);
+	if (r.status)
+		munmap(r.status, STATUS_SIZE);
+	remove_dir(&r);
+	return ret;
+}
