@@ -40,3 +40,37 @@ $(CLI_OUT)/obj/qemu-plugin/%.o: $(QREC_SRC)/%.c $(TOP)/userspace/qemu-rec.mk | d
 $(CLI_LIBA): $(CLI_OUT)/obj/qemu-plugin/qexec.o
 
 -include $(wildcard $(CLI_OUT)/obj/qemu-plugin/*.d)
+
+# Micro workloads with known counts (check-tests/cli/workloads/qemu/, built
+# into $(CLI_OUT)/wl/qemu/): static assembly programs for the rules (calls,
+# cond, repmovs, pagecross, signal) and C programs for threads, fork,
+# dlopen/dlclose and exec, gcc -O0 -g like the other workloads.
+QREC_WL_SRC := $(CLI_TESTS)/workloads/qemu
+QREC_WL_OUT := $(CLI_OUT)/wl/qemu
+QREC_WL_ASM := calls cond repmovs pagecross signal
+QREC_WL := $(addprefix $(QREC_WL_OUT)/,$(QREC_WL_ASM) threads fork dlopen \
+	exec libqa.so libqb.so)
+
+$(QREC_WL_OUT)/%: $(QREC_WL_SRC)/%.S
+	@mkdir -p $(@D)
+	$(CLI_WL_CC) -nostdlib -static -no-pie -Wl,-Ttext=0x401000 -o $@ $<
+
+$(QREC_WL_OUT)/threads: $(QREC_WL_SRC)/threads.c
+	@mkdir -p $(@D)
+	$(CLI_WL_CC) -O0 -g -pthread -o $@ $<
+
+$(QREC_WL_OUT)/fork $(QREC_WL_OUT)/exec: $(QREC_WL_OUT)/%: $(QREC_WL_SRC)/%.c
+	@mkdir -p $(@D)
+	$(CLI_WL_CC) -O0 -g -o $@ $<
+
+$(QREC_WL_OUT)/dlopen: $(QREC_WL_SRC)/dlopen.c
+	@mkdir -p $(@D)
+	$(CLI_WL_CC) -O0 -g -o $@ $< -ldl
+
+$(QREC_WL_OUT)/libqa.so $(QREC_WL_OUT)/libqb.so: $(QREC_WL_OUT)/lib%.so: \
+		$(QREC_WL_SRC)/libq.c
+	@mkdir -p $(@D)
+	$(CLI_WL_CC) -O0 -g -fpic -shared -DNAME=$*_work -o $@ $<
+
+check-cli: $(QREC_WL) $(QREC_PLUGIN)
+check-cli: export BLOCKRANGE_QEMU_WL := $(QREC_WL_OUT)

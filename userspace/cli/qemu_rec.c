@@ -66,19 +66,33 @@ struct qmap {
 	bool refined;
 };
 
+/* A process image: the program, a forked child, or an exec'ed program. */
+struct qimage {
+	int32_t pid;
+	int32_t ppid;
+	uint32_t image;		/* N of its files */
+	uint32_t flags;		/* QREC_H_* */
+	uint64_t t0;
+	struct qmap *maps;	/* by id */
+	size_t nr_maps;
+	bool ended;		/* its QREC_END was read */
+	uint32_t how;		/* QREC_END_* */
+	int64_t status;
+};
+
+/* A file of the recording: a thread's records, or its trace table. */
 struct qfile {
 	char *name;		/* its path, for messages */
 	const uint8_t *buf;
 	size_t len;
-	struct qrec_header h;
+	bool table;		/* a .qtab */
 	int32_t pid;
-	unsigned image;		/* N of PID.N.qrec */
-	bool ended;		/* its QREC_END was read */
-	bool cut;		/* it ends inside a record */
-	uint32_t how;		/* QREC_END_* */
-	int64_t status;
-	struct qmap *maps;	/* by id */
-	size_t nr_maps;
+	uint32_t image;		/* N */
+	uint32_t seq;
+	size_t img;		/* index of its image */
+	struct qrec_header h;	/* records files */
+	size_t end;		/* where its records end */
+	bool running;		/* its thread never finished (killed) */
 };
 
 /* A record of a file, in the order of the output. */
@@ -116,6 +130,8 @@ struct qrec {
 	int root_status;	/* wait status of the program */
 	struct qfile *files;
 	size_t nr_files;
+	struct qimage *images;	/* in the order they began */
+	size_t nr_images;
 	uint64_t t0;
 	struct qtotals tot;
 	/* sampled output */
@@ -267,16 +283,16 @@ static int find_program(struct qrec *r)
 	const char *name = r->o->argv[0];
 	int res;
 
+	errno = ENOENT;
 	if (!find_exec(name, r->prog, sizeof(r->prog)))
-		return qfail(r, "%s: %s", name, strchr(name, '/') ?
-			     strerror(errno ? errno : ENOENT) :
-			     "command not found in PATH");
+		return qfail(r, "cannot run %s: %s", name,
+			     strerror(strchr(name, '/') ? errno : ENOENT));
 	res = qexec_resolve(r->prog, name, &r->qx);
 	switch (res) {
 	case QEXEC_ELF:
 		return 0;
 	case QEXEC_ERRNO:
-		return qfail(r, "%s: cannot be run: %s", r->prog,
+		return qfail(r, "cannot run %s: %s", r->prog,
 			     strerror(r->qx.err_no));
 	case QEXEC_FOREIGN:
 		return qfail(r, "%s: not an x86-64 program (%s): the qemu engine records x86-64 programs only",
@@ -400,6 +416,14 @@ static const char *cpu_model(const struct qrec *r)
 	return r->o->cpu ? r->o->cpu : QREC_DEFAULT_CPU;
 }
 
+/* The plugin's one line when recording failed (its status page). */
+static int plugin_status(struct qrec *r)
+{
+	if (r->status && r->status[0] && r->status[1])
+		return qfail(r, "%.*s", STATUS_SIZE - 9, r->status + 8);
+	return 0;
+}
+
 static int run_program(struct qrec *r)
 {
 	const struct qrec_opts *o = r->o;
@@ -465,11 +489,15 @@ static int run_program(struct qrec *r)
 		_exit(127);
 	}
 	free(args);
-	/* ^C goes to the program; record writes what it got */
+	/*
+	 * ^C goes to the program; record writes what it got.  A file size
+	 * limit makes writes fail (EFBIG) instead of killing record.
+	 */
 	memset(&ign, 0, sizeof(ign));
 	ign.sa_handler = SIG_IGN;
 	sigaction(SIGINT, &ign, &old_int);
 	sigaction(SIGQUIT, &ign, &old_quit);
+	sigaction(SIGXFSZ, &ign, NULL);
 	r->root_status = -1;
 	for (;;) {
 		w = waitpid(-1, &st, 0);
@@ -483,9 +511,7 @@ static int run_program(struct qrec *r)
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
 	prctl(PR_SET_CHILD_SUBREAPER, 0);
-	if (r->status[0] && r->status[1])
-		return qfail(r, "%.*s", STATUS_SIZE - 9, r->status + 8);
-	return 0;
+	return plugin_status(r);
 }
 
 /* ---- reading the recording -------------------------------------------------- */
@@ -496,39 +522,29 @@ static int bad(struct qrec *r, const struct qfile *f, size_t off,
 	return qfail(r, "%s: offset %zu: expected %s", f->name, off, what);
 }
 
-static int file_cmp(const void *a, const void *b)
-{
-	const struct qfile *x = a, *y = b;
-
-	if (x->h.time != y->h.time)
-		return x->h.time < y->h.time ? -1 : 1;
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	return x->image < y->image ? -1 : x->image > y->image;
-}
-
-static int add_map(struct qrec *r, struct qfile *f, size_t off,
+static int add_map(struct qrec *r, const struct qfile *f, size_t off,
 		   const struct qrec_map *m, const char *path)
 {
+	struct qimage *im = &r->images[f->img];
 	struct qmap *q;
 
 	if (!m->id || m->id > 1u << 24 || m->start >= m->end)
 		return bad(r, f, off, "a mapping with an id and a range");
-	if (m->id >= f->nr_maps) {
+	if (m->id >= im->nr_maps) {
 		size_t n = (size_t)m->id + 16;
-		struct qmap *v = realloc(f->maps, n * sizeof(*v));
+		struct qmap *v = realloc(im->maps, n * sizeof(*v));
 
 		if (!v)
 			return qfail(r, "out of memory");
-		memset(v + f->nr_maps, 0, (n - f->nr_maps) * sizeof(*v));
-		f->maps = v;
-		f->nr_maps = n;
+		memset(v + im->nr_maps, 0, (n - im->nr_maps) * sizeof(*v));
+		im->maps = v;
+		im->nr_maps = n;
 	}
-	q = &f->maps[m->id];
+	q = &im->maps[m->id];
 	if (q->present) {
 		/* a forked child restates what it inherited: the same */
 		if (q->start != m->start || q->end != m->end)
-			return bad(r, f, off, "a mapping id given once");
+			return bad(r, f, off, "a mapping id described once");
 		return 0;
 	}
 	q->present = true;
@@ -546,34 +562,79 @@ static int add_map(struct qrec *r, struct qfile *f, size_t off,
 	return 0;
 }
 
-/* Check every record of @f, note its mappings and end, total it up. */
-static int scan_file(struct qrec *r, struct qfile *f)
+/* The image of @f (made from its header if it is the first file of it). */
+static int image_of(struct qrec *r, struct qfile *f)
 {
-	size_t off = sizeof(struct qrec_header);
+	struct qimage *v;
+	size_t i;
 
-	if (f->len < sizeof(f->h))
-		return bad(r, f, 0, "a header of 64 bytes (the file is cut short)");
+	for (i = 0; i < r->nr_images; i++)
+		if (r->images[i].pid == f->pid && r->images[i].image == f->image) {
+			f->img = i;
+			return 0;
+		}
+	v = realloc(r->images, (r->nr_images + 1) * sizeof(*v));
+	if (!v)
+		return qfail(r, "out of memory");
+	r->images = v;
+	f->img = r->nr_images++;
+	memset(&v[f->img], 0, sizeof(v[f->img]));
+	v[f->img].pid = f->pid;
+	v[f->img].image = f->image;
+	return 0;
+}
+
+/* The header page of a records file. */
+static int scan_header(struct qrec *r, struct qfile *f)
+{
+	struct qimage *im;
+
+	if (f->len < QREC_HEADER_SIZE)
+		return bad(r, f, 0, "a header page of 4096 bytes (the file is cut short)");
 	memcpy(&f->h, f->buf, sizeof(f->h));
 	if (memcmp(f->h.magic, QREC_MAGIC, sizeof(f->h.magic)) ||
-	    f->h.version != QREC_VERSION || f->h.size != sizeof(f->h))
+	    f->h.version != QREC_VERSION || f->h.size != QREC_HEADER_SIZE)
 		return bad(r, f, 0, "the recorder's header, version 1");
-	if (f->h.pid != f->pid)
-		return bad(r, f, 24, "the pid of the file's name");
-	while (off < f->len) {
-		const struct qrec_rec *rec = (const void *)(f->buf + off);
-		const uint8_t *p = f->buf + off + sizeof(*rec);
+	if (f->h.pid != f->pid || f->h.image != f->image)
+		return bad(r, f, 0, "the pid and image number of the file's name");
+	if (f->h.mode != (r->o->exact ? QREC_EXACT : QREC_SAMPLED))
+		return bad(r, f, 0, r->o->exact ? "an exact recording" :
+			   "a sampled recording");
+	if (image_of(r, f))
+		return -1;
+	im = &r->images[f->img];
+	if (!f->seq || !im->t0) {
+		im->ppid = f->h.ppid;
+		im->flags = f->h.flags;
+		im->t0 = f->h.time;
+	}
+	f->running = f->h.state != QREC_FINISHED;
+	r->tot.insns += f->h.counts.insns;
+	r->tot.taken += f->h.counts.taken;
+	r->tot.samples += f->h.counts.samples;
+	r->tot.signals += f->h.counts.signals;
+	r->tot.breaks += f->h.counts.breaks;
+	return 0;
+}
+
+/* Check every record of the records file @f, note its mappings and end. */
+static int scan_records(struct qrec *r, struct qfile *f)
+{
+	size_t off = QREC_HEADER_SIZE;
+
+	while (off + sizeof(struct qrec_rec) <= f->len) {
+		struct qrec_rec rec;
+		const uint8_t *p = f->buf + off + sizeof(rec);
 		size_t body;
 
-		if (f->len - off < sizeof(*rec) || rec->size > f->len - off) {
-			f->cut = true;	/* killed while writing, or disk full */
-			break;
-		}
-		if (rec->size < sizeof(*rec) || rec->size % 8)
-			return bad(r, f, off, "a record size that is a multiple of 8");
-		if (f->ended)
-			return bad(r, f, off, "nothing after the end record");
-		body = rec->size - sizeof(*rec);
-		switch (rec->type) {
+		memcpy(&rec, f->buf + off, sizeof(rec));
+		if (!rec.type)
+			break;		/* room the thread did not use */
+		if (rec.size < sizeof(rec) || rec.size % 8 ||
+		    rec.size > f->len - off)
+			return bad(r, f, off, "a record size that is a multiple of 8, inside the file");
+		body = rec.size - sizeof(rec);
+		switch (rec.type) {
 		case QREC_MAP: {
 			struct qrec_map m;
 
@@ -589,7 +650,7 @@ static int scan_file(struct qrec *r, struct qfile *f)
 		case QREC_COMM:
 		case QREC_FORK:
 		case QREC_EXIT:
-			if (body < (rec->type == QREC_COMM ? sizeof(struct qrec_comm) :
+			if (body < (rec.type == QREC_COMM ? sizeof(struct qrec_comm) :
 				    sizeof(struct qrec_task)))
 				return bad(r, f, off, "a whole task record");
 			break;
@@ -612,49 +673,96 @@ static int scan_file(struct qrec *r, struct qfile *f)
 			memcpy(&t, p, sizeof(t));
 			if (t.nr != (body - sizeof(t)) / sizeof(struct qrec_trace))
 				return bad(r, f, off, "the traces filling the record");
-			r->tot.traces += t.nr;
 			break;
 		}
-		case QREC_THREAD: {
-			struct qrec_thread t;
-
-			if (body < sizeof(t))
-				return bad(r, f, off, "a whole thread record");
-			memcpy(&t, p, sizeof(t));
-			r->tot.insns += t.insns;
-			r->tot.taken += t.taken;
-			r->tot.samples += t.samples;
-			r->tot.signals += t.signals;
-			r->tot.breaks += t.breaks;
-			r->tot.threads++;
+		case QREC_PAD:
 			break;
-		}
 		case QREC_EXEC:
 			if (body < sizeof(struct qrec_exec))
 				return bad(r, f, off, "a whole exec record");
 			break;
 		case QREC_END: {
+			struct qimage *im = &r->images[f->img];
 			struct qrec_end e;
 
 			if (body < sizeof(e))
 				return bad(r, f, off, "a whole end record");
+			if (im->ended)
+				return bad(r, f, off, "one end record per image");
 			memcpy(&e, p, sizeof(e));
-			f->ended = true;
-			f->how = e.how;
-			f->status = e.status;
+			im->ended = true;
+			im->how = e.how;
+			im->status = e.status;
 			r->tot.decode_misses += e.decode_misses;
 			break;
 		}
-		case QREC_NOTE:
-			break;
 		default:
-			return bad(r, f, off, "a record type of 1..10");
+			return bad(r, f, off, "a record type of 1..9");
 		}
-		off += rec->size;
+		off += rec.size;
 	}
-	if (!(f->h.flags & QREC_H_FORKED) && f->image)
-		return 0;
-	r->tot.processes++;
+	f->end = off;
+	return 0;
+}
+
+/* A table file: its header (its slots are read by the exact output). */
+static int scan_table(struct qrec *r, struct qfile *f)
+{
+	struct qrec_table t;
+
+	if (f->len < sizeof(t))
+		return bad(r, f, 0, "a table header of 64 bytes");
+	memcpy(&t, f->buf, sizeof(t));
+	if (memcmp(t.magic, QREC_TABLE_MAGIC, sizeof(t.magic)) ||
+	    t.cap > (f->len - sizeof(t)) / sizeof(struct qrec_trace))
+		return bad(r, f, 0, "a trace table whose slots fill the file");
+	return image_of(r, f);
+}
+
+static int file_cmp(const void *a, const void *b)
+{
+	const struct qfile *x = a, *y = b;
+
+	if (x->table != y->table)
+		return x->table ? 1 : -1;	/* records files first */
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->image != y->image)
+		return x->image < y->image ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int image_cmp(const void *a, const void *b)
+{
+	const struct qimage *x = a, *y = b;
+
+	if (x->t0 != y->t0)
+		return x->t0 < y->t0 ? -1 : 1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->image < y->image ? -1 : x->image > y->image;
+}
+
+static int map_file(struct qrec *r, struct qfile *f)
+{
+	struct stat st;
+	int fd = open(f->name, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || fstat(fd, &st)) {
+		int e = errno;
+
+		if (fd >= 0)
+			close(fd);
+		return qfail(r, "%s: %s", f->name, strerror(e));
+	}
+	f->len = (size_t)st.st_size;
+	f->buf = f->len ? mmap(NULL, f->len, PROT_READ, MAP_PRIVATE, fd, 0) :
+			  NULL;
+	close(fd);
+	if (f->buf == MAP_FAILED) {
+		f->buf = NULL;
+		return qfail(r, "%s: %s", f->name, strerror(errno));
+	}
 	return 0;
 }
 
@@ -668,14 +776,13 @@ static int read_files(struct qrec *r)
 		return qfail(r, "%s: %s", r->dir, strerror(errno));
 	while ((e = readdir(d))) {
 		struct qfile *f, *v;
-		int pid;
-		unsigned image;
-		int n = 0;
-		struct stat st;
-		int fd;
+		int pid, n = 0;
+		unsigned image, seq;
+		char ext[8];
 
-		if (sscanf(e->d_name, "%d.%u.qrec%n", &pid, &image, &n) != 2 ||
-		    (size_t)n != strlen(e->d_name))
+		if (sscanf(e->d_name, "%d.%u.%u.%4[a-z]%n", &pid, &image, &seq,
+			   ext, &n) != 4 || (size_t)n != strlen(e->d_name) ||
+		    (strcmp(ext, "qrec") && strcmp(ext, "qtab")))
 			continue;
 		v = realloc(r->files, (r->nr_files + 1) * sizeof(*v));
 		if (!v) {
@@ -693,32 +800,57 @@ static int read_files(struct qrec *r)
 		r->nr_files++;
 		f->pid = pid;
 		f->image = image;
-		fd = open(f->name, O_RDONLY | O_CLOEXEC);
-		if (fd < 0 || fstat(fd, &st)) {
+		f->seq = seq;
+		f->table = !strcmp(ext, "qtab");
+		if (map_file(r, f)) {
 			closedir(d);
-			if (fd >= 0)
-				close(fd);
-			return qfail(r, "%s: %s", f->name, strerror(errno));
-		}
-		f->len = (size_t)st.st_size;
-		f->buf = f->len ? mmap(NULL, f->len, PROT_READ, MAP_PRIVATE, fd, 0) :
-				  NULL;
-		close(fd);
-		if (f->buf == MAP_FAILED) {
-			f->buf = NULL;
-			closedir(d);
-			return qfail(r, "%s: %s", f->name, strerror(errno));
+			return -1;
 		}
 	}
 	closedir(d);
 	if (!r->nr_files)
 		return qfail(r, "%s did not record anything (it could not load the plugin %s: see the message above)",
 			     r->qemu, r->plugin);
-	for (i = 0; i < r->nr_files; i++)
-		if (scan_file(r, &r->files[i]))
-			return -1;
 	qsort(r->files, r->nr_files, sizeof(*r->files), file_cmp);
-	r->t0 = r->files[0].h.time;
+	for (i = 0; i < r->nr_files; i++) {
+		struct qfile *f = &r->files[i];
+
+		if (f->table ? scan_table(r, f) :
+		    scan_header(r, f) || scan_records(r, f))
+			return -1;
+	}
+	/* images in the order they began; files point at them by index */
+	{
+		struct qimage *old = r->images;
+		size_t *where = calloc(r->nr_images, sizeof(*where));
+		struct qimage *sorted = malloc(r->nr_images * sizeof(*sorted));
+
+		if (!where || !sorted) {
+			free(where);
+			free(sorted);
+			return qfail(r, "out of memory");
+		}
+		memcpy(sorted, old, r->nr_images * sizeof(*sorted));
+		qsort(sorted, r->nr_images, sizeof(*sorted), image_cmp);
+		for (i = 0; i < r->nr_images; i++) {
+			size_t k;
+
+			for (k = 0; k < r->nr_images; k++)
+				if (sorted[k].pid == old[i].pid &&
+				    sorted[k].image == old[i].image)
+					where[i] = k;
+		}
+		for (i = 0; i < r->nr_files; i++)
+			r->files[i].img = where[r->files[i].img];
+		free(old);
+		free(where);
+		r->images = sorted;
+	}
+	for (i = 0; i < r->nr_images; i++)
+		if (!r->images[i].t0)
+			return qfail(r, "%s: a table of process %d without its records",
+				     r->dir, (int)r->images[i].pid);
+	r->t0 = r->images[0].t0;
 	return 0;
 }
 
@@ -729,9 +861,6 @@ static void free_files(struct qrec *r)
 	for (i = 0; i < r->nr_files; i++) {
 		struct qfile *f = &r->files[i];
 
-		for (k = 0; k < f->nr_maps; k++)
-			free(f->maps[k].path);
-		free(f->maps);
 		if (f->buf)
 			munmap((void *)f->buf, f->len);
 		free(f->name);
@@ -739,6 +868,14 @@ static void free_files(struct qrec *r)
 	free(r->files);
 	r->files = NULL;
 	r->nr_files = 0;
+	for (i = 0; i < r->nr_images; i++) {
+		for (k = 0; k < r->images[i].nr_maps; k++)
+			free(r->images[i].maps[k].path);
+		free(r->images[i].maps);
+	}
+	free(r->images);
+	r->images = NULL;
+	r->nr_images = 0;
 }
 
 /*
@@ -850,7 +987,7 @@ static int out_build_id(struct qrec *r, const char *path)
 	return 0;
 }
 
-static int out_map(struct qrec *r, const struct qfile *f, struct qmap *m,
+static int out_map(struct qrec *r, const struct qimage *im, struct qmap *m,
 		   uint64_t time)
 {
 	struct pdw_mmap mm;
@@ -861,8 +998,8 @@ static int out_map(struct qrec *r, const struct qfile *f, struct qmap *m,
 	n = m->nsegs ? m->nsegs : 1;
 	for (i = 0; i < n; i++) {
 		memset(&mm, 0, sizeof(mm));
-		mm.pid = f->pid;
-		mm.tid = f->pid;
+		mm.pid = im->pid;
+		mm.tid = im->pid;
 		mm.start = m->nsegs ? m->segs[i].start : m->start;
 		mm.len = m->nsegs ? m->segs[i].len : m->end - m->start;
 		mm.pgoff = m->nsegs ? m->segs[i].pgoff : m->pgoff;
@@ -904,18 +1041,19 @@ static int collect_refs(struct qrec *r, struct qref **out, size_t *nr)
 
 	for (i = 0; i < r->nr_files; i++) {
 		const struct qfile *f = &r->files[i];
-		size_t off = sizeof(struct qrec_header);
+		size_t off = QREC_HEADER_SIZE;
 
-		while (off + sizeof(struct qrec_rec) <= f->len) {
-			const struct qrec_rec *rec = (const void *)(f->buf + off);
+		if (f->table)
+			continue;
+		while (off < f->end) {
+			struct qrec_rec rec;
 			uint64_t t;
 
-			if (rec->size > f->len - off)
-				break;
-			switch (rec->type) {
+			memcpy(&rec, f->buf + off, sizeof(rec));
+			switch (rec.type) {
 			case QREC_MAP: case QREC_COMM: case QREC_FORK:
 			case QREC_EXIT: case QREC_SAMPLE:
-				memcpy(&t, rec + 1, sizeof(t));
+				memcpy(&t, f->buf + off + sizeof(rec), sizeof(t));
 				if (n == cap) {
 					struct qref *x;
 
@@ -929,14 +1067,14 @@ static int collect_refs(struct qrec *r, struct qref **out, size_t *nr)
 				}
 				v[n].time = t;
 				v[n].file = (uint32_t)i;
-				v[n].type = rec->type;
-				v[n].off = off + sizeof(*rec);
+				v[n].type = rec.type;
+				v[n].off = off + sizeof(rec);
 				n++;
 				break;
 			default:
 				break;
 			}
-			off += rec->size;
+			off += rec.size;
 		}
 	}
 	if (n)
@@ -957,7 +1095,8 @@ static int emit_ref(struct qrec *r, const struct qref *q)
 		struct qrec_map m;
 
 		memcpy(&m, p, sizeof(m));
-		return out_map(r, f, &f->maps[m.id], m.time);
+		return out_map(r, &r->images[f->img],
+			       &r->images[f->img].maps[m.id], m.time);
 	}
 	case QREC_COMM: {
 		struct qrec_comm c;
@@ -1029,10 +1168,18 @@ static int emit_ref(struct qrec *r, const struct qref *q)
 	}
 }
 
-/* The output file: written as NAME.tmp, renamed when complete. */
+/*
+ * A new or regular output file is written as NAME.tmp and renamed when
+ * complete (so that a failed write leaves nothing that looks valid); "-"
+ * and other files (/dev/null, a FIFO) are written in place.
+ */
 static void tmp_name(const char *out, char *buf, size_t size)
 {
-	snprintf(buf, size, "%s.tmp", out);
+	struct stat st;
+
+	buf[0] = '\0';
+	if (strcmp(out, "-") && (stat(out, &st) || S_ISREG(st.st_mode)))
+		snprintf(buf, size, "%s.tmp", out);
 }
 
 static int open_sampled(struct qrec *r, char *tmp, size_t tmpsz)
@@ -1041,9 +1188,7 @@ static int open_sampled(struct qrec *r, char *tmp, size_t tmpsz)
 	char err[512];
 	int k = 0;
 
-	tmp[0] = '\0';
-	if (strcmp(o->output, "-"))
-		tmp_name(o->output, tmp, tmpsz);
+	tmp_name(o->output, tmp, tmpsz);
 	if (o->format == RECORD_PERFDATA) {
 		struct perf_event_attr a;
 		char version[64];
@@ -1065,7 +1210,7 @@ static int open_sampled(struct qrec *r, char *tmp, size_t tmpsz)
 		a.comm_exec = 1;
 		a.task = 1;
 		a.inherit = 1;
-		if (pdw_open(&r->pdw, tmp[0] ? tmp : "-", err, sizeof(err)))
+		if (pdw_open(&r->pdw, tmp[0] ? tmp : o->output, err, sizeof(err)))
 			return qfail(r, "%s", err);
 		snprintf(version, sizeof(version), "blockrange record (qemu, cpu %s)",
 			 cpu_model(r));
@@ -1075,7 +1220,7 @@ static int open_sampled(struct qrec *r, char *tmp, size_t tmpsz)
 		    (o->cmd_argc &&
 		     pdw_set_cmdline(r->pdw, o->cmd_argc, o->cmd_argv)))
 			return out_err(r);
-	} else if (psw_open(&r->psw[k++], tmp[0] ? tmp : "-", o->fields,
+	} else if (psw_open(&r->psw[k++], tmp[0] ? tmp : o->output, o->fields,
 			    o->task_events, err, sizeof(err))) {
 		return qfail(r, "%s", err);
 	}
@@ -1144,22 +1289,18 @@ static int write_sampled(struct qrec *r)
 
 /* ---- exact: a .brprof ------------------------------------------------------------ */
 
-struct tgroup {
-	uint32_t from_map;
-	uint32_t map;
-};
-
-/* The mapping @id of @f as the collector's mmap event(s). */
-static int feed_map(struct qrec *r, struct annot *an, struct qfile *f,
-		    uint32_t id, char *err, size_t errsz)
+/* The mapping @id of @im as the collector's mmap event(s). */
+static int feed_map(struct qrec *r, struct annot *an, struct qimage *im,
+		    uint32_t id)
 {
+	char err[CLI_ERR_MAX];
 	struct qmap *m;
 	unsigned i, n;
 
-	if (!id || id >= f->nr_maps || !f->maps[id].present)
-		return qfail(r, "%s: a trace names mapping %u, which it never described",
-			     f->name, id);
-	m = &f->maps[id];
+	if (!id || id >= im->nr_maps || !im->maps[id].present)
+		return qfail(r, "%s: process %d: a trace names mapping %u, which no record described",
+			     r->dir, (int)im->pid, id);
+	m = &im->maps[id];
 	if (!m->refined)
 		refine(m);
 	n = m->nsegs ? m->nsegs : 1;
@@ -1167,8 +1308,8 @@ static int feed_map(struct qrec *r, struct annot *an, struct qfile *f,
 		struct ev_mmap ev;
 
 		memset(&ev, 0, sizeof(ev));
-		ev.pid = f->pid;
-		ev.tid = f->pid;
+		ev.pid = im->pid;
+		ev.tid = im->pid;
 		ev.cpumode = EV_CPU_USER;
 		ev.start = m->nsegs ? m->segs[i].start : m->start;
 		ev.len = m->nsegs ? m->segs[i].len : m->end - m->start;
@@ -1182,8 +1323,8 @@ static int feed_map(struct qrec *r, struct annot *an, struct qfile *f,
 		ev.maj = m->maj;
 		ev.min = m->min;
 		ev.ino = m->ino;
-		ev.pos.name = f->name;
-		if (session_mmap(&an->s, &ev, err, errsz))
+		ev.pos.name = r->dir;
+		if (session_mmap(&an->s, &ev, err, sizeof(err)))
 			return qfail(r, "%s", err);
 	}
 	return 0;
@@ -1200,70 +1341,110 @@ static int trace_cmp(const void *a, const void *b)
 	return 0;
 }
 
-/* Every trace of @f, grouped by its mappings, into the collector. */
-static int feed_traces(struct qrec *r, struct annot *an, struct qfile *f)
+struct tvec {
+	struct qrec_trace *v;
+	size_t n;
+	size_t cap;
+};
+
+static int tvec_add(struct tvec *t, const void *e, size_t n)
 {
-	char err[CLI_ERR_MAX];
-	struct qrec_trace *v = NULL;
-	size_t n = 0, cap = 0, i;
-	size_t off = sizeof(struct qrec_header);
-	uint32_t cur_map = 0, cur_from = UINT32_MAX;
-	int ret = 0;
+	if (t->n + n > t->cap) {
+		size_t cap = t->cap ? t->cap : 4096;
+		struct qrec_trace *x;
 
-	while (off + sizeof(struct qrec_rec) <= f->len) {
-		const struct qrec_rec *rec = (const void *)(f->buf + off);
-
-		if (rec->size > f->len - off)
-			break;
-		if (rec->type == QREC_TRACES) {
-			struct qrec_traces h;
-
-			memcpy(&h, rec + 1, sizeof(h));
-			if (n + h.nr > cap) {
-				struct qrec_trace *x;
-
-				while (n + h.nr > cap)
-					cap = cap ? 2 * cap : 4096;
-				x = realloc(v, cap * sizeof(*x));
-				if (!x) {
-					free(v);
-					return qfail(r, "out of memory");
-				}
-				v = x;
-			}
-			memcpy(v + n, (const uint8_t *)(rec + 1) + sizeof(h),
-			       h.nr * sizeof(*v));
-			n += h.nr;
-		}
-		off += rec->size;
+		while (t->n + n > cap)
+			cap *= 2;
+		x = realloc(t->v, cap * sizeof(*x));
+		if (!x)
+			return -1;
+		t->v = x;
+		t->cap = cap;
 	}
-	if (n)
-		qsort(v, n, sizeof(*v), trace_cmp);
+	memcpy(t->v + t->n, e, n * sizeof(*t->v));
+	t->n += n;
+	return 0;
+}
+
+/* The traces of image @img: TRACES records and valid tables. */
+static int image_traces(struct qrec *r, size_t img, struct tvec *t)
+{
+	size_t i;
+
+	t->n = 0;
+	for (i = 0; i < r->nr_files; i++) {
+		const struct qfile *f = &r->files[i];
+
+		if (f->img != img)
+			continue;
+		if (f->table) {
+			struct qrec_table h;
+			size_t k;
+
+			memcpy(&h, f->buf, sizeof(h));
+			if (!h.valid)
+				continue;
+			for (k = 0; k < h.cap; k++) {
+				struct qrec_trace e;
+
+				memcpy(&e, f->buf + sizeof(h) + k * sizeof(e),
+				       sizeof(e));
+				if (e.count && tvec_add(t, &e, 1))
+					return qfail(r, "out of memory");
+			}
+			continue;
+		}
+		for (size_t off = QREC_HEADER_SIZE; off < f->end;) {
+			struct qrec_rec rec;
+
+			memcpy(&rec, f->buf + off, sizeof(rec));
+			if (rec.type == QREC_TRACES) {
+				struct qrec_traces h;
+
+				memcpy(&h, f->buf + off + sizeof(rec), sizeof(h));
+				if (tvec_add(t, f->buf + off + sizeof(rec) +
+					     sizeof(h), h.nr))
+					return qfail(r, "out of memory");
+			}
+			off += rec.size;
+		}
+	}
+	r->tot.traces += t->n;
+	return 0;
+}
+
+/* Every trace of image @img, grouped by its mappings, into the collector. */
+static int feed_image(struct qrec *r, struct annot *an, size_t img,
+		      struct tvec *tv)
+{
+	struct qimage *im = &r->images[img];
+	char err[CLI_ERR_MAX];
+	uint32_t cur_map = 0, cur_from = UINT32_MAX;
+	size_t i;
+
+	if (image_traces(r, img, tv))
+		return -1;
+	if (tv->n)
+		qsort(tv->v, tv->n, sizeof(*tv->v), trace_cmp);
 	{
 		/* the image's address space starts empty */
-		struct ev_comm c = { .pid = f->pid, .tid = f->pid, .comm = "",
-				     .exec = true, .pos = { f->name, 0, 0 } };
+		struct ev_comm c = { .pid = im->pid, .tid = im->pid, .comm = "",
+				     .exec = true, .pos = { r->dir, 0, 0 } };
 
-		if (session_comm(&an->s, &c, err, sizeof(err))) {
-			free(v);
+		if (session_comm(&an->s, &c, err, sizeof(err)))
 			return qfail(r, "%s", err);
-		}
 	}
-	for (i = 0; i < n && !ret; i++) {
-		const struct qrec_trace *t = &v[i];
+	for (i = 0; i < tv->n; i++) {
+		const struct qrec_trace *t = &tv->v[i];
 		struct ev_branch br[2];
 		struct ev_sample s;
 
 		if (t->map != cur_map || t->from_map != cur_from) {
 			if (t->from_map && t->from_map != t->map &&
-			    feed_map(r, an, f, t->from_map, err, sizeof(err))) {
-				ret = -1;
-				break;
-			}
-			if (feed_map(r, an, f, t->map, err, sizeof(err))) {
-				ret = -1;
-				break;
-			}
+			    feed_map(r, an, im, t->from_map))
+				return -1;
+			if (feed_map(r, an, im, t->map))
+				return -1;
 			cur_map = t->map;
 			cur_from = t->from_map;
 		}
@@ -1273,8 +1454,8 @@ static int feed_traces(struct qrec *r, struct annot *an, struct qfile *f)
 		br[0].from = t->end;
 		br[1].from = t->from;
 		br[1].to = t->start;
-		s.pid = f->pid;
-		s.tid = f->pid;
+		s.pid = im->pid;
+		s.tid = im->pid;
 		s.cpumode = EV_CPU_USER;
 		s.cpu = UINT32_MAX;
 		s.period = 1;
@@ -1283,14 +1464,11 @@ static int feed_traces(struct qrec *r, struct annot *an, struct qfile *f)
 		s.has_brstack = true;
 		s.br = br;
 		s.nr = 2;
-		s.pos.name = f->name;
-		if (annot_sample(an, &s, err, sizeof(err))) {
-			ret = qfail(r, "%s", err);
-			break;
-		}
+		s.pos.name = r->dir;
+		if (annot_sample(an, &s, err, sizeof(err)))
+			return qfail(r, "%s", err);
 	}
-	free(v);
-	return ret;
+	return 0;
 }
 
 static int write_exact(struct qrec *r)
@@ -1298,6 +1476,7 @@ static int write_exact(struct qrec *r)
 	struct session_opts so;
 	struct annot_cfg cfg;
 	struct annot an;
+	struct tvec tv = { 0 };
 	char err[CLI_ERR_MAX];
 	size_t bytes = 0, i;
 	int ret = 0;
@@ -1308,8 +1487,9 @@ static int write_exact(struct qrec *r)
 	cfg.engine = ANNOT_ENGINE_BATCH;
 	if (annot_init(&an, r->o->output, &so, &cfg))
 		return qfail(r, "cannot start the profile of %s", r->o->output);
-	for (i = 0; i < r->nr_files && !ret; i++)
-		ret = feed_traces(r, &an, &r->files[i]);
+	for (i = 0; i < r->nr_images && !ret; i++)
+		ret = feed_image(r, &an, i, &tv);
+	free(tv.v);
 	for (i = 0; !ret && i < an.nr_per; i++)
 		if (an.per[i])
 			r->tot.edges += an.per[i]->edges.nr;
@@ -1321,12 +1501,82 @@ static int write_exact(struct qrec *r)
 
 /* ---- the whole -------------------------------------------------------------------- */
 
+/*
+ * Before the program runs: can the output be written?  (A directory, a
+ * missing directory or no permission is said now, not after the run.)
+ */
+static int check_output(struct qrec *r)
+{
+	const char *out = r->o->output;
+	char tmp[PATH_MAX + 8];
+	struct stat st;
+	int fd;
+
+	if (!strcmp(out, "-"))
+		return 0;
+	if (!stat(out, &st) && S_ISDIR(st.st_mode))
+		return qfail(r, "%s: %s", out, strerror(EISDIR));
+	tmp_name(out, tmp, sizeof(tmp));
+	fd = open(tmp[0] ? tmp : out, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return qfail(r, "%s: %s", out, strerror(errno));
+	close(fd);
+	if (tmp[0])
+		unlink(tmp);
+	return 0;
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Distinct processes (pids) and threads (pid, tid) of the recording. */
+static int count_tasks(struct qrec *r)
+{
+	uint64_t *ids = malloc((r->nr_files + 1) * sizeof(*ids));
+	size_t n = 0, i;
+
+	if (!ids)
+		return qfail(r, "out of memory");
+	for (i = 0; i < r->nr_files; i++)
+		if (!r->files[i].table)
+			ids[n++] = (uint64_t)(uint32_t)r->files[i].h.pid << 32 |
+				   (uint32_t)r->files[i].h.tid;
+	qsort(ids, n, sizeof(*ids), u64_cmp);
+	r->tot.threads = 0;
+	r->tot.processes = 0;
+	for (i = 0; i < n; i++) {
+		r->tot.threads += !i || ids[i] != ids[i - 1];
+		r->tot.processes += !i || ids[i] >> 32 != ids[i - 1] >> 32;
+	}
+	free(ids);
+	return 0;
+}
+
+/*
+ * The first process killed before its image ended (a thread that never
+ * finished, in an image without its end record), or -1.
+ */
+static int32_t cut_pid(const struct qrec *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_files; i++)
+		if (!r->files[i].table && r->files[i].running &&
+		    !r->images[r->files[i].img].ended)
+			return r->files[i].pid;
+	return -1;
+}
+
 static void summary(struct qrec *r)
 {
 	const struct qrec_opts *o = r->o;
-	const char *name = o->argv[0];
-	char how[128], what[256];
+	char how[128], what[256], cut[160] = "";
 	int st = r->root_status;
+	int32_t pid = cut_pid(r);
 
 	if (WIFEXITED(st))
 		snprintf(how, sizeof(how), "exited with status %d",
@@ -1336,6 +1586,10 @@ static void summary(struct qrec *r)
 			 WTERMSIG(st), strsignal(WTERMSIG(st)));
 	else
 		snprintf(how, sizeof(how), "ended");
+	if (pid >= 0)
+		snprintf(cut, sizeof(cut),
+			 " (process %d was killed: what it ran since its threads' last samples or ranges is missing)",
+			 (int)pid);
 	if (o->exact)
 		snprintf(what, sizeof(what),
 			 "%" PRIu64 " ranges and %" PRIu64 " distinct taken edges counted exactly",
@@ -1346,19 +1600,42 @@ static void summary(struct qrec *r)
 			 r->tot.samples, o->depth, o->period,
 			 o->jitter ? " (+-jitter)" : "");
 	fprintf(stderr,
-		"blockrange record: %s %s; qemu, cpu %s: %" PRIu64 " instructions, %" PRIu64 " taken branches, %" PRIu64 " thread%s in %" PRIu64 " process%s, %" PRIu64 " mapping%s; %s written to %s\n",
-		name, how, cpu_model(r), r->tot.insns, r->tot.taken,
+		"blockrange record: %s %s%s; qemu, cpu %s: %" PRIu64 " instructions, %" PRIu64 " taken branches, %" PRIu64 " thread%s in %" PRIu64 " process%s, %" PRIu64 " mapping%s; %s written to %s\n",
+		o->argv[0], how, cut, cpu_model(r), r->tot.insns, r->tot.taken,
 		r->tot.threads, r->tot.threads == 1 ? "" : "s",
 		r->tot.processes, r->tot.processes == 1 ? "" : "es",
 		r->tot.maps, r->tot.maps == 1 ? "" : "s", what,
 		strcmp(o->output, "-") ? o->output : "stdout");
 }
 
+/* Read the directory and write the output; 0 or -1 with a message. */
+static int convert(struct qrec *r)
+{
+	int ret = read_files(r);
+
+	if (!ret)
+		ret = count_tasks(r);
+	if (!ret)
+		ret = r->o->exact ? write_exact(r) : write_sampled(r);
+	return ret;
+}
+
+static void qrec_free(struct qrec *r)
+{
+	size_t i;
+
+	free_files(r);
+	for (i = 0; i < r->nr_bid; i++)
+		free(r->bid_paths[i]);
+	free(r->bid_paths);
+	if (r->status)
+		munmap(r->status, STATUS_SIZE);
+}
+
 int qrec_record(const struct qrec_opts *o, char *err, size_t errsz)
 {
 	struct qrec r;
 	int ret, status;
-	size_t i;
 
 	memset(&r, 0, sizeof(r));
 	r.o = o;
@@ -1371,44 +1648,42 @@ int qrec_record(const struct qrec_opts *o, char *err, size_t errsz)
 	if (!ret)
 		ret = find_program(&r);
 	if (!ret)
+		ret = check_output(&r);
+	if (!ret)
 		ret = make_dir(&r);
 	if (!ret)
 		ret = run_program(&r);
-	if (!ret)
-		ret = read_files(&r);
-	if (!ret && (r.root_status == -1 ||
-		     (WIFEXITED(r.root_status) && WEXITSTATUS(r.root_status) == 127 &&
-		      r.nr_files == 0)))
+	if (!ret && r.root_status == -1)
 		ret = qfail(&r, "%s could not be started", r.qemu);
 	if (!ret)
-		ret = o->exact ? write_exact(&r) : write_sampled(&r);
+		ret = convert(&r);
 	if (!ret) {
-		bool cut = false;
-
-		for (i = 0; i < r.nr_files; i++)
-			cut |= !r.files[i].ended || r.files[i].cut;
 		if (!o->quiet)
 			summary(&r);
 		status = WIFEXITED(r.root_status) ? WEXITSTATUS(r.root_status) :
 			 128 + WTERMSIG(r.root_status);
-		if (cut) {
-			for (i = 0; i < r.nr_files && r.files[i].ended &&
-			     !r.files[i].cut; i++)
-				;
-			fprintf(stderr,
-				"blockrange record: process %d was killed before it wrote all its records (%s is short of its last branches)\n",
-				r.files[i].pid, o->output);
-			if (!status)
-				status = 1;
-		}
 		ret = status;
 	}
-	free_files(&r);
-	for (i = 0; i < r.nr_bid; i++)
-		free(r.bid_paths[i]);
-	free(r.bid_paths);
-	if (r.status)
-		munmap(r.status, STATUS_SIZE);
+	qrec_free(&r);
 	remove_dir(&r);
+	return ret;
+}
+
+int qrec_convert(const struct qrec_opts *o, const char *dir, char *err,
+		 size_t errsz)
+{
+	struct qrec r;
+	int ret;
+
+	memset(&r, 0, sizeof(r));
+	r.o = o;
+	r.err = err;
+	r.errsz = errsz;
+	snprintf(r.qemu, sizeof(r.qemu), "qemu-x86_64");
+	snprintf(r.plugin, sizeof(r.plugin), "the recorder plugin");
+	if (snprintf(r.dir, sizeof(r.dir), "%s", dir) >= (int)sizeof(r.dir))
+		return qfail(&r, "%s: path too long", dir);
+	ret = convert(&r);
+	qrec_free(&r);
 	return ret;
 }

@@ -63,4 +63,12 @@ struct qrec_opts {
  */
 int qrec_record(const struct qrec_opts *o, char *err, size_t errsz);
 
+/*
+ * Write the output of the recording directory @dir as qrec_record() does
+ * once the program has ended (no summary): for the tests of the reader,
+ * which make directories of their own.  0 or -1 with a message in @err.
+ */
+int qrec_convert(const struct qrec_opts *o, const char *dir, char *err,
+		 size_t errsz);
+
 #endif /* BLOCKRANGE_CLI_QEMU_REC_H */

@@ -101,21 +101,12 @@ struct tbi {
 	 * Exact mode: the trace slot this block's range end counted last,
 	 * in some thread's table (see trace_end()).
 	 */
-	struct trace_slot *hint;
+	struct qrec_trace *hint;
 };
 
 static struct tbi k_start = { .kind = K_START };
 
 /* ---- per-thread state -------------------------------------------------- */
-
-struct trace_slot {
-	uint64_t from;
-	uint64_t start;
-	uint64_t end;
-	uint64_t count;		/* 0: empty slot */
-	uint32_t from_map;
-	uint32_t map;
-};
 
 /* The interrupted context of a signal handler, restored by sigreturn. */
 struct sigframe {
@@ -126,7 +117,10 @@ struct sigframe {
 };
 
 #define MAX_SIGFRAMES 16
-#define OUTBUF (256u << 10)
+/* A thread's records go through a window of its file, growing to this. */
+#define WIN_MIN (64u << 10)
+#define WIN_MAX (1u << 20)
+#define TRACES_MIN_SLOTS 4096u
 #define TRACES_MAX_SLOTS (1u << 22)
 
 struct th {
@@ -136,6 +130,7 @@ struct th {
 	uint64_t rf;
 	uint64_t rt;
 	uint32_t rfm;
+	struct qrec_counts *cnt;	/* in the header page */
 	/* sampled */
 	struct qrec_branch *ring;	/* ring_mask + 1 slots, >= depth */
 	uint64_t pos;		/* taken branches pushed (the next slot) */
@@ -143,16 +138,11 @@ struct th {
 	uint64_t ring_mask;
 	uint64_t countdown;
 	uint64_t rng;
-	/* exact */
-	struct trace_slot *tab;
+	/* exact: the table, mapped from its file */
+	struct qrec_table *tabh;
+	struct qrec_trace *tab;
 	size_t tab_cap;		/* a power of 2 */
 	size_t tab_nr;
-	/* totals */
-	uint64_t insns;
-	uint64_t taken;
-	uint64_t samples;
-	uint64_t signals;
-	uint64_t breaks;
 	/* signals */
 	struct sigframe sig[MAX_SIGFRAMES];
 	unsigned nsig;
@@ -161,9 +151,13 @@ struct th {
 	int64_t sys;
 	uint64_t sa[3];
 	uint64_t clone_flags;
-	/* records not written yet */
-	uint8_t *buf;
-	size_t len;
+	/* the records: header page and the window being written */
+	uint32_t seq;		/* the file's number in the image */
+	struct qrec_header *hdr;
+	uint8_t *win;
+	uint64_t win_off;	/* of the window in the file */
+	size_t win_len;
+	size_t at;		/* next record in the window */
 	int32_t tid;
 	struct th *next;
 };
@@ -203,15 +197,15 @@ static struct {
 	/* the image */
 	int32_t pid;
 	int32_t ppid;
+	uint32_t image;		/* N of its files */
+	uint32_t flags;		/* QREC_H_* */
 	uint64_t t0;
-	int fd;
-	dev_t fd_dev;
-	ino_t fd_ino;
-	char path[PATH_MAX + 64];
 	char *status;		/* the CLI's status page (4096 bytes) */
 	bool failed;
+	bool ended;
 	pthread_mutex_t lock;	/* everything below, and the thread list */
 	struct th *threads;
+	uint32_t next_seq;
 	struct map *maps;	/* dead ones kept for their ids */
 	size_t nr_maps;
 	size_t cap_maps;
@@ -228,7 +222,7 @@ static struct {
 	int64_t exit_status;
 	bool exit_seen;
 	int32_t cloner;		/* the thread that made the last thread */
-} g = { .fd = -1, .lock = PTHREAD_MUTEX_INITIALIZER };
+} g = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* Copy @src into @dst of @size bytes, cut if longer. */
 static void str_copy(char *dst, size_t size, const char *src)
@@ -284,111 +278,152 @@ static void fatal(const char *fmt, ...)
 	__builtin_unreachable();
 }
 
-/* ---- output -------------------------------------------------------------- */
+/* ---- output ------------------------------------------------------------- */
 
-static void out_open(void)
+/*
+ * Every thread writes its own files through shared mappings (see
+ * qrec_wire.h): whatever it wrote is in the page cache, and survives the
+ * process being killed.  No file descriptor stays open (the program could
+ * close it or reuse its number); mappings are not inherited by a forked
+ * child (MADV_DONTFORK), which starts files of its own.
+ */
+static void file_path(char *buf, size_t size, uint32_t seq, const char *ext)
 {
-	char name[sizeof(g.path)];
-	struct stat st;
-	int n;
+	snprintf(buf, size, "%s/%d.%u.%u.%s", g.dir, (int)g.pid, g.image, seq,
+		 ext);
+}
 
-	for (n = 0;; n++) {
-		snprintf(name, sizeof(name), "%s/%d.%d.qrec", g.dir, (int)g.pid, n);
-		g.fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_APPEND |
-			    O_CLOEXEC, 0644);
-		if (g.fd >= 0 || errno != EEXIST)
-			break;
-	}
-	if (g.fd < 0)
-		fatal("cannot create %s: %s", name, strerror(errno));
-	if (fstat(g.fd, &st))
-		fatal("%s: %s", name, strerror(errno));
-	g.fd_dev = st.st_dev;
-	g.fd_ino = st.st_ino;
-	snprintf(g.path, sizeof(g.path), "%s", name);
+/* Room for [@off, @off + @len) in the file @fd (@path for messages). */
+static void file_room(int fd, const char *path, uint64_t off, uint64_t len)
+{
+	int e = posix_fallocate(fd, (off_t)off, (off_t)len);
+
+	if (e)
+		fatal("writing %s: %s", path, strerror(e));
+}
+
+static void *file_map(int fd, const char *path, uint64_t off, size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		       (off_t)off);
+
+	if (p == MAP_FAILED)
+		fatal("mapping %s: %s", path, strerror(errno));
+	madvise(p, len, MADV_DONTFORK);
+	return p;
 }
 
 /*
- * The program's file descriptors are QEMU's and ours: it may have closed
- * ours (close_range before an exec) or put another file at its number.
- * Check it is still our file before writing; reopen it if not.
+ * The records file of @t, number @t->seq of the image.  The image's first
+ * thread (seq 0) also takes the image's number: the first N free.
  */
-static void out_check(void)
+static void stream_open(struct th *t)
 {
-	struct stat st;
+	char path[PATH_MAX + 64];
+	struct qrec_header *h;
+	int fd;
 
-	if (!fstat(g.fd, &st) && st.st_dev == g.fd_dev && st.st_ino == g.fd_ino)
-		return;
-	g.fd = open(g.path, O_WRONLY | O_APPEND | O_CLOEXEC);
-	if (g.fd < 0)
-		fatal("cannot reopen %s: %s", g.path, strerror(errno));
-	if (fstat(g.fd, &st) || st.st_dev != g.fd_dev || st.st_ino != g.fd_ino)
-		fatal("%s was replaced while recording", g.path);
-}
-
-static void write_all(const void *p, size_t n)
-{
-	const uint8_t *b = p;
-
-	if (g.failed)
-		return;
-	out_check();
-	while (n) {
-		ssize_t k = write(g.fd, b, n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			fatal("writing %s: %s", g.path,
-			      k < 0 ? strerror(errno) : "no progress");
-		b += k;
-		n -= (size_t)k;
+	for (;;) {
+		file_path(path, sizeof(path), t->seq, "qrec");
+		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd >= 0 || errno != EEXIST || t->seq)
+			break;
+		g.image++;
 	}
+	if (fd < 0)
+		fatal("cannot create %s: %s", path, strerror(errno));
+	file_room(fd, path, 0, QREC_HEADER_SIZE + WIN_MIN);
+	t->hdr = file_map(fd, path, 0, QREC_HEADER_SIZE);
+	t->win = file_map(fd, path, QREC_HEADER_SIZE, WIN_MIN);
+	close(fd);
+	t->win_off = QREC_HEADER_SIZE;
+	t->win_len = WIN_MIN;
+	t->at = 0;
+	h = t->hdr;
+	memcpy(h->magic, QREC_MAGIC, sizeof(h->magic));
+	h->version = QREC_VERSION;
+	h->size = QREC_HEADER_SIZE;
+	h->mode = g.exact ? QREC_EXACT : QREC_SAMPLED;
+	h->depth = g.depth;
+	h->period = g.period;
+	h->jitter = g.jitter;
+	h->pid = g.pid;
+	h->ppid = g.ppid;
+	h->tid = t->tid;
+	h->image = g.image;
+	h->flags = g.flags;
+	h->state = QREC_RUNNING;
+	h->time = g.t0;
+	t->cnt = &h->counts;
 }
 
-static void th_flush(struct th *t)
+/* The next window of @t's file, with room for @need bytes. */
+static void stream_advance(struct th *t, size_t need)
 {
-	if (t->len) {
-		write_all(t->buf, t->len);
-		t->len = 0;
+	char path[PATH_MAX + 64];
+	size_t left = t->win_len - t->at, len;
+	int fd;
+
+	if (left) {
+		struct qrec_rec *pad = (struct qrec_rec *)(t->win + t->at);
+
+		pad->type = QREC_PAD;
+		pad->size = (uint32_t)left;
 	}
+	munmap(t->win, t->win_len);
+	t->win_off += t->win_len;
+	len = t->win_len < WIN_MAX ? 2 * t->win_len : WIN_MAX;
+	while (len < need)
+		len *= 2;
+	file_path(path, sizeof(path), t->seq, "qrec");
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		fatal("cannot reopen %s: %s", path, strerror(errno));
+	file_room(fd, path, t->win_off, len);
+	t->win = file_map(fd, path, t->win_off, len);
+	close(fd);
+	t->win_len = len;
+	t->at = 0;
 }
 
-/* Room for a record of @size bytes (header included) in @t's buffer. */
+/* The thread is done: mark it, give back the room it did not use. */
+static void stream_close(struct th *t)
+{
+	char path[PATH_MAX + 64];
+	int fd;
+
+	if (!t->hdr)
+		return;
+	t->hdr->state = QREC_FINISHED;
+	file_path(path, sizeof(path), t->seq, "qrec");
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd >= 0) {
+		/* on failure the zero-filled room reads as the end anyway */
+		(void)!ftruncate(fd, (off_t)(t->win_off + t->at));
+		close(fd);
+	}
+	munmap(t->win, t->win_len);
+	munmap(t->hdr, QREC_HEADER_SIZE);
+	t->win = NULL;
+	t->hdr = NULL;
+	t->cnt = NULL;
+}
+
+/* Room for a record of @size bytes (its header included) in @t's file. */
 static void *rec_begin(struct th *t, uint32_t type, size_t size)
 {
 	struct qrec_rec *r;
 
 	size = (size + 7) & ~(size_t)7;
-	if (t->len + size > OUTBUF)
-		th_flush(t);
-	if (size > OUTBUF)
-		fatal("a record of %zu bytes does not fit the buffer", size);
-	r = (struct qrec_rec *)(t->buf + t->len);
-	memset(r, 0, size);
-	r->type = type;
+	if (t->at + size > t->win_len)
+		stream_advance(t, size);
+	r = (struct qrec_rec *)(t->win + t->at);
+	memset(r + 1, 0, size - sizeof(*r));
 	r->size = (uint32_t)size;
-	t->len += size;
+	t->at += size;
+	/* the type last: a record is complete once it has one */
+	__atomic_store_n(&r->type, type, __ATOMIC_RELEASE);
 	return r + 1;
-}
-
-static void rec_header(uint32_t flags)
-{
-	struct qrec_header h;
-
-	memset(&h, 0, sizeof(h));
-	memcpy(h.magic, QREC_MAGIC, sizeof(h.magic));
-	h.version = QREC_VERSION;
-	h.size = sizeof(h);
-	h.mode = g.exact ? QREC_EXACT : QREC_SAMPLED;
-	h.depth = g.depth;
-	h.period = g.period;
-	h.jitter = g.jitter;
-	h.pid = g.pid;
-	h.ppid = g.ppid;
-	h.flags = flags;
-	h.time = g.t0;
-	write_all(&h, sizeof(h));
 }
 
 static void rec_comm(struct th *t, const char *comm, bool exec)
@@ -446,42 +481,95 @@ static inline size_t trace_hash(uint64_t from, uint64_t start, uint64_t end)
 	return (size_t)h;
 }
 
-static void traces_flush(struct th *t);
+/* At most this many traces a TRACES record (it fits the smallest window). */
+#define TRACES_PER_REC ((WIN_MIN - 64) / sizeof(struct qrec_trace))
 
-static void trace_grow(struct th *t)
+/*
+ * Write @t's table out as TRACES records: the table then counts nothing
+ * more (its valid flag is cleared first, so that a table cut short by a
+ * kill is not counted twice).
+ */
+static void traces_flush(struct th *t)
 {
-	size_t cap = t->tab_cap ? 2 * t->tab_cap : 4096, i;
-	struct trace_slot *n;
+	size_t i = 0, left = t->tab_nr;
 
-	if (cap > TRACES_MAX_SLOTS) {
-		/* at the cap: write the counts and start again */
-		traces_flush(t);
-		return;
-	}
-	n = calloc(cap, sizeof(*n));
-	if (!n)
-		fatal("out of memory for %zu trace slots", cap);
-	for (i = 0; i < t->tab_cap; i++) {
-		const struct trace_slot *s = &t->tab[i];
-		size_t k;
+	t->tabh->valid = 0;
+	while (left) {
+		struct qrec_traces *h;
+		struct qrec_trace *e;
+		uint32_t n = 0, want = left < TRACES_PER_REC ?
+				       (uint32_t)left : TRACES_PER_REC;
 
-		if (!s->count)
-			continue;
-		for (k = trace_hash(s->from, s->start, s->end) & (cap - 1);
-		     n[k].count; k = (k + 1) & (cap - 1))
-			;
-		n[k] = *s;
+		h = rec_begin(t, QREC_TRACES, sizeof(struct qrec_rec) +
+			      sizeof(*h) + want * sizeof(*e));
+		h->pid = g.pid;
+		h->tid = t->tid;
+		h->nr = want;
+		e = (struct qrec_trace *)(h + 1);
+		for (; n < want; i++)
+			if (t->tab[i].count)
+				e[n++] = t->tab[i];
+		left -= n;
 	}
-	free(t->tab);
-	t->tab = n;
-	t->tab_cap = cap;
 }
 
-static struct trace_slot *trace_add(struct th *t, uint64_t from,
+/* A new, empty table of @cap slots, in the thread's table file. */
+static void table_open(struct th *t, size_t cap)
+{
+	char path[PATH_MAX + 64];
+	size_t len = sizeof(struct qrec_table) + cap * sizeof(struct qrec_trace);
+	int fd;
+
+	file_path(path, sizeof(path), t->seq, "qtab");
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		fatal("cannot create %s: %s", path, strerror(errno));
+	file_room(fd, path, 0, len);
+	t->tabh = file_map(fd, path, 0, len);
+	close(fd);
+	memcpy(t->tabh->magic, QREC_TABLE_MAGIC, sizeof(t->tabh->magic));
+	t->tabh->cap = cap;
+	t->tab = (struct qrec_trace *)(t->tabh + 1);
+	t->tab_cap = cap;
+	t->tab_nr = 0;
+	t->tabh->valid = 1;
+}
+
+static void table_close(struct th *t)
+{
+	if (!t->tabh)
+		return;
+	munmap(t->tabh, sizeof(struct qrec_table) +
+	       t->tab_cap * sizeof(struct qrec_trace));
+	t->tabh = NULL;
+	t->tab = NULL;
+	t->tab_cap = 0;
+	t->tab_nr = 0;
+}
+
+/*
+ * The table is half full: its counts go out as TRACES records and a table
+ * twice as large (at most TRACES_MAX_SLOTS) starts empty, so that the
+ * memory grows with the distinct traces, not with the run time.
+ */
+static void trace_grow(struct th *t)
+{
+	size_t cap = t->tab_cap ? 2 * t->tab_cap : TRACES_MIN_SLOTS;
+
+	if (cap > TRACES_MAX_SLOTS)
+		cap = TRACES_MAX_SLOTS;
+	if (t->tabh) {
+		traces_flush(t);
+		table_close(t);
+	}
+	table_open(t, cap);
+}
+
+static struct qrec_trace *trace_add(struct th *t, uint64_t from,
 				    uint64_t start, uint64_t end,
 				    uint32_t from_map, uint32_t map)
 {
-	struct trace_slot *s;
+	struct qrec_trace *s;
 	size_t k;
 
 	if (unlikely(2 * (t->tab_nr + 1) > t->tab_cap))
@@ -515,7 +603,7 @@ static struct trace_slot *trace_add(struct th *t, uint64_t from,
  */
 static inline void trace_end(struct th *t, struct tbi *p)
 {
-	struct trace_slot *s = __atomic_load_n(&p->hint, __ATOMIC_RELAXED);
+	struct qrec_trace *s = __atomic_load_n(&p->hint, __ATOMIC_RELAXED);
 
 	if (likely((size_t)(s - t->tab) < t->tab_cap && s->start == t->rt &&
 		   s->from == t->rf && s->end == p->last && s->map == p->map &&
@@ -525,46 +613,6 @@ static inline void trace_end(struct th *t, struct tbi *p)
 	}
 	s = trace_add(t, t->rf, t->rt, p->last, t->rfm, p->map);
 	__atomic_store_n(&p->hint, s, __ATOMIC_RELAXED);
-}
-
-#define TRACES_PER_REC ((OUTBUF / 2 - 64) / sizeof(struct qrec_trace))
-
-static void traces_flush(struct th *t)
-{
-	size_t i = 0;
-
-	while (i < t->tab_cap && t->tab_nr) {
-		struct qrec_traces *h;
-		struct qrec_trace *e;
-		uint32_t n = 0;
-
-		h = rec_begin(t, QREC_TRACES, sizeof(struct qrec_rec) +
-			      sizeof(*h) + TRACES_PER_REC * sizeof(*e));
-		e = (struct qrec_trace *)(h + 1);
-		for (; i < t->tab_cap && n < TRACES_PER_REC; i++) {
-			struct trace_slot *s = &t->tab[i];
-
-			if (!s->count)
-				continue;
-			e[n].from = s->from;
-			e[n].start = s->start;
-			e[n].end = s->end;
-			e[n].count = s->count;
-			e[n].from_map = s->from_map;
-			e[n].map = s->map;
-			n++;
-			s->count = 0;
-			t->tab_nr--;
-		}
-		h->pid = g.pid;
-		h->tid = t->tid;
-		h->nr = n;
-		/* give back the room of the entries not used */
-		t->len -= (TRACES_PER_REC - n) * sizeof(*e);
-		((struct qrec_rec *)h - 1)->size -=
-			(uint32_t)((TRACES_PER_REC - n) * sizeof(*e));
-	}
-	t->tab_nr = 0;
 }
 
 /* ---- sampled mode: the ring ----------------------------------------------- */
@@ -600,7 +648,7 @@ static void sample(struct th *t)
 	/* newest first */
 	for (i = 0, k = t->pos; i < n; i++)
 		e[i] = t->ring[--k & t->ring_mask];
-	t->samples++;
+	t->cnt->samples++;
 	t->countdown = next_period(t);
 }
 
@@ -617,7 +665,7 @@ static inline void ring_reset(struct th *t)
 static always_inline void taken_(struct th *t, struct tbi *p, struct tbi *c,
 				 bool exact)
 {
-	t->taken++;
+	t->cnt->taken++;
 	if (exact) {
 		trace_end(t, p);
 		t->rf = p->last;
@@ -661,7 +709,7 @@ static void range_break(struct th *t, struct tbi *p, struct tbi *c)
 {
 	range_close(t, p);
 	range_begin(t, c);
-	t->breaks++;
+	t->cnt->breaks++;
 }
 
 /* @c is a signal handler's entry that @p did not branch to. */
@@ -683,8 +731,8 @@ static void deliver(struct th *t, struct tbi *p, struct tbi *c)
 	f->rf = t->rf;
 	f->rt = t->rt;
 	f->rfm = t->rfm;
-	t->signals++;
-	t->breaks++;
+	t->cnt->signals++;
+	t->cnt->breaks++;
 	range_begin(t, c);
 }
 
@@ -702,7 +750,7 @@ static void step_slow(struct th *t, struct tbi *p, struct tbi *c)
 			t->sigreturn = false;
 			range_close(t, p);
 			ring_reset(t);
-			t->breaks++;
+			t->cnt->breaks++;
 			if (!t->nsig) {
 				range_begin(t, c);
 				return;
@@ -721,7 +769,7 @@ static void step_slow(struct th *t, struct tbi *p, struct tbi *c)
 	case K_REP:
 		if (c->start == p->last) {
 			/* the same instruction again: counted once */
-			t->insns -= c->ninsns;
+			t->cnt->insns -= c->ninsns;
 			return;
 		}
 		if (c->start == p->fall && c->map == p->map)
@@ -798,7 +846,7 @@ static always_inline void on_exec_(void *udata, bool exact)
 		t = th_start();
 	p = t->prev;
 	t->prev = c;
-	t->insns += c->ninsns;
+	t->cnt->insns += c->ninsns;
 	step_(t, p, c, exact);
 }
 
@@ -816,11 +864,12 @@ static void on_exec_exact(unsigned int vcpu, void *udata)
 
 /* ---- threads ---------------------------------------------------------------- */
 
+/* A thread's state and its records file (g.lock not held). */
 static struct th *th_alloc(int32_t tid)
 {
 	struct th *t = calloc(1, sizeof(*t));
 
-	if (!t || !(t->buf = malloc(OUTBUF)))
+	if (!t)
 		fatal("out of memory");
 	if (!g.exact) {
 		for (t->ring_mask = 1; t->ring_mask < g.depth; t->ring_mask <<= 1)
@@ -836,15 +885,13 @@ static struct th *th_alloc(int32_t tid)
 	t->rng = g.seed ^ ((uint64_t)tid * 0x9e3779b97f4a7c15ull) ^ 1;
 	if (g.jitter)
 		t->countdown = next_period(t);
-	return t;
-}
-
-static void th_link(struct th *t)
-{
 	pthread_mutex_lock(&g.lock);
+	t->seq = g.next_seq++;
+	stream_open(t);
 	t->next = g.threads;
 	g.threads = t;
 	pthread_mutex_unlock(&g.lock);
+	return t;
 }
 
 /* A thread of this image runs plugin code for the first time. */
@@ -853,7 +900,6 @@ static struct th *th_start(void)
 	struct th *t = th_alloc(gettid_());
 
 	cur = t;
-	th_link(t);
 	rec_task(t, QREC_FORK, g.pid, t->tid, g.cloner ? g.cloner : g.pid);
 	return t;
 }
@@ -872,33 +918,22 @@ static void th_close_ranges(struct th *t)
 	t->prev = &k_start;
 }
 
-/* Write everything @t holds: its counts, its totals, and @exit_rec. */
+/*
+ * @t is done: its open straight lines counted, EXIT if @exit_rec, its
+ * files closed (its table stays valid in its file).
+ */
 static void th_finish(struct th *t, bool exit_rec)
 {
-	struct qrec_thread *s;
-
 	th_close_ranges(t);
-	if (g.exact)
-		traces_flush(t);
-	s = rec_begin(t, QREC_THREAD, sizeof(struct qrec_rec) + sizeof(*s));
-	s->time = now();
-	s->pid = g.pid;
-	s->tid = t->tid;
-	s->insns = t->insns;
-	s->taken = t->taken;
-	s->samples = t->samples;
-	s->signals = t->signals;
-	s->breaks = t->breaks;
 	if (exit_rec)
 		rec_task(t, QREC_EXIT, g.ppid, t->tid, g.ppid);
-	th_flush(t);
+	table_close(t);
+	stream_close(t);
 }
 
 static void th_free(struct th *t)
 {
 	free(t->ring);
-	free(t->tab);
-	free(t->buf);
 	free(t);
 }
 
@@ -1162,7 +1197,10 @@ static void add_handler(uint64_t addr)
 
 /* ---- fork, exec, exit ------------------------------------------------------------- */
 
-/* In a forked child: a new image of its own, the parent's data dropped. */
+/*
+ * In a forked child: a new image of its own.  The parent's mappings are
+ * not here (MADV_DONTFORK) and its threads' data is the parent's.
+ */
 static void child_after_fork(struct th *t)
 {
 	struct th *o, *nx;
@@ -1170,7 +1208,13 @@ static void child_after_fork(struct th *t)
 
 	g.ppid = g.pid;
 	g.pid = (int32_t)getpid();
-	/* the other threads do not exist here; their data is the parent's */
+	g.image = 0;
+	g.next_seq = 0;
+	g.flags = QREC_H_FORKED;
+	g.t0 = now();
+	g.decode_misses = 0;
+	g.exit_seen = false;
+	g.ended = false;
 	for (o = g.threads; o; o = nx) {
 		nx = o->next;
 		if (o != t)
@@ -1179,18 +1223,20 @@ static void child_after_fork(struct th *t)
 	g.threads = t;
 	t->next = NULL;
 	t->tid = gettid_();
-	t->len = 0;
-	if (t->tab)
-		memset(t->tab, 0, t->tab_cap * sizeof(*t->tab));
+	t->hdr = NULL;
+	t->win = NULL;
+	t->cnt = NULL;
+	t->tabh = NULL;
+	t->tab = NULL;
+	t->tab_cap = 0;
 	t->tab_nr = 0;
-	t->insns = t->taken = t->samples = t->signals = t->breaks = 0;
 	t->nsig = 0;
+	t->sigreturn = false;
 	t->prev = &k_start;	/* fork's return: a new straight line */
 	ring_reset(t);
-	g.t0 = now();
-	g.fd = -1;
-	out_open();
-	rec_header(QREC_H_FORKED);
+	pthread_mutex_lock(&g.lock);
+	t->seq = g.next_seq++;
+	stream_open(t);
 	rec_task(t, QREC_FORK, g.ppid, t->tid, t->tid);
 	rec_comm(t, g.comm, false);
 	/* the mappings it inherited, the live ones last (they win) */
@@ -1200,8 +1246,7 @@ static void child_after_fork(struct th *t)
 	for (i = 0; i < g.nr_maps; i++)
 		if (g.maps[i].live)
 			rec_map(t, &g.maps[i]);
-	g.decode_misses = 0;
-	g.exit_seen = false;
+	pthread_mutex_unlock(&g.lock);
 }
 
 static void rec_end(struct th *t, uint32_t how)
@@ -1214,18 +1259,27 @@ static void rec_end(struct th *t, uint32_t how)
 	e->how = how;
 	e->status = g.exit_status;
 	e->decode_misses = g.decode_misses;
+	e->maps = g.next_map;
 }
 
-/* Write every thread's data, then the end record (g.lock not held). */
+/*
+ * The image ends (g.lock not held): at exit every thread is stopped and
+ * finishes; at an exec only @self does (the others are ended by the exec,
+ * their data is in their files already).  The end record goes to @self.
+ */
 static void image_finish(struct th *self, uint32_t how)
 {
 	struct th *t;
 
 	pthread_mutex_lock(&g.lock);
-	for (t = g.threads; t; t = t->next)
-		th_finish(t, how != QREC_END_EXEC || t != self);
+	if (how != QREC_END_EXEC)
+		for (t = g.threads; t; t = t->next)
+			if (t != self)
+				th_finish(t, true);
+	th_close_ranges(self);
 	rec_end(self, how);
-	th_flush(self);
+	th_finish(self, how != QREC_END_EXEC);
+	g.ended = true;
 	pthread_mutex_unlock(&g.lock);
 }
 
@@ -1236,30 +1290,17 @@ static void on_atexit(qemu_plugin_id_t id, void *udata)
 
 	(void)id;
 	(void)udata;
-	if (g.failed || g.fd < 0)
+	if (g.failed || g.ended)
 		return;
-	if (!self) {
-		/*
-		 * The last thread has written its own records at its exit:
-		 * a buffer for the end record only.
-		 */
+	if (!self)
 		self = th_alloc(gettid_());
-		pthread_mutex_lock(&g.lock);
-		rec_end(self, g.exit_seen ? QREC_END_EXIT : QREC_END_SIGNAL);
-		th_flush(self);
-		pthread_mutex_unlock(&g.lock);
-		th_free(self);
-	} else {
-		image_finish(self, g.exit_seen ? QREC_END_EXIT : QREC_END_SIGNAL);
-	}
+	image_finish(self, g.exit_seen ? QREC_END_EXIT : QREC_END_SIGNAL);
 	for (t = g.threads; t; t = nx) {
 		nx = t->next;
 		th_free(t);
 	}
 	g.threads = NULL;
 	cur = NULL;
-	close(g.fd);
-	g.fd = -1;
 	for (i = 0; i < g.nr_chunks; i++)
 		free(g.chunks[i]);
 	free(g.chunks);
@@ -1459,8 +1500,6 @@ static void follow_exec(struct th *t, const char *path, uint64_t argv_addr,
 	for (i = 1; i < nargs; i++)
 		args[k++] = argv[i];
 	args[k] = NULL;
-	close(g.fd);
-	g.fd = -1;
 	execve(g.qemu, args, envp);
 	/* the image is gone already: nothing may run unrecorded */
 	fatal("%s: cannot follow execve of %s: starting %s: %s", g.comm, path,
@@ -1537,19 +1576,26 @@ static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu, int64_t num,
 		follow_exec(t, path, a3, a4);
 		break;
 	}
-	case SYS_exit:
+	case SYS_exit: {
+		bool last;
+
 		pthread_mutex_lock(&g.lock);
-		if (g.threads == t && !t->next) {
-			/* the last thread: the process exits */
+		last = g.threads == t && !t->next;
+		if (last) {
+			/* the last thread: the process exits with it */
 			g.exit_status = (int64_t)a1;
 			g.exit_seen = true;
+		} else {
+			th_finish(t, true);
 		}
-		th_finish(t, true);
 		pthread_mutex_unlock(&g.lock);
+		if (last)
+			image_finish(t, QREC_END_EXIT);
 		th_unlink(t);
 		th_free(t);
 		cur = NULL;
 		break;
+	}
 	case SYS_exit_group:
 		g.exit_status = (int64_t)a1;
 		g.exit_seen = true;
@@ -1754,12 +1800,8 @@ QAPI_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	g.ppid = (int32_t)getppid();
 	g.t0 = now();
 	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
-	out_open();
-	rec_header(0);
 	cur = th_alloc(gettid_());
-	th_link(cur);
 	rec_comm(cur, g.comm, true);
-	th_flush(cur);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, on_trans);
 	qemu_plugin_register_vcpu_syscall_cb(id, on_syscall);
 	qemu_plugin_register_vcpu_syscall_ret_cb(id, on_syscall_ret);

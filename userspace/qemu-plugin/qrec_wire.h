@@ -1,26 +1,38 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The wire format between the QEMU recorder plugin (plugin.c) and
- * `blockrange record` (the CLI's reader): what the plugin writes while
- * the program runs, and what the CLI turns into perf.data or a .brprof.
+ * `blockrange record` (the CLI's reader, qemu_rec.c): what the plugin
+ * writes while the program runs, and what the CLI turns into perf.data or
+ * a .brprof once every process of the program has ended.
  *
  * The CLI makes an empty recording directory and passes it to the plugin
- * (out=DIR).  Every process image writes its own file there: the program
- * started, every forked child, every program an execve starts (the plugin
- * follows execve by starting qemu-x86_64 again, same pid).  A file is
- * named "PID.N.qrec", N = 0, 1, ... the first name free (created with
- * O_EXCL), so the images of one pid sort in the order they ran.  The CLI
- * reads the files only after every process of the recording has ended.
+ * (out=DIR).  Every thread of every process image writes its own files
+ * there; an image is the program started, a forked child, or a program an
+ * execve started (the plugin follows execve by starting qemu-x86_64 again,
+ * same pid):
  *
- * A file is a header, then records.  Every integer is little-endian (the
- * plugin runs on x86-64 only), every record a multiple of 8 bytes.  Each
- * thread buffers its records and appends them with one write(2) of whole
- * records to the file (opened O_APPEND), so the records of the threads of
- * a process interleave in chunks; each thread's own records are in the
- * order they happened.  Times are CLOCK_MONOTONIC nanoseconds, comparable
- * across all files of a recording.  A file whose last record is not
- * QREC_END was cut short: its process was killed (SIGKILL) or a write
- * failed; the CLI says so.
+ *   PID.N.TID.qrec   the thread's header page (struct qrec_header, with its
+ *                    live totals) and its records
+ *   PID.N.TID.qtab   exact mode: the thread's table of trace counts
+ *                    (struct qrec_table, then its slots)
+ *
+ * N is the image's number among the images of PID: 0 for the started
+ * program and a forked child, one more for each execve followed (the
+ * plugin takes the first N free for its main thread, with O_EXCL).
+ *
+ * The plugin writes through shared mappings of the files, preallocated
+ * with fallocate(2) (a full disk is an error it reports, never a SIGBUS):
+ * whatever it wrote survives the process being killed, by a fatal signal
+ * (QEMU then exits without telling its plugins) or by SIGKILL.  Only the
+ * taken branches of a thread since its last sample (sampled) or its
+ * current straight line (exact) are lost then.
+ *
+ * Every integer is little-endian (the plugin runs on x86-64 only), every
+ * record a multiple of 8 bytes.  The records of a file follow its header
+ * page and end at the first record of type 0 (zero-filled room the thread
+ * had not used) or at the end of the file.  A thread's records are in the
+ * order they happened; times are CLOCK_MONOTONIC nanoseconds, comparable
+ * across all files of a recording.
  */
 #ifndef BLOCKRANGE_QREC_WIRE_H
 #define BLOCKRANGE_QREC_WIRE_H
@@ -35,24 +47,47 @@ enum qrec_mode {
 	QREC_EXACT = 1,		/* every straight-line range, counted */
 };
 
-/* The file header, 64 bytes. */
+/* A thread's totals, kept up to date in its header page. */
+struct qrec_counts {
+	uint64_t insns;		/* instructions executed */
+	uint64_t taken;		/* taken branches */
+	uint64_t samples;	/* samples written */
+	uint64_t signals;	/* signal handlers entered */
+	uint64_t breaks;	/* transfers that were no branch (a signal
+				 * delivered or returned from, a system call
+				 * that did not come back to its next
+				 * instruction, a straight line that went
+				 * into another mapping) */
+};
+
+#define QREC_HEADER_SIZE 4096
+
+/* The header page of a thread's file (the rest of the page is zero). */
 struct qrec_header {
 	char magic[8];		/* QREC_MAGIC */
 	uint32_t version;	/* QREC_VERSION */
-	uint32_t size;		/* sizeof(struct qrec_header) */
+	uint32_t size;		/* QREC_HEADER_SIZE: where the records start */
 	uint32_t mode;		/* enum qrec_mode */
 	uint32_t depth;		/* sampled: entries of the ring */
 	uint64_t period;	/* sampled: taken branches between samples */
 	uint64_t jitter;	/* sampled: the period varies by +- this */
 	int32_t pid;
 	int32_t ppid;		/* the parent process */
+	int32_t tid;
+	uint32_t image;		/* N */
 	uint32_t flags;		/* QREC_H_* */
-	uint32_t zero;
+	uint32_t state;		/* enum qrec_state */
 	uint64_t time;		/* when the image began */
+	struct qrec_counts counts;
 };
 
 /* The image is a forked child (else the started program or an exec). */
 #define QREC_H_FORKED 1u
+
+enum qrec_state {
+	QREC_RUNNING = 0,	/* still, or killed: its records stop short */
+	QREC_FINISHED,		/* exited, or its image ended (exit, exec) */
+};
 
 /* Every record starts with this. */
 struct qrec_rec {
@@ -67,10 +102,9 @@ enum qrec_type {
 	QREC_EXIT,	/* struct qrec_task: a thread ended */
 	QREC_SAMPLE,	/* struct qrec_sample, then nr struct qrec_branch */
 	QREC_TRACES,	/* struct qrec_traces, then nr struct qrec_trace */
-	QREC_THREAD,	/* struct qrec_thread: one thread's totals */
+	QREC_PAD,	/* nothing: the room left at the end of a window */
 	QREC_EXEC,	/* struct qrec_exec, then the path: an execve followed */
 	QREC_END,	/* struct qrec_end: the image ended */
-	QREC_NOTE,	/* struct qrec_note, then the text */
 	QREC_NR_TYPES,
 };
 
@@ -82,6 +116,8 @@ enum qrec_type {
  * mapping: the CLI narrows it to the file's executable segments.  @id
  * names it in traces (ids are per file; a forked child restates the
  * mappings it inherited with their ids).  @ino 0 and no path: anonymous.
+ * The mappings of an image are in the files of its threads: each is
+ * described once, by the thread that first ran code in it.
  */
 struct qrec_map {
 	uint64_t time;
@@ -139,7 +175,7 @@ struct qrec_sample {
  * handler, a forked child's return from fork, a block split that changed
  * mappings).  The range ends at a taken branch from @end or where the
  * thread stopped (exit, exec).  A key (from, start, end, maps) may come
- * in several records: the counts add up.
+ * several times (TRACES records, a table): the counts add up.
  */
 struct qrec_trace {
 	uint64_t from;
@@ -150,6 +186,7 @@ struct qrec_trace {
 	uint32_t map;
 };
 
+/* A table's counts written out when it grew (the new table starts empty). */
 struct qrec_traces {
 	int32_t pid;
 	int32_t tid;
@@ -157,18 +194,20 @@ struct qrec_traces {
 	uint32_t zero;
 };
 
-/* A thread's totals, written when it ends (or its image does). */
-struct qrec_thread {
-	uint64_t time;
-	int32_t pid;
-	int32_t tid;
-	uint64_t insns;		/* instructions executed */
-	uint64_t taken;		/* taken branches */
-	uint64_t samples;	/* samples written */
-	uint64_t signals;	/* signal handlers entered */
-	uint64_t breaks;	/* transfers that were no branch (signal
-				 * delivery and return, a syscall that did
-				 * not come back to its next instruction) */
+#define QREC_TABLE_MAGIC "\x7f" "BRQTAB\n"
+
+/*
+ * A thread's trace table: @cap slots of struct qrec_trace follow, those
+ * with a count of 0 empty.  @valid is 0 while the plugin writes the table
+ * out as TRACES records and starts a larger one: the slots then count
+ * nothing more.
+ */
+struct qrec_table {
+	char magic[8];		/* QREC_TABLE_MAGIC */
+	uint32_t valid;
+	uint32_t zero;
+	uint64_t cap;
+	uint64_t zero2[5];	/* 64 bytes */
 };
 
 /* execve(@path) is followed: a new file of the same pid continues. */
@@ -193,16 +232,7 @@ struct qrec_end {
 	int64_t status;		/* QREC_END_EXIT: the exit status */
 	uint64_t decode_misses;	/* last instructions the plugin could not
 				 * classify (taken as no branch) */
-};
-
-enum qrec_note_kind {
-	QREC_NOTE_INFO = 0,	/* for the summary */
-	QREC_NOTE_ERROR,	/* the recording failed: the text says why */
-};
-
-struct qrec_note {
-	uint32_t kind;		/* enum qrec_note_kind */
-	uint32_t len;		/* bytes of text after the struct */
+	uint64_t maps;		/* mappings described */
 };
 
 #endif /* BLOCKRANGE_QREC_WIRE_H */
