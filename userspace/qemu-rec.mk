@@ -39,8 +39,6 @@ $(CLI_OUT)/obj/qemu-plugin/%.o: $(QREC_SRC)/%.c $(TOP)/userspace/qemu-rec.mk | d
 
 $(CLI_LIBA): $(CLI_OUT)/obj/qemu-plugin/qexec.o
 
--include $(wildcard $(CLI_OUT)/obj/qemu-plugin/*.d)
-
 # Micro workloads with known counts (check-tests/cli/workloads/qemu/, built
 # into $(CLI_OUT)/wl/qemu/): static assembly programs for the rules (calls,
 # cond, repmovs, pagecross, signal) and C programs for threads, fork,

@@ -31,7 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "record.h"
+#include "record/record.h"
 
 #define QREC_PLUGIN_REL "../lib/blockrange/blockrange-qemu.so"
 #define QREC_DEFAULT_CPU "max"

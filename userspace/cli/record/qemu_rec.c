@@ -7,7 +7,7 @@
  */
 #define _GNU_SOURCE
 
-#include "qemu_rec.h"
+#include "record/qemu_rec.h"
 
 #include <dirent.h>
 #include <elf.h>
@@ -29,13 +29,12 @@
 
 #include <linux/perf_event.h>
 
-#include "../qemu-plugin/qexec.h"
-#include "../qemu-plugin/qrec_wire.h"
-#include "annotate.h"
-#include "brprof.h"
-#include "cli.h"
-#include "perfdata_write.h"
-#include "pswrite.h"
+#include "../../qemu-plugin/qexec.h"
+#include "../../qemu-plugin/qrec_wire.h"
+#include "collect/annotate.h"
+#include "input/brprof.h"
+#include "output/perfdata_write.h"
+#include "output/pswrite.h"
 
 #define SAMPLED_EVENT "taken-branches-sw:u"
 #define SAMPLE_TYPE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
@@ -1293,7 +1292,6 @@ static int write_sampled(struct qrec *r)
 static int feed_map(struct qrec *r, struct annot *an, struct qimage *im,
 		    uint32_t id)
 {
-	char err[CLI_ERR_MAX];
 	struct qmap *m;
 	unsigned i, n;
 
@@ -1324,8 +1322,8 @@ static int feed_map(struct qrec *r, struct annot *an, struct qimage *im,
 		ev.min = m->min;
 		ev.ino = m->ino;
 		ev.pos.name = r->dir;
-		if (session_mmap(&an->s, &ev, err, sizeof(err)))
-			return qfail(r, "%s", err);
+		if (session_mmap(&an->s, &ev, r->err, r->errsz))
+			return -1;
 	}
 	return 0;
 }
@@ -1418,7 +1416,6 @@ static int feed_image(struct qrec *r, struct annot *an, size_t img,
 		      struct tvec *tv)
 {
 	struct qimage *im = &r->images[img];
-	char err[CLI_ERR_MAX];
 	uint32_t cur_map = 0, cur_from = UINT32_MAX;
 	size_t i;
 
@@ -1431,8 +1428,8 @@ static int feed_image(struct qrec *r, struct annot *an, size_t img,
 		struct ev_comm c = { .pid = im->pid, .tid = im->pid, .comm = "",
 				     .exec = true, .pos = { r->dir, 0, 0 } };
 
-		if (session_comm(&an->s, &c, err, sizeof(err)))
-			return qfail(r, "%s", err);
+		if (session_comm(&an->s, &c, r->err, r->errsz))
+			return -1;
 	}
 	for (i = 0; i < tv->n; i++) {
 		const struct qrec_trace *t = &tv->v[i];
@@ -1465,8 +1462,8 @@ static int feed_image(struct qrec *r, struct annot *an, size_t img,
 		s.br = br;
 		s.nr = 2;
 		s.pos.name = r->dir;
-		if (annot_sample(an, &s, err, sizeof(err)))
-			return qfail(r, "%s", err);
+		if (annot_sample(an, &s, r->err, r->errsz))
+			return -1;
 	}
 	return 0;
 }
@@ -1477,7 +1474,6 @@ static int write_exact(struct qrec *r)
 	struct annot_cfg cfg;
 	struct annot an;
 	struct tvec tv = { 0 };
-	char err[CLI_ERR_MAX];
 	size_t bytes = 0, i;
 	int ret = 0;
 
@@ -1493,8 +1489,8 @@ static int write_exact(struct qrec *r)
 	for (i = 0; !ret && i < an.nr_per; i++)
 		if (an.per[i])
 			r->tot.edges += an.per[i]->edges.nr;
-	if (!ret && brprof_write(&an, r->o->output, &bytes, err, sizeof(err)))
-		ret = qfail(r, "%s", err);
+	if (!ret && brprof_write(&an, r->o->output, &bytes, r->err, r->errsz))
+		ret = -1;
 	annot_free(&an);
 	return ret;
 }
