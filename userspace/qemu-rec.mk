@@ -32,12 +32,14 @@ $(QREC_PLUGIN): $(QREC_PLUGIN_SRCS) $(QREC_HDRS) $(TOP)/userspace/qemu-rec.mk
 cli: $(QREC_PLUGIN)
 $(CLI_BIN): | $(QREC_PLUGIN)
 
-# The CLI shares qexec.c (what execve would run) with the plugin.
+# The CLI shares qexec.c (what execve would run) with the plugin; the tests
+# check x86dec.c against capstone.
 $(CLI_OUT)/obj/qemu-plugin/%.o: $(QREC_SRC)/%.c $(TOP)/userspace/qemu-rec.mk | deps
 	@mkdir -p $(@D)
 	$(CLI_CC) $(CLI_CFLAGS) -MMD -MP -MT $@ -c $< -o $@
 
-$(CLI_LIBA): $(CLI_OUT)/obj/qemu-plugin/qexec.o
+$(CLI_LIBA): $(CLI_OUT)/obj/qemu-plugin/qexec.o \
+	$(CLI_OUT)/obj/qemu-plugin/x86dec.o
 
 # Micro workloads with known counts (check-tests/cli/workloads/qemu/, built
 # into $(CLI_OUT)/wl/qemu/): static assembly programs for the rules (calls,
@@ -47,7 +49,7 @@ QREC_WL_SRC := $(CLI_TESTS)/workloads/qemu
 QREC_WL_OUT := $(CLI_OUT)/wl/qemu
 QREC_WL_ASM := calls cond repmovs pagecross signal
 QREC_WL := $(addprefix $(QREC_WL_OUT)/,$(QREC_WL_ASM) threads fork dlopen \
-	exec libqa.so libqb.so)
+	exec strings libqa.so libqb.so)
 
 $(QREC_WL_OUT)/%: $(QREC_WL_SRC)/%.S
 	@mkdir -p $(@D)
@@ -57,7 +59,8 @@ $(QREC_WL_OUT)/threads: $(QREC_WL_SRC)/threads.c
 	@mkdir -p $(@D)
 	$(CLI_WL_CC) -O0 -g -pthread -o $@ $<
 
-$(QREC_WL_OUT)/fork $(QREC_WL_OUT)/exec: $(QREC_WL_OUT)/%: $(QREC_WL_SRC)/%.c
+$(QREC_WL_OUT)/fork $(QREC_WL_OUT)/exec $(QREC_WL_OUT)/strings: \
+		$(QREC_WL_OUT)/%: $(QREC_WL_SRC)/%.c
 	@mkdir -p $(@D)
 	$(CLI_WL_CC) -O0 -g -o $@ $<
 

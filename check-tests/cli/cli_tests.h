@@ -7,7 +7,8 @@
  * BLOCKRANGE_BADINPUT (the hostile-input corpus) and BLOCKRANGE_BADGEN (its
  * fixtures made at build time), BLOCKRANGE_FUZZ_CORPUS (the perf script
  * fuzz harness's corpus), BLOCKRANGE_PD_* (the perf.data suite, see
- * test_perfdata.c and userspace/perfdata.mk).
+ * test_perfdata.c and userspace/perfdata.mk), BLOCKRANGE_QEMU_WL (the QEMU
+ * recorder's micro workloads, test_qemu.c and userspace/qemu-rec.mk).
  */
 #ifndef BLOCKRANGE_CLI_TESTS_H
 #define BLOCKRANGE_CLI_TESTS_H
@@ -27,6 +28,7 @@ Suite *fuzzcorpus_suite(void);
 Suite *lookup_suite(void);
 Suite *kernel_suite(void);
 Suite *record_suite(void);
+Suite *qemu_record_suite(void);
 Suite *pdwrite_suite(void);
 Suite *report_suite(void);
 Suite *manners_suite(void);

@@ -69,7 +69,7 @@ START_TEST(record_golden)
 {
 	char out[512], gp[512], exe[600];
 	char *argv[] = { (char *)env_path("BLOCKRANGE"), "record",
-			 "--format=perfscript", "-o", out, "--depth", "4",
+			 "--engine=ptrace", "--format=perfscript", "-o", out, "--depth", "4",
 			 "--period", "2", "--", golden_bin, NULL };
 	char *got, *want, *line, *samples, *end;
 	int exe_maps = 0;

@@ -98,6 +98,7 @@ static void record(const char *name, const char *fields, bool tasks,
 	scratch(tag, errf, sizeof(errf));
 	argv[i++] = (char *)env_path("BLOCKRANGE");
 	argv[i++] = "record";
+	argv[i++] = "--engine=ptrace";
 	argv[i++] = "-o";
 	argv[i++] = data;
 	argv[i++] = "--script-copy";
@@ -248,7 +249,7 @@ END_TEST
 START_TEST(round_trip_from_exec)
 {
 	char bin[512], txt[512], lib[600];
-	char *argv[] = { (char *)env_path("BLOCKRANGE"), "record", "-o", NULL,
+	char *argv[] = { (char *)env_path("BLOCKRANGE"), "record", "--engine=ptrace", "-o", NULL,
 			 "--script-copy", txt, "--start=exec", "--depth", "16",
 			 "--period", "64", "--", bin, "5", "5", "2", NULL };
 	char data[512], out[512], errf[512];
@@ -294,7 +295,7 @@ END_TEST
 START_TEST(round_trip_pipe)
 {
 	char bin[512], data[512], txt[512], got[512], errf[512];
-	char *argv[] = { (char *)env_path("BLOCKRANGE"), "record", "-o", "-",
+	char *argv[] = { (char *)env_path("BLOCKRANGE"), "record", "--engine=ptrace", "-o", "-",
 			 "--script-copy", txt, "--depth", "16", "--period",
 			 "3", "--", bin, "60", "60", "8", NULL };
 	char *s;
@@ -403,7 +404,7 @@ START_TEST(multidso_counts)
 	const char *variant = _i ? "multidso-pie" : "multidso-nopie";
 	char bin[512], lib[512], cnt[512], out[512], errf[512], libc[512];
 	char *argv[] = { (char *)env_path("BLOCKRANGE"), "record",
-			 "--format=perfscript", "-o", "/dev/null", "--depth",
+			 "--engine=ptrace", "--format=perfscript", "-o", "/dev/null", "--depth",
 			 "0", "--period", "1", "--counts", cnt, "--", bin,
 			 "150", "120", "20", NULL };
 	struct counted exe, hot, c;

@@ -72,6 +72,7 @@ static void fixture(size_t i, char *data, size_t dsz, char *txt, size_t tsz)
 	scratch(tag, errf, sizeof(errf));
 	argv[n++] = (char *)env_path("BLOCKRANGE");
 	argv[n++] = "record";
+	argv[n++] = "--engine=ptrace";
 	argv[n++] = "-o";
 	argv[n++] = f->pipe ? "-" : data;
 	argv[n++] = "--script-copy";

@@ -3,17 +3,16 @@
  * 1000 calls of leaf and 1000 returns; the loop's jnz is taken 999 times.
  * Static, no libc: every instruction and branch is known (test_qemu.c).
  */
-	.globl _start, loop, site, after, back, leaf, leaf_ret
+	.globl _start, site, after, back, leaf, leaf_ret
 	.text
 _start:
 	mov	$1000, %r12d
-loop:
 site:
 	call	leaf
 after:
 	dec	%r12d
 back:
-	jnz	loop
+	jnz	site
 	mov	$60, %eax
 	xor	%edi, %edi
 	syscall
