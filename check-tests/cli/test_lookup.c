@@ -429,9 +429,9 @@ static void record_copy(const struct lk *l, const char *src, char *data,
 {
 	char cmd[2048];
 	char *sh[] = { "sh", "-c", cmd, NULL };
-	char *rec[] = { (char *)env_path("BLOCKRANGE"), "record", "--engine=ptrace",
-			"-o", data, "--depth", "32", "--period", "7", "--", bin, "48",
-			NULL };
+	char *rec[] = { (char *)env_path("BLOCKRANGE"), "record",
+			"--engine=ptrace", "-o", data, "--depth", "32",
+			"--period", "7", "--", bin, "48", NULL };
 
 	snprintf(bin, binsz, "%s/rec/" WL, l->dir);
 	snprintf(data, datasz, "%s/rec.data", l->dir);
