@@ -356,7 +356,8 @@ static int bolt_apply(struct annot_dso *ad, const struct ev_sample *smp,
 		uint64_t f = bolt_addr(&ends[2 * i], d);
 		uint64_t t = bolt_addr(&ends[2 * i + 1], d);
 
-		if (f == BOLT_EXTERNAL && t == BOLT_EXTERNAL)
+		if ((f == BOLT_EXTERNAL && t == BOLT_EXTERNAL) ||
+		    (smp->exact_range && (!i || !smp->br[i].from)))
 			continue;
 		r = pairmap_add(&ad->bolt.br, f, t, rep);
 		if (!r && smp->br[i].mispredicted)
@@ -446,7 +447,8 @@ int annot_sample(void *arg, const struct ev_sample *smp, char *err,
 			r = -1;
 		else
 			r = profile_apply(&a->raw, smp->br, smp->nr,
-					  smp->repeat, NULL, a->kept);
+					  smp->repeat, NULL, a->kept,
+					  smp->exact_range);
 		if (r == -2)
 			return too_many(smp, a->cfg.leading_ip_only ? "range" :
 					"range or branch", err, errsz);
@@ -467,7 +469,8 @@ int annot_sample(void *arg, const struct ev_sample *smp, char *err,
 		session_resolve(&a->s, smp, smp->br[i].from, &a->ends[2 * i]);
 		session_resolve(&a->s, smp, smp->br[i].to, &a->ends[2 * i + 1]);
 		if (!blocks || !f->ok || !t->ok || f->r.dso != t->r.dso ||
-		    f->r.map_id != t->r.map_id || smp->br[i].abort)
+		    f->r.map_id != t->r.map_id || smp->br[i].abort ||
+		    (smp->exact_range && !i))
 			continue;
 		ad = annot_blocks_of(a, f->r.dso);
 		if (!ad || pairmap_add(&ad->edges, f->r.vaddr, t->r.vaddr,
@@ -526,7 +529,8 @@ int annot_sample(void *arg, const struct ev_sample *smp, char *err,
 			ad->has_prof = true;
 			ad->prof.samples += smp->repeat;
 			r = profile_apply(&ad->prof, smp->br, smp->nr,
-					  smp->repeat, a->ends, a->kept);
+					  smp->repeat, a->ends, a->kept,
+					  smp->exact_range);
 			if (r == -2)
 				return too_many(smp, "range or branch", err,
 						errsz);
@@ -1347,8 +1351,12 @@ static void print_text_sym(struct printer *pr, const struct annot_sym *p)
 	const char *last_file = NULL;
 	int last_line = 0;
 
-	fprintf(out, " Percent |\tSource code & Disassembly of %s for %s (%" PRIu64 " samples)\n",
-		d->short_name, pr->event, p->samples);
+	if (pr->a->s.exact)
+		fprintf(out, " Percent |\tSource code & Disassembly of %s for %s (exact counts)\n",
+			d->short_name, pr->event);
+	else
+		fprintf(out, " Percent |\tSource code & Disassembly of %s for %s (%" PRIu64 " samples)\n",
+			d->short_name, pr->event, p->samples);
 	fputs("---------------------------------------------------------------------------------\n", out);
 	fprintf(out, "         :\t%s():\n", p->name);
 	if (p->ksym) {
@@ -1510,6 +1518,8 @@ static int print_json(struct printer *pr, const struct annot_syms *ps)
 			has_pred = true;
 	fputs("{\"event\": ", out);
 	json_str(out, a->s.event ? a->s.event : "");
+	if (a->s.exact)
+		fputs(", \"exact\": true", out);
 	fprintf(out, ", \"samples\": %" PRIu64 ", \"prediction_flags\": %s,\n",
 		st->samples, has_pred ? "true" : "false");
 	fprintf(out, " \"blocks\": {\"seen\": %" PRIu64 ", \"counted\": %" PRIu64 ", \"skipped\": {",

@@ -561,10 +561,10 @@ static int parse(const uint8_t *buf, size_t len, const char *name,
 			   "expected the body checksum %016" PRIx64 ", got %016" PRIx64 " (a damaged file)",
 			   brprof_hash(buf + BRPROF_HEADER, body), ld64(buf + 24));
 	out->flags = ld32(buf + 36);
-	if (out->flags & ~BRPROF_MIXED)
+	if (out->flags & ~(BRPROF_MIXED | BRPROF_EXACT))
 		return bad(name, 36, err, errsz,
 			   "expected header flags of at most 0x%x, got 0x%" PRIx32,
-			   BRPROF_MIXED, out->flags);
+			   BRPROF_MIXED | BRPROF_EXACT, out->flags);
 	out->nr_dsos = ld32(buf + 32);
 	p = BRPROF_HEADER;
 	if (len - p < 8)
@@ -881,7 +881,8 @@ int brprof_write(const struct annot *a, const char *path, size_t *bytes,
 
 		nr += ad && (ad->has_blocks || ad->has_prof || ad->has_bolt);
 	}
-	header(&b, nr, a->s.mixed_events ? BRPROF_MIXED : 0);
+	header(&b, nr, (a->s.mixed_events ? BRPROF_MIXED : 0) |
+		  (a->s.exact ? BRPROF_EXACT : 0));
 	stats_of(a, st);
 	put_stats(&b, st, a->s.event ? a->s.event : "",
 		  a->s.event ? strlen(a->s.event) : 0);
@@ -1134,6 +1135,7 @@ int brprof_load(const char *path, struct annot *a, char *err, size_t errsz)
 		st->ips_kernel = p.stats[5 + SKIP_NR];
 		a->total = p.stats[6 + SKIP_NR];
 		a->s.mixed_events = p.flags & BRPROF_MIXED;
+		a->s.exact = p.flags & BRPROF_EXACT;
 		if (p.event_len) {
 			a->s.event = strndup(p.event, p.event_len);
 			if (!a->s.event) {
@@ -1257,6 +1259,7 @@ int brprof_merge(const char *const *in, size_t n, const char *out,
 	const char *event = NULL;
 	size_t ev_len = 0, nr = 0, i, j, groups = 0;
 	uint32_t flags = 0;
+	bool all_exact = true;
 	struct obuf b = { .fd = -1 };
 	bool open = false;
 	int r = 0, k;
@@ -1291,7 +1294,9 @@ int brprof_merge(const char *const *in, size_t n, const char *out,
 			goto out;
 		}
 		st[k] += p[i].stats[k];
-		flags |= p[i].flags;
+		/* exact only if every input is: a sum with samples is not */
+		flags |= p[i].flags & ~BRPROF_EXACT;
+		all_exact &= !!(p[i].flags & BRPROF_EXACT);
 		if (!p[i].event_len)
 			continue;
 		if (event && (ev_len != p[i].event_len ||
@@ -1328,7 +1333,7 @@ int brprof_merge(const char *const *in, size_t n, const char *out,
 	if (r)
 		goto out;
 	open = true;
-	header(&b, (uint32_t)groups, flags);
+	header(&b, (uint32_t)groups, flags | (all_exact ? BRPROF_EXACT : 0));
 	put_stats(&b, st, event ? event : "", ev_len);
 	for (i = 0; i < nr && !r; i = j) {
 		const struct brprof_dso *path = refs[i].d;
