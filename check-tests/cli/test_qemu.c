@@ -77,6 +77,8 @@ static int rec(const char *tag, char *const opts[], char *const prog[],
 	return st;
 }
 
+static size_t count(const char *path, const char *needle);
+
 /* The number after @key in @s, or -1. */
 static long long after(const char *s, const char *key)
 {
@@ -255,6 +257,7 @@ START_TEST(rules_exact)
 		      after(err, " instructions, ") == (long long)rc->taken,
 		      "%s: want %" PRIu64 " instructions and %" PRIu64 " taken branches: %s",
 		      rc->prog, rc->insns, rc->taken, err);
+	ck_assert_msg(pf.p.flags & BRPROF_EXACT, "%s: no exact mark", rc->prog);
 	bin_open(bin, &eb);
 	d = prof_dso(&pf, rc->prog);
 	for (k = 0; k < 4 && rc->edges[k].from; k++) {
@@ -279,6 +282,120 @@ START_TEST(rules_exact)
 	eb_close(&eb);
 	prof_free(&pf);
 	free(err);
+}
+END_TEST
+
+/*
+ * An exact profile is marked so (header, annotate's text and JSON), its
+ * llvm-profgen branches and BOLT branches are its taken edges, nothing
+ * more; merging keeps the mark only if every input has it.
+ */
+START_TEST(exact_outputs)
+{
+	char bin[512], ex[512], data[512], sp[512], m[512], out[512], *err, *s;
+	struct prof pf;
+
+	qwl("calls", bin, sizeof(bin));
+	rec_exact("outputs", ARGV(bin), &pf, &err);
+	free(err);
+	prof_free(&pf);
+	scratch("outputs.brprof", ex, sizeof(ex));
+	scratch("outputs.txt", out, sizeof(out));
+	ck_assert_int_eq(run_cmd(ARGV((char *)env_path("BLOCKRANGE"), "annotate", "-i",
+				      ex, "--no-pager"), out, NULL), 0);
+	ck_assert_uint_eq(count(out, "Disassembly of calls for taken-branches-exact:u (exact counts)"),
+			  count(out, "Disassembly of"));
+	ck_assert_int_eq(run_cmd(ARGV((char *)env_path("BLOCKRANGE"), "annotate", "-i",
+				      ex, "--format=json"), out, NULL), 0);
+	ck_assert_uint_eq(count(out, "{\"event\": \"taken-branches-exact:u\", \"exact\": true, "), 1);
+	/* llvm-profgen's raw profile: 3 branches (text base 0x401000) */
+	ck_assert_int_eq(run_cmd(ARGV((char *)env_path("BLOCKRANGE"), "ranges", "-i",
+				      ex), out, NULL), 0);
+	s = slurp(out, NULL);
+	ck_assert_msg(strstr(s, "\n3\n6->19:1000\ne->6:999\n1d->b:1000\n"), "%s", s);
+	free(s);
+	/* BOLT: the 3 branches, nothing to or from outside */
+	ck_assert_int_eq(run_cmd(ARGV((char *)env_path("BLOCKRANGE"), "bolt", "-i", ex,
+				      "--dso", "calls", "-o", out), NULL, NULL), 0);
+	s = slurp(out, NULL);
+	{
+		static const char b3[] = "B 401006 401019 1000 0\nB 40100e 401006 999 0\nB 40101d 40100b 1000 0\nf ";
+
+		ck_assert_msg(!strncmp(s, b3, strlen(b3)), "%s", s);
+	}
+	free(s);
+	/* merge: exact + exact is exact, exact + sampled is not */
+	scratch("outputs-merged.brprof", m, sizeof(m));
+	ck_assert_int_eq(run_cmd(ARGV((char *)env_path("BLOCKRANGE"), "merge", ex, ex,
+				      "-o", m), NULL, NULL), 0);
+	prof_load(m, &pf);
+	ck_assert(pf.p.flags & BRPROF_EXACT);
+	ck_assert_uint_eq(edge(prof_dso(&pf, "calls"), 0x401006, 0x401019), 2000);
+	prof_free(&pf);
+	scratch("outputs.data", data, sizeof(data));
+	scratch("outputs-sampled.brprof", sp, sizeof(sp));
+	ck_assert_int_eq(rec("outputs-sampled", ARGV("-o", data, "--period", "7"),
+			     ARGV(bin), &err), 0);
+	free(err);
+	ck_assert_int_eq(run_cmd(ARGV((char *)env_path("BLOCKRANGE"), "profile", "-i",
+				      data, "-o", sp), NULL, NULL), 0);
+	ck_assert_int_eq(run_cmd(ARGV((char *)env_path("BLOCKRANGE"), "merge", ex, sp,
+				      "-o", m), NULL, NULL), 0);
+	prof_load(m, &pf);
+	ck_assert(!(pf.p.flags & BRPROF_EXACT));
+	prof_free(&pf);
+}
+END_TEST
+
+/*
+ * The golden program (check-tests/cli/golden/) recorded by both engines,
+ * --depth 4 --period 2: the same samples, those of the golden file.
+ */
+/* The lines of @path but its mmap lines (their device and inode vary). */
+static char *samples_of(const char *path)
+{
+	char *s = slurp(path, NULL), *out = calloc(1, strlen(s) + 1), *l;
+	char *save = NULL;
+
+	ck_assert(out);
+	for (l = strtok_r(s, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+		if (!strstr(l, "PERF_RECORD_MMAP2")) {
+			strcat(out, l);
+			strcat(out, "\n");
+		}
+	free(s);
+	return out;
+}
+
+/*
+ * The golden program (check-tests/cli/golden/) recorded by the QEMU engine
+ * with --depth 4 --period 2 gives the samples of the golden file, which
+ * the ptrace engine wrote.
+ */
+START_TEST(golden_both_engines)
+{
+	char bin[512], txt[512], gp[512], *err, *got, *want;
+
+	snprintf(bin, sizeof(bin), "%s/golden", env_path("BLOCKRANGE_WORKLOADS"));
+	scratch("golden-qemu.txt", txt, sizeof(txt));
+	ck_assert_int_eq(rec("golden-qemu", ARGV("--format=perfscript", "-o", txt,
+						 "--depth", "4", "--period", "2"),
+			     ARGV(bin), &err), 0);
+	free(err);
+	snprintf(gp, sizeof(gp), "%s/record.perfscript", env_path("BLOCKRANGE_GOLDEN"));
+	want = samples_of(gp);
+	got = samples_of(txt);
+	ck_assert_msg(!strcmp(got, want), "got:\n%s\nwant:\n%s", got, want);
+	{
+		size_t lines = 0;
+		const char *p;
+
+		for (p = want; (p = strchr(p, '\n')); p++)
+			lines++;
+		ck_assert_uint_eq(lines, 6);
+	}
+	free(got);
+	free(want);
 }
 END_TEST
 
@@ -1240,6 +1357,8 @@ Suite *qemu_record_suite(void)
 	tcase_add_loop_test(t, rules_exact, 0, sizeof(rules) / sizeof(rules[0]));
 	tcase_add_loop_test(t, rings_sampled, 0, sizeof(rules) / sizeof(rules[0]));
 	tcase_add_test(t, jitter);
+	tcase_add_test(t, exact_outputs);
+	tcase_add_test(t, golden_both_engines);
 	tcase_add_test(t, decoder);
 	suite_add_tcase(s, t);
 	t = tcase_create("tasks");

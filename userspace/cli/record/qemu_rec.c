@@ -1461,6 +1461,7 @@ static int feed_image(struct qrec *r, struct annot *an, size_t img,
 		s.has_brstack = true;
 		s.br = br;
 		s.nr = 2;
+		s.exact_range = true;
 		s.pos.name = r->dir;
 		if (annot_sample(an, &s, r->err, r->errsz))
 			return -1;
@@ -1483,6 +1484,7 @@ static int write_exact(struct qrec *r)
 	cfg.engine = ANNOT_ENGINE_BATCH;
 	if (annot_init(&an, r->o->output, &so, &cfg))
 		return qfail(r, "cannot start the profile of %s", r->o->output);
+	an.s.exact = true;
 	for (i = 0; i < r->nr_images && !ret; i++)
 		ret = feed_image(r, &an, i, &tv);
 	free(tv.v);
