@@ -20,6 +20,9 @@ pkgs=(
 	linux-perf
 	# BOLT oracle, report graphs, browser test
 	bolt-19 libgraphviz-dev graphviz chromium chromium-driver python3-selenium
+	# blockrange record's default engine: qemu-x86_64 that loads TCG plugins
+	# (qemu-user-static cannot); libc's symbols for annotate of its recordings
+	qemu-user libc6-dbg
 )
 
 missing=()
