@@ -87,14 +87,20 @@ enum {
 	K_START,	/* no block yet: the thread's first one begins */
 };
 
-struct tbi {
-	uint64_t start;		/* first instruction */
+/* How a block ends: what the block that runs after it is compared with. */
+struct tend {
 	uint64_t last;		/* the last instruction that runs */
 	uint64_t fall;		/* where the block continues without a branch */
 	uint64_t target;	/* K_COND, K_JMP, K_CALL */
-	uint32_t ninsns;	/* instructions that run */
 	uint32_t map;		/* its mapping's id (0: none found) */
 	uint8_t kind;
+	uint8_t pad[3];
+};
+
+struct tbi {
+	struct tend end;
+	uint64_t start;		/* first instruction */
+	uint32_t ninsns;	/* instructions that run */
 	uint8_t handler;	/* @start is a signal handler's entry */
 	struct tbi *next;	/* in the intern table */
 	/*
@@ -104,7 +110,7 @@ struct tbi {
 	struct qrec_trace *hint;
 };
 
-static struct tbi k_start = { .kind = K_START };
+static struct tbi k_start = { .end.kind = K_START };
 
 /* ---- per-thread state -------------------------------------------------- */
 
@@ -124,13 +130,16 @@ struct sigframe {
 #define TRACES_MAX_SLOTS (1u << 22)
 
 struct th {
-	struct tbi *prev;	/* the block this thread ran last */
+	struct tbi *prev;	/* the block it ran last */
+	struct qrec_counts n;	/* its totals, copied to the header page
+				 * (counts_sync()) */
 	/* the straight line being run: entered from @rf (0: not by a
 	 * branch, in mapping @rfm) at @rt */
 	uint64_t rf;
 	uint64_t rt;
 	uint32_t rfm;
 	struct qrec_counts *cnt;	/* in the header page */
+	uint64_t sync_at;	/* n.taken at the next counts_sync() */
 	/* sampled */
 	struct qrec_branch *ring;	/* ring_mask + 1 slots, >= depth */
 	uint64_t pos;		/* taken branches pushed (the next slot) */
@@ -394,6 +403,7 @@ static void stream_close(struct th *t)
 
 	if (!t->hdr)
 		return;
+	t->hdr->counts = t->n;
 	t->hdr->state = QREC_FINISHED;
 	file_path(path, sizeof(path), t->seq, "qrec");
 	fd = open(path, O_RDWR | O_CLOEXEC);
@@ -468,6 +478,14 @@ static void rec_map(struct th *t, const struct map *m)
 	r->ino = m->ino;
 	if (len)
 		memcpy(r + 1, m->path, len);
+}
+
+/* The totals into the header page, where a kill leaves them. */
+static void counts_sync(struct th *t)
+{
+	if (t->cnt)
+		*t->cnt = t->n;
+	t->sync_at = t->n.taken + (1u << 16);
 }
 
 /* ---- exact mode: the trace table ------------------------------------------ */
@@ -563,6 +581,7 @@ static void trace_grow(struct th *t)
 		table_close(t);
 	}
 	table_open(t, cap);
+	counts_sync(t);
 }
 
 static struct qrec_trace *trace_add(struct th *t, uint64_t from,
@@ -606,12 +625,12 @@ static inline void trace_end(struct th *t, struct tbi *p)
 	struct qrec_trace *s = __atomic_load_n(&p->hint, __ATOMIC_RELAXED);
 
 	if (likely((size_t)(s - t->tab) < t->tab_cap && s->start == t->rt &&
-		   s->from == t->rf && s->end == p->last && s->map == p->map &&
+		   s->from == t->rf && s->end == p->end.last && s->map == p->end.map &&
 		   s->from_map == t->rfm && s->count)) {
 		s->count++;
 		return;
 	}
-	s = trace_add(t, t->rf, t->rt, p->last, t->rfm, p->map);
+	s = trace_add(t, t->rf, t->rt, p->end.last, t->rfm, p->end.map);
 	__atomic_store_n(&p->hint, s, __ATOMIC_RELAXED);
 }
 
@@ -648,8 +667,9 @@ static void sample(struct th *t)
 	/* newest first */
 	for (i = 0, k = t->pos; i < n; i++)
 		e[i] = t->ring[--k & t->ring_mask];
-	t->cnt->samples++;
+	t->n.samples++;
 	t->countdown = next_period(t);
+	counts_sync(t);
 }
 
 static inline void ring_reset(struct th *t)
@@ -661,22 +681,27 @@ static inline void ring_reset(struct th *t)
 
 #define always_inline inline __attribute__((always_inline))
 
-/* A taken branch from @p's last instruction to @c. */
-static always_inline void taken_(struct th *t, struct tbi *p, struct tbi *c,
+/*
+ * A taken branch from the last instruction of @p (its end: @pe) to @c.
+ * Every 65536 of them the totals go to the header page.
+ */
+static always_inline void taken_(struct th *t, struct tbi *p,
+				 const struct tend *pe, struct tbi *c,
 				 bool exact)
 {
-	t->cnt->taken++;
+	if (unlikely(++t->n.taken == t->sync_at))
+		counts_sync(t);
 	if (exact) {
 		trace_end(t, p);
-		t->rf = p->last;
-		t->rfm = p->map;
+		t->rf = pe->last;
+		t->rfm = pe->map;
 		t->rt = c->start;
 		return;
 	}
 	{
 		struct qrec_branch *e = &t->ring[t->pos++ & t->ring_mask];
 
-		e->from = p->last;
+		e->from = pe->last;
 		e->to = c->start;
 	}
 	if (unlikely(--t->countdown == 0))
@@ -685,14 +710,14 @@ static always_inline void taken_(struct th *t, struct tbi *p, struct tbi *c,
 
 static void taken(struct th *t, struct tbi *p, struct tbi *c)
 {
-	taken_(t, p, c, g.exact);
+	taken_(t, p, &p->end, c, g.exact);
 }
 
 /* The straight line ends at @p's last instruction (no branch). */
 static void range_close(struct th *t, struct tbi *p)
 {
-	if (g.exact && t->rt && p->kind != K_START)
-		trace_add(t, t->rf, t->rt, p->last, t->rfm, p->map);
+	if (g.exact && t->rt && p->end.kind != K_START)
+		trace_add(t, t->rf, t->rt, p->end.last, t->rfm, p->end.map);
 	t->rt = 0;
 }
 
@@ -709,7 +734,7 @@ static void range_break(struct th *t, struct tbi *p, struct tbi *c)
 {
 	range_close(t, p);
 	range_begin(t, c);
-	t->cnt->breaks++;
+	t->n.breaks++;
 }
 
 /* @c is a signal handler's entry that @p did not branch to. */
@@ -720,9 +745,9 @@ static void deliver(struct th *t, struct tbi *p, struct tbi *c)
 	if (t->nsig == MAX_SIGFRAMES) {
 		/* handlers left by longjmp: forget the oldest */
 		f = &t->sig[0];
-		if (f->rt && f->prev->kind != K_START && g.exact)
-			trace_add(t, f->rf, f->rt, f->prev->last, f->rfm,
-				  f->prev->map);
+		if (f->rt && f->prev->end.kind != K_START && g.exact)
+			trace_add(t, f->rf, f->rt, f->prev->end.last, f->rfm,
+				  f->prev->end.map);
 		memmove(&t->sig[0], &t->sig[1], sizeof(t->sig[0]) * (MAX_SIGFRAMES - 1));
 		t->nsig--;
 	}
@@ -731,8 +756,8 @@ static void deliver(struct th *t, struct tbi *p, struct tbi *c)
 	f->rf = t->rf;
 	f->rt = t->rt;
 	f->rfm = t->rfm;
-	t->cnt->signals++;
-	t->cnt->breaks++;
+	t->n.signals++;
+	t->n.breaks++;
 	range_begin(t, c);
 }
 
@@ -741,16 +766,18 @@ static void step(struct th *t, struct tbi *p, struct tbi *c);
 /* The slow cases of step(). */
 static void step_slow(struct th *t, struct tbi *p, struct tbi *c)
 {
-	switch (p->kind) {
+	switch (p->end.kind) {
 	case K_START:
 		range_begin(t, c);
 		return;
 	case K_SYSCALL:
 		if (t->sigreturn) {
+			struct tbi *q;
+
 			t->sigreturn = false;
 			range_close(t, p);
 			ring_reset(t);
-			t->cnt->breaks++;
+			t->n.breaks++;
 			if (!t->nsig) {
 				range_begin(t, c);
 				return;
@@ -760,19 +787,20 @@ static void step_slow(struct th *t, struct tbi *p, struct tbi *c)
 			t->rf = t->sig[t->nsig].rf;
 			t->rt = t->sig[t->nsig].rt;
 			t->rfm = t->sig[t->nsig].rfm;
-			step(t, t->sig[t->nsig].prev, c);
+			q = t->sig[t->nsig].prev;
+			step(t, q, c);
 			return;
 		}
-		if (c->start == p->fall && c->map == p->map)
+		if (c->start == p->end.fall && c->end.map == p->end.map)
 			return;
 		break;
 	case K_REP:
-		if (c->start == p->last) {
+		if (c->start == p->end.last) {
 			/* the same instruction again: counted once */
-			t->cnt->insns -= c->ninsns;
+			t->n.insns -= c->ninsns;
 			return;
 		}
-		if (c->start == p->fall && c->map == p->map)
+		if (c->start == p->end.fall && c->end.map == p->end.map)
 			return;
 		break;
 	case K_IND_JMP:
@@ -783,34 +811,35 @@ static void step_slow(struct th *t, struct tbi *p, struct tbi *c)
 	default:
 		break;
 	}
-	if (c->handler && c->start != p->fall) {
+	if (c->handler && c->start != p->end.fall) {
 		deliver(t, p, c);
 		return;
 	}
 	range_break(t, p, c);
 }
 
-/* Pair the block @c that runs now with @p, the one before it. */
-static always_inline void step_(struct th *t, struct tbi *p, struct tbi *c,
+/* Pair the block @c that runs now with @p (its end: @pe), the one before. */
+static always_inline void step_(struct th *t, struct tbi *p,
+				const struct tend *pe, struct tbi *c,
 				bool exact)
 {
-	switch (p->kind) {
+	switch (pe->kind) {
 	case K_PLAIN:
-		if (likely(c->start == p->fall && c->map == p->map))
+		if (likely(c->start == pe->fall && c->end.map == pe->map))
 			return;
 		break;
 	case K_COND:
-		if (c->start == p->fall)
+		if (c->start == pe->fall)
 			return;
-		if (c->start == p->target) {
-			taken_(t, p, c, exact);
+		if (c->start == pe->target) {
+			taken_(t, p, pe, c, exact);
 			return;
 		}
 		break;
 	case K_JMP:
 	case K_CALL:
-		if (c->start == p->target) {
-			taken_(t, p, c, exact);
+		if (c->start == pe->target) {
+			taken_(t, p, pe, c, exact);
 			return;
 		}
 		break;
@@ -818,7 +847,7 @@ static always_inline void step_(struct th *t, struct tbi *p, struct tbi *c,
 	case K_IND_JMP:
 	case K_IND_CALL:
 		if (likely(!c->handler)) {
-			taken_(t, p, c, exact);
+			taken_(t, p, pe, c, exact);
 			return;
 		}
 		break;
@@ -830,7 +859,7 @@ static always_inline void step_(struct th *t, struct tbi *p, struct tbi *c,
 
 static void step(struct th *t, struct tbi *p, struct tbi *c)
 {
-	step_(t, p, c, g.exact);
+	step_(t, p, &p->end, c, g.exact);
 }
 
 static struct th *th_start(void);
@@ -846,8 +875,8 @@ static always_inline void on_exec_(void *udata, bool exact)
 		t = th_start();
 	p = t->prev;
 	t->prev = c;
-	t->cnt->insns += c->ninsns;
-	step_(t, p, c, exact);
+	t->n.insns += c->ninsns;
+	step_(t, p, &p->end, c, exact);
 }
 
 static void on_exec_sampled(unsigned int vcpu, void *udata)
@@ -888,6 +917,7 @@ static struct th *th_alloc(int32_t tid)
 	pthread_mutex_lock(&g.lock);
 	t->seq = g.next_seq++;
 	stream_open(t);
+	counts_sync(t);
 	t->next = g.threads;
 	g.threads = t;
 	pthread_mutex_unlock(&g.lock);
@@ -911,9 +941,9 @@ static void th_close_ranges(struct th *t)
 	while (t->nsig) {
 		struct sigframe *f = &t->sig[--t->nsig];
 
-		if (g.exact && f->rt && f->prev->kind != K_START)
-			trace_add(t, f->rf, f->rt, f->prev->last, f->rfm,
-				  f->prev->map);
+		if (g.exact && f->rt && f->prev->end.kind != K_START)
+			trace_add(t, f->rf, f->rt, f->prev->end.last, f->rfm,
+				  f->prev->end.map);
 	}
 	t->prev = &k_start;
 }
@@ -1075,10 +1105,10 @@ static struct tbi *tbi_intern(struct tbi *k)
 	struct tbi *b;
 
 	for (b = g.tbis[h]; b; b = b->next)
-		if (b->start == k->start && b->last == k->last &&
-		    b->fall == k->fall && b->target == k->target &&
-		    b->ninsns == k->ninsns && b->map == k->map &&
-		    b->kind == k->kind)
+		if (b->start == k->start && b->end.last == k->end.last &&
+		    b->end.fall == k->end.fall && b->end.target == k->end.target &&
+		    b->ninsns == k->ninsns && b->end.map == k->end.map &&
+		    b->end.kind == k->end.kind)
 			return b;
 	if (!g.chunk || g.chunk_used == TBI_CHUNK) {
 		struct tbi **cs = realloc(g.chunks, (g.nr_chunks + 1) * sizeof(*cs));
@@ -1128,24 +1158,24 @@ static void on_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	memset(&k, 0, sizeof(k));
 	li = qemu_plugin_tb_get_insn(tb, n - 1);
 	k.start = qemu_plugin_tb_vaddr(tb);
-	k.last = qemu_plugin_insn_vaddr(li);
+	k.end.last = qemu_plugin_insn_vaddr(li);
 	size = qemu_plugin_insn_size(li);
-	r = xd_decode(qemu_plugin_insn_data(li), size, k.last, &d);
+	r = xd_decode(qemu_plugin_insn_data(li), size, k.end.last, &d);
 	if (r == 0 && n > 1) {
 		/*
 		 * QEMU 7.2 lists an instruction that crosses into the next
 		 * page cut short as the block's last, but does not run it
 		 * there: the next block starts at it.
 		 */
-		k.fall = k.last;
-		k.last = qemu_plugin_insn_vaddr(qemu_plugin_tb_get_insn(tb, n - 2));
+		k.end.fall = k.end.last;
+		k.end.last = qemu_plugin_insn_vaddr(qemu_plugin_tb_get_insn(tb, n - 2));
 		k.ninsns = (uint32_t)n - 1;
-		k.kind = K_PLAIN;
+		k.end.kind = K_PLAIN;
 	} else {
-		k.fall = k.last + size;
+		k.end.fall = k.end.last + size;
 		k.ninsns = (uint32_t)n;
-		k.kind = r > 0 ? kind_of(d.kind) : K_PLAIN;
-		k.target = r > 0 ? d.target : 0;
+		k.end.kind = r > 0 ? kind_of(d.kind) : K_PLAIN;
+		k.end.target = r > 0 ? d.target : 0;
 	}
 	pthread_mutex_lock(&g.lock);
 	if (r < 0 || (r > 0 && (size_t)r != size))
@@ -1153,7 +1183,7 @@ static void on_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	{
 		struct map *m = map_find(k.start);
 
-		k.map = m ? m->id : map_discover(t, k.start);
+		k.end.map = m ? m->id : map_discover(t, k.start);
 	}
 	k.handler = is_handler(k.start);
 	{
@@ -1233,10 +1263,12 @@ static void child_after_fork(struct th *t)
 	t->nsig = 0;
 	t->sigreturn = false;
 	t->prev = &k_start;	/* fork's return: a new straight line */
+	memset(&t->n, 0, sizeof(t->n));
 	ring_reset(t);
 	pthread_mutex_lock(&g.lock);
 	t->seq = g.next_seq++;
 	stream_open(t);
+	counts_sync(t);
 	rec_task(t, QREC_FORK, g.ppid, t->tid, t->tid);
 	rec_comm(t, g.comm, false);
 	/* the mappings it inherited, the live ones last (they win) */
