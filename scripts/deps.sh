@@ -23,6 +23,8 @@ pkgs=(
 	# blockrange record's default engine: qemu-x86_64 that loads TCG plugins
 	# (qemu-user-static cannot); libc's symbols for annotate of its recordings
 	qemu-user libc6-dbg
+	# bench-qemu-record: peak RSS of one process (GNU time)
+	time
 )
 
 missing=()

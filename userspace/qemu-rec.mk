@@ -75,3 +75,5 @@ $(QREC_WL_OUT)/libqa.so $(QREC_WL_OUT)/libqb.so: $(QREC_WL_OUT)/lib%.so: \
 
 check-cli: $(QREC_WL) $(QREC_PLUGIN)
 check-cli: export BLOCKRANGE_QEMU_WL := $(QREC_WL_OUT)
+
+include $(TOP)/bench/qemu-rec.mk
