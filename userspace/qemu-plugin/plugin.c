@@ -104,10 +104,10 @@ struct tbi {
 	uint8_t handler;	/* @start is a signal handler's entry */
 	struct tbi *next;	/* in the intern table */
 	/*
-	 * Exact mode: the trace slot this block's range end counted last,
-	 * in some thread's table (see trace_end()).
+	 * Exact mode: the trace slots this block's range end counted last
+	 * (the latest first), in some thread's table (see trace_end()).
 	 */
-	struct qrec_trace *hint;
+	struct qrec_trace *hint[2];
 };
 
 static struct tbi k_start = { .end.kind = K_START };
@@ -614,24 +614,40 @@ static struct qrec_trace *trace_add(struct th *t, uint64_t from,
 	return s;
 }
 
+/* Does @s, a slot maybe of another thread's table, count this key? */
+static inline bool hint_ok(const struct th *t, const struct qrec_trace *s,
+			   const struct tbi *p)
+{
+	return (size_t)(s - t->tab) < t->tab_cap && s->start == t->rt &&
+	       s->from == t->rf && s->end == p->end.last &&
+	       s->map == p->end.map && s->from_map == t->rfm && s->count;
+}
+
 /*
  * The straight line ends at @p's last instruction: count it.  Most times
- * a block ends the same range as the last time it did, so the block keeps
- * a pointer to that slot; it is used only if it lies in this thread's
+ * a block ends one of the two ranges it ended last, so the block keeps
+ * pointers to those slots; one is used only if it lies in this thread's
  * table and holds this very key (blocks are shared by the threads).
  */
 static inline void trace_end(struct th *t, struct tbi *p)
 {
-	struct qrec_trace *s = __atomic_load_n(&p->hint, __ATOMIC_RELAXED);
+	struct qrec_trace *s = __atomic_load_n(&p->hint[0], __ATOMIC_RELAXED);
+	struct qrec_trace *o;
 
-	if (likely((size_t)(s - t->tab) < t->tab_cap && s->start == t->rt &&
-		   s->from == t->rf && s->end == p->end.last && s->map == p->end.map &&
-		   s->from_map == t->rfm && s->count)) {
+	if (likely(hint_ok(t, s, p))) {
 		s->count++;
 		return;
 	}
-	s = trace_add(t, t->rf, t->rt, p->end.last, t->rfm, p->end.map);
-	__atomic_store_n(&p->hint, s, __ATOMIC_RELAXED);
+	o = __atomic_load_n(&p->hint[1], __ATOMIC_RELAXED);
+	if (hint_ok(t, o, p)) {
+		o->count++;
+	} else {
+		o = trace_add(t, t->rf, t->rt, p->end.last, t->rfm,
+			      p->end.map);
+	}
+	/* the latest first */
+	__atomic_store_n(&p->hint[1], s, __ATOMIC_RELAXED);
+	__atomic_store_n(&p->hint[0], o, __ATOMIC_RELAXED);
 }
 
 /* ---- sampled mode: the ring ----------------------------------------------- */
