@@ -6,6 +6,12 @@
 #   make qemu-plugin   build/lib/blockrange/blockrange-qemu.so, where the
 #                      CLI finds it (../lib/blockrange/ beside the binary,
 #                      as installed); `make cli` builds it too
+#   make qemu-record-demo
+#                      record Debian's /usr/bin/sort sorting QREC_DEMO_INPUT
+#                      (/var/lib/dpkg/status) with the QEMU engine: perf's
+#                      share per DSO, the annotated hottest blocks of sort
+#                      and of libc, the same run counted exactly, and the
+#                      HTML report (build/cli/demo-qemu/report.html)
 #
 # The plugin is built for the host's qemu-x86_64 (Debian's qemu-user, QEMU
 # 7.2, plugin API version 1), with the project's warnings, never with the
@@ -75,5 +81,37 @@ $(QREC_WL_OUT)/libqa.so $(QREC_WL_OUT)/libqb.so: $(QREC_WL_OUT)/lib%.so: \
 
 check-cli: $(QREC_WL) $(QREC_PLUGIN)
 check-cli: export BLOCKRANGE_QEMU_WL := $(QREC_WL_OUT)
+# ---- the demo -----------------------------------------------------------------
+
+QREC_DEMO := $(CLI_OUT)/demo-qemu
+QREC_DEMO_INPUT ?= /var/lib/dpkg/status
+# The first lines of the hottest symbol of DSO $(1) in the annotate text $(2).
+QREC_DEMO_HOT = awk -v d='$(1)' '/Disassembly of/ { on = index($$0, " of " d " for ") > 0; \
+	if (on) n++ } on && n == 1 && k++ < 16' $(2)
+
+.PHONY: qemu-record-demo
+
+qemu-record-demo: deps $(CLI_BIN) $(QREC_PLUGIN)
+	@mkdir -p $(QREC_DEMO)
+	@echo "== blockrange record -- sort $(QREC_DEMO_INPUT) (QEMU engine, sampled) =="
+	$(CLI_BIN) record -o $(QREC_DEMO)/sort.data --period 1000 \
+		-- /usr/bin/sort $(QREC_DEMO_INPUT) > /dev/null
+	@echo "== perf 6.1 reads it: the share of each DSO =="
+	perf report -i $(QREC_DEMO)/sort.data --stdio --sort dso 2>/dev/null | \
+		grep -v -e '^#' -e '^$$'
+	$(CLI_BIN) annotate -i $(QREC_DEMO)/sort.data --color=always --no-pager \
+		> $(QREC_DEMO)/annotate.txt
+	@echo "== the hottest blocks of sort (stripped: pseudo-symbols) =="
+	@$(call QREC_DEMO_HOT,sort,$(QREC_DEMO)/annotate.txt)
+	@echo "== the hottest blocks of libc (symbols from libc6-dbg) =="
+	@$(call QREC_DEMO_HOT,libc.so.6,$(QREC_DEMO)/annotate.txt)
+	@echo "== the same run counted exactly (--exact): every block's count =="
+	$(CLI_BIN) record --exact -o $(QREC_DEMO)/sort.brprof \
+		-- /usr/bin/sort $(QREC_DEMO_INPUT) > /dev/null
+	$(CLI_BIN) annotate -i $(QREC_DEMO)/sort.brprof --color=always \
+		--no-pager > $(QREC_DEMO)/annotate-exact.txt
+	@$(call QREC_DEMO_HOT,libc.so.6,$(QREC_DEMO)/annotate-exact.txt)
+	$(CLI_BIN) report -i $(QREC_DEMO)/sort.data -o $(QREC_DEMO)/report.html
+	@echo "report: $(QREC_DEMO)/report.html"
 
 include $(TOP)/bench/qemu-rec.mk
