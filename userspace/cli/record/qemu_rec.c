@@ -307,6 +307,19 @@ static int find_program(struct qrec *r)
 
 /* ---- running it ----------------------------------------------------------- */
 
+/*
+ * The program's process while record waits for it: SIGTERM and SIGHUP to
+ * record go to it, so that record still writes what was recorded and
+ * removes its directory.  (A signal handler has no argument: a static.)
+ */
+static volatile pid_t waited_child;
+
+static void forward(int sig)
+{
+	if (waited_child > 0)
+		kill(waited_child, sig);
+}
+
 /* Append ",KEY=VALUE" to @spec, commas doubled as QEMU's options want. */
 static bool spec_add(char *spec, size_t size, const char *key,
 		     const char *val)
@@ -427,7 +440,7 @@ static int run_program(struct qrec *r)
 {
 	const struct qrec_opts *o = r->o;
 	static char spec[4 * PATH_MAX + 512];
-	struct sigaction ign, old_int, old_quit;
+	struct sigaction ign, fwd, old_int, old_quit, old_term, old_hup;
 	char comm[QREC_COMM_LEN];
 	const char *base = strrchr(r->prog, '/');
 	char **args;
@@ -497,6 +510,11 @@ static int run_program(struct qrec *r)
 	sigaction(SIGINT, &ign, &old_int);
 	sigaction(SIGQUIT, &ign, &old_quit);
 	sigaction(SIGXFSZ, &ign, NULL);
+	memset(&fwd, 0, sizeof(fwd));
+	fwd.sa_handler = forward;
+	waited_child = pid;
+	sigaction(SIGTERM, &fwd, &old_term);
+	sigaction(SIGHUP, &fwd, &old_hup);
 	r->root_status = -1;
 	for (;;) {
 		w = waitpid(-1, &st, 0);
@@ -509,6 +527,9 @@ static int run_program(struct qrec *r)
 	}
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
+	waited_child = 0;
 	prctl(PR_SET_CHILD_SUBREAPER, 0);
 	return plugin_status(r);
 }
