@@ -36,7 +36,10 @@
 #include <unistd.h>
 
 #include "cli_tests.h"
+#include "../../userspace/qemu-plugin/qrec_wire.h"
 #include "../../userspace/qemu-plugin/x86dec.h"
+#include "output/pswrite.h"
+#include "record/qemu_rec.h"
 #include "input/brprof.h"
 #include "resolve/elfbin.h"
 
@@ -1348,6 +1351,224 @@ START_TEST(errors)
 }
 END_TEST
 
+/* ---- the reader, on recordings made by hand ---------------------------------- */
+
+struct wfile {
+	uint8_t buf[16384];
+	size_t len;
+};
+
+static void w_header(struct wfile *w, uint32_t mode, int32_t pid, int32_t tid)
+{
+	struct qrec_header h;
+
+	memset(w->buf, 0, sizeof(w->buf));
+	memset(&h, 0, sizeof(h));
+	memcpy(h.magic, QREC_MAGIC, sizeof(h.magic));
+	h.version = QREC_VERSION;
+	h.size = QREC_HEADER_SIZE;
+	h.mode = mode;
+	h.depth = 32;
+	h.period = 1;
+	h.pid = pid;
+	h.ppid = 1;
+	h.tid = tid;
+	h.state = QREC_FINISHED;
+	h.time = 1000;
+	h.counts.insns = 7;
+	h.counts.taken = 1;
+	memcpy(w->buf, &h, sizeof(h));
+	w->len = QREC_HEADER_SIZE;
+}
+
+static void w_rec(struct wfile *w, uint32_t type, const void *body, size_t n,
+		  const void *tail, size_t tn)
+{
+	struct qrec_rec r = { type, (uint32_t)((sizeof(r) + n + tn + 7) & ~7u) };
+
+	memcpy(w->buf + w->len, &r, sizeof(r));
+	memcpy(w->buf + w->len + sizeof(r), body, n);
+	if (tn)
+		memcpy(w->buf + w->len + sizeof(r) + n, tail, tn);
+	w->len += r.size;
+}
+
+static void w_save(const struct wfile *w, const char *dir, const char *name)
+{
+	char path[700];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	ck_assert(fd >= 0 && write(fd, w->buf, w->len) == (ssize_t)w->len);
+	close(fd);
+}
+
+/* A fresh directory DIR for case @tag. */
+static void w_dir(const char *tag, char *dir, size_t size)
+{
+	char cmd[800];
+
+	scratch(tag, dir, size);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' && mkdir -p '%s'", dir, dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* A valid sampled image of calls: COMM, its mapping, one sample. */
+static void w_valid(struct wfile *w, const char *calls)
+{
+	struct qrec_comm c = { .time = 1001, .pid = 77, .tid = 77, .exec = 1 };
+	struct qrec_map m = { .time = 1002, .id = 1, .start = 0x400000,
+			      .end = 0x403000, .pgoff = 0 };
+	struct stat st;
+	struct {
+		struct qrec_sample s;
+		struct qrec_branch b[2];
+	} smp = { { .time = 1003, .pid = 77, .tid = 77, .nr = 2 },
+		  { { 0x401006, 0x401018 }, { 0x40100d, 0x401005 } } };
+	struct qrec_end e = { .time = 1004, .pid = 77, .how = QREC_END_EXIT };
+
+	ck_assert(!stat(calls, &st));
+	m.ino = st.st_ino;
+	m.maj = 0;
+	m.min = 0;
+	m.path_len = (uint32_t)strlen(calls);
+	strcpy(c.comm, "calls");
+	w_header(w, QREC_SAMPLED, 77, 77);
+	w_rec(w, QREC_COMM, &c, sizeof(c), NULL, 0);
+	w_rec(w, QREC_MAP, &m, sizeof(m), calls, strlen(calls));
+	w_rec(w, QREC_SAMPLE, &smp, sizeof(smp), NULL, 0);
+	w_rec(w, QREC_END, &e, sizeof(e), NULL, 0);
+}
+
+static int convert(const char *dir, bool exact, const char *out, char *err,
+		   size_t errsz)
+{
+	struct qrec_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.output = out;
+	o.format = RECORD_PERFSCRIPT;
+	o.fields = PSW_DEFAULT_FIELDS;
+	o.exact = exact;
+	o.depth = 32;
+	o.period = 1;
+	return qrec_convert(&o, dir, err, errsz);
+}
+
+/*
+ * The reader on recordings made by hand: a valid one becomes the text
+ * perf script would print (the mapping narrowed to calls's executable
+ * segment); every malformed one is refused with the file, the offset and
+ * what was expected.
+ */
+START_TEST(reader)
+{
+	char dir[512], out[512], calls[512], err[4608], *s;
+	struct wfile w;
+	static const struct {
+		const char *tag;
+		size_t off;		/* where to put @patch in the valid file */
+		uint32_t patch;
+		bool exact;
+		const char *want;
+	} bad[] = {
+		{ "magic", 0, 0x12345678, false, ": offset 0: expected the recorder's header, version 1" },
+		{ "mode", 16, QREC_EXACT, false, ": offset 0: expected a sampled recording" },
+		{ "size", QREC_HEADER_SIZE + 4, 13, false, ": offset 4096: expected a record size that is a multiple of 8, inside the file" },
+		{ "type", QREC_HEADER_SIZE, 99, false, ": offset 4096: expected a record type of 1..9" },
+		{ "map-id", QREC_HEADER_SIZE + 8 + sizeof(struct qrec_comm) + 8 + 8, 0,
+		  false, "expected a mapping with an id and a range" },
+		{ "exact", 0, 0, true, ": offset 0: expected an exact recording" },
+	};
+	size_t i;
+
+	qwl("calls", calls, sizeof(calls));
+	scratch("reader.txt", out, sizeof(out));
+	w_dir("reader-empty", dir, sizeof(dir));
+	ck_assert_int_eq(convert(dir, false, out, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "did not record anything"), "%s", err);
+
+	w_dir("reader-valid", dir, sizeof(dir));
+	w_valid(&w, calls);
+	w_save(&w, dir, "77.0.0.qrec");
+	ck_assert_msg(!convert(dir, false, out, err, sizeof(err)), "%s", err);
+	s = slurp(out, NULL);
+	ck_assert_msg(strstr(s, "PERF_RECORD_MMAP2 77/77: [0x401000(0x1000) @ 0x1000 00:00 ") &&
+		      strstr(s, " 401006 0x401006/0x401018/-/-/-/0/  0x40100d/0x401005/-/-/-/0/ \n"),
+		      "%s", s);
+	free(s);
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char tag[64];
+
+		snprintf(tag, sizeof(tag), "reader-%s", bad[i].tag);
+		w_dir(tag, dir, sizeof(dir));
+		w_valid(&w, calls);
+		if (strcmp(bad[i].tag, "exact"))
+			memcpy(w.buf + bad[i].off, &bad[i].patch, 4);
+		w_save(&w, dir, "77.0.0.qrec");
+		ck_assert_msg(convert(dir, bad[i].exact, out, err, sizeof(err)) == -1,
+			      "%s: accepted", bad[i].tag);
+		ck_assert_msg(strstr(err, "/77.0.0.qrec") && strstr(err, bad[i].want),
+			      "%s: %s", bad[i].tag, err);
+	}
+
+	/* a header cut short; two end records; a table without records */
+	w_dir("reader-cut", dir, sizeof(dir));
+	w_valid(&w, calls);
+	w.len = 100;
+	w_save(&w, dir, "77.0.0.qrec");
+	ck_assert_int_eq(convert(dir, false, out, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, ": offset 0: expected a header page of 4096 bytes (the file is cut short)"),
+		      "%s", err);
+	w_dir("reader-ends", dir, sizeof(dir));
+	w_valid(&w, calls);
+	w_save(&w, dir, "77.0.0.qrec");
+	w_header(&w, QREC_SAMPLED, 77, 78);
+	{
+		struct qrec_end e = { .time = 1005, .pid = 77, .how = QREC_END_EXIT };
+
+		w_rec(&w, QREC_END, &e, sizeof(e), NULL, 0);
+	}
+	w_save(&w, dir, "77.0.1.qrec");
+	ck_assert_int_eq(convert(dir, false, out, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "77.0.1.qrec: offset 4096: expected one end record per image"),
+		      "%s", err);
+	w_dir("reader-table", dir, sizeof(dir));
+	{
+		struct qrec_table t;
+
+		memset(&t, 0, sizeof(t));
+		memcpy(t.magic, QREC_TABLE_MAGIC, sizeof(t.magic));
+		t.valid = 1;
+		memcpy(w.buf, &t, sizeof(t));
+		w.len = sizeof(t);
+		w_save(&w, dir, "77.0.0.qtab");
+	}
+	ck_assert_int_eq(convert(dir, true, out, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "a table of process 77 without its records"), "%s", err);
+
+	/* exact: a trace naming a mapping nobody described */
+	w_dir("reader-trace", dir, sizeof(dir));
+	w_header(&w, QREC_EXACT, 77, 77);
+	{
+		struct {
+			struct qrec_traces h;
+			struct qrec_trace t;
+		} tr = { { .pid = 77, .tid = 77, .nr = 1 },
+			 { 0, 0x401000, 0x401006, 1, 0, 5 } };
+
+		w_rec(&w, QREC_TRACES, &tr, sizeof(tr), NULL, 0);
+	}
+	w_save(&w, dir, "77.0.0.qrec");
+	scratch("reader.brprof", out, sizeof(out));
+	ck_assert_int_eq(convert(dir, true, out, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "process 77: a trace names mapping 5, which no record described"),
+		      "%s", err);
+}
+END_TEST
+
 Suite *qemu_record_suite(void)
 {
 	Suite *s = suite_create("qemu-record");
@@ -1359,6 +1580,7 @@ Suite *qemu_record_suite(void)
 	tcase_add_test(t, jitter);
 	tcase_add_test(t, exact_outputs);
 	tcase_add_test(t, golden_both_engines);
+	tcase_add_test(t, reader);
 	tcase_add_test(t, decoder);
 	suite_add_tcase(s, t);
 	t = tcase_create("tasks");
