@@ -1327,6 +1327,11 @@ START_TEST(errors)
 		ck_assert_msg(strstr(e, "/lib/blockrange/blockrange-qemu.so)"), "%s", e);
 		free(e);
 	}
+	/* a CPU model QEMU does not have */
+	ck_assert_int_eq(rec("err-cpu", ARGV("-o", out, "--cpu", "nosuch"), ARGV(calls),
+			     &err), 1);
+	one_line(err, "expected --cpu MODEL of `");
+	free(err);
 	/* output: a missing directory, a full disk */
 	ck_assert_int_eq(rec("err-outdir", ARGV("-o", "/nonexistent/dir/x.data"),
 			     ARGV(calls), &err), 1);

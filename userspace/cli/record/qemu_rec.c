@@ -235,6 +235,37 @@ static int find_qemu(struct qrec *r)
 	return 0;
 }
 
+/*
+ * --cpu MODEL must be one of `qemu-x86_64 -cpu help` ("x86 NAME ..."
+ * lines): QEMU would say so only after the plugin is loaded.
+ */
+static int check_cpu(struct qrec *r)
+{
+	char line[256], cmd[PATH_MAX + 32];
+	bool found = false;
+	FILE *f;
+
+	if (!r->o->cpu)
+		return 0;
+	if (snprintf(cmd, sizeof(cmd), "'%s' -cpu help", r->qemu) >= (int)sizeof(cmd) ||
+	    strchr(r->qemu, '\''))
+		return qfail(r, "%s: path not usable", r->qemu);
+	f = popen(cmd, "re");
+	if (!f)
+		return qfail(r, "%s -cpu help: %s", r->qemu, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		char name[128];
+
+		if (sscanf(line, "x86 %127s", name) == 1 && !strcmp(name, r->o->cpu))
+			found = true;
+	}
+	pclose(f);
+	if (!found)
+		return qfail(r, "expected --cpu MODEL of `%s -cpu help`, got '%s'",
+			     r->qemu, r->o->cpu);
+	return 0;
+}
+
 static int find_plugin(struct qrec *r)
 {
 	const char *env = getenv("BLOCKRANGE_QEMU_PLUGIN");
@@ -1627,11 +1658,27 @@ static void summary(struct qrec *r)
 		strcmp(o->output, "-") ? o->output : "stdout");
 }
 
+/* Did any guest code run?  (QEMU can stop before, after the plugin.) */
+static bool ran(const struct qrec *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_images; i++)
+		if (r->images[i].ended)
+			return true;
+	return r->tot.insns > 0;
+}
+
 /* Read the directory and write the output; 0 or -1 with a message. */
 static int convert(struct qrec *r)
 {
 	int ret = read_files(r);
 
+	if (!ret && r->root_status != -1 && !ran(r))
+		ret = qfail(r, "%s stopped before %s ran (status %d): see its message above",
+			    r->qemu, r->o->argv[0],
+			    WIFEXITED(r->root_status) ? WEXITSTATUS(r->root_status) :
+			    128 + WTERMSIG(r->root_status));
 	if (!ret)
 		ret = count_tasks(r);
 	if (!ret)
@@ -1662,6 +1709,8 @@ int qrec_record(const struct qrec_opts *o, char *err, size_t errsz)
 	r.errsz = errsz;
 	r.root_status = -1;
 	ret = find_qemu(&r);
+	if (!ret)
+		ret = check_cpu(&r);
 	if (!ret)
 		ret = find_plugin(&r);
 	if (!ret)
