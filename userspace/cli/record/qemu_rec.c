@@ -35,12 +35,8 @@
 #include "input/brprof.h"
 #include "output/perfdata_write.h"
 #include "output/pswrite.h"
+#include "record/recout.h"
 
-#define SAMPLED_EVENT "taken-branches-sw:u"
-#define SAMPLE_TYPE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
-		     PERF_SAMPLE_PERIOD | PERF_SAMPLE_BRANCH_STACK)
-/* Records between PERF_RECORD_FINISHED_ROUNDs (perf sorts per round). */
-#define ROUND_RECORDS 4096
 #define STATUS_SIZE 4096
 
 /* An executable segment of a mapping, as the kernel would have mapped it. */
@@ -134,12 +130,8 @@ struct qrec {
 	uint64_t t0;
 	struct qtotals tot;
 	/* sampled output */
-	struct pdw *pdw;
-	struct psw *psw[2];
+	struct recout out;
 	uint64_t last_time;
-	uint64_t records;
-	char **bid_paths;	/* build-ids written */
-	size_t nr_bid;
 };
 
 static int qfail(struct qrec *r, const char *fmt, ...)
@@ -983,18 +975,6 @@ static void refine(struct qmap *m)
 
 /* ---- sampled: perf.data and text ------------------------------------------------ */
 
-static int out_err(struct qrec *r)
-{
-	int i;
-
-	if (r->pdw && *pdw_error(r->pdw))
-		return qfail(r, "%s", pdw_error(r->pdw));
-	for (i = 0; i < 2; i++)
-		if (r->psw[i] && *psw_error(r->psw[i]))
-			return qfail(r, "%s", psw_error(r->psw[i]));
-	return qfail(r, "out of memory");
-}
-
 /* A record's time: ns since the recording began, strictly increasing. */
 static uint64_t out_time(struct qrec *r, uint64_t t)
 {
@@ -1003,39 +983,6 @@ static uint64_t out_time(struct qrec *r, uint64_t t)
 		t = r->last_time + 1;
 	r->last_time = t;
 	return t;
-}
-
-static int round_tick(struct qrec *r)
-{
-	if (++r->records % ROUND_RECORDS)
-		return 0;
-	if (r->pdw && pdw_finished_round(r->pdw))
-		return out_err(r);
-	return 0;
-}
-
-static int out_build_id(struct qrec *r, const char *path)
-{
-	uint8_t id[20];
-	size_t i;
-	char **v;
-	int n;
-
-	if (path[0] != '/' || !r->pdw)
-		return 0;
-	for (i = 0; i < r->nr_bid; i++)
-		if (!strcmp(r->bid_paths[i], path))
-			return 0;
-	v = realloc(r->bid_paths, (r->nr_bid + 1) * sizeof(*v));
-	if (!v || !(v[r->nr_bid] = strdup(path)))
-		return qfail(r, "out of memory");
-	r->bid_paths = v;
-	r->nr_bid++;
-	n = pdw_file_build_id(path, id);
-	if (n > 0 && pdw_build_id(r->pdw, -1, PERF_RECORD_MISC_USER, path, id,
-				  (size_t)n))
-		return out_err(r);
-	return 0;
 }
 
 static int out_map(struct qrec *r, const struct qimage *im, struct qmap *m,
@@ -1062,15 +1009,10 @@ static int out_map(struct qrec *r, const struct qimage *im, struct qmap *m,
 		mm.path = m->path;
 		mm.cpumode = PERF_RECORD_MISC_USER;
 		mm.time = out_time(r, time);
-		if (r->pdw && pdw_mmap2(r->pdw, &mm))
-			return out_err(r);
-		for (int k = 0; k < 2; k++)
-			if (r->psw[k] && psw_mmap2(r->psw[k], &mm))
-				return out_err(r);
-		if (round_tick(r))
+		if (recout_mmap(&r->out, &mm))
 			return -1;
 	}
-	return out_build_id(r, m->path);
+	return recout_build_id(&r->out, m->path);
 }
 
 static int ref_cmp(const void *a, const void *b)
@@ -1139,7 +1081,6 @@ static int emit_ref(struct qrec *r, const struct qref *q)
 {
 	struct qfile *f = &r->files[q->file];
 	const uint8_t *p = f->buf + q->off;
-	int k;
 
 	switch (q->type) {
 	case QREC_MAP: {
@@ -1158,13 +1099,7 @@ static int emit_ref(struct qrec *r, const struct qref *q)
 		memcpy(comm, c.comm, QREC_COMM_LEN);
 		comm[QREC_COMM_LEN] = '\0';
 		t = out_time(r, c.time);
-		if (r->pdw && pdw_comm(r->pdw, c.pid, c.tid, comm, c.exec, t))
-			return out_err(r);
-		for (k = 0; k < 2; k++)
-			if (r->psw[k] &&
-			    psw_comm(r->psw[k], c.pid, c.tid, comm, c.exec, t))
-				return out_err(r);
-		return round_tick(r);
+		return recout_comm(&r->out, c.pid, c.tid, comm, c.exec, t);
 	}
 	case QREC_FORK:
 	case QREC_EXIT: {
@@ -1174,15 +1109,8 @@ static int emit_ref(struct qrec *r, const struct qref *q)
 
 		memcpy(&tk, p, sizeof(tk));
 		t = out_time(r, tk.time);
-		if (r->pdw && (exit ? pdw_exit : pdw_fork)(r->pdw, tk.pid, tk.ppid,
-							   tk.tid, tk.ptid, t))
-			return out_err(r);
-		for (k = 0; k < 2; k++)
-			if (r->psw[k] &&
-			    (exit ? psw_exit : psw_fork)(r->psw[k], tk.pid, tk.ppid,
-							 tk.tid, tk.ptid, t))
-				return out_err(r);
-		return round_tick(r);
+		return recout_task(&r->out, exit, tk.pid, tk.ppid, tk.tid,
+				   tk.ptid, t);
 	}
 	default: {
 		static struct perf_branch_entry br[PDW_MAX_BRANCHES];
@@ -1209,133 +1137,35 @@ static int emit_ref(struct qrec *r, const struct qref *q)
 		ps.hw_idx = UINT64_MAX;
 		ps.br = br;
 		ps.nr = s.nr;
-		if (r->pdw && pdw_sample(r->pdw, &ps))
-			return out_err(r);
-		for (k = 0; k < 2; k++)
-			if (r->psw[k] && psw_sample(r->psw[k], &ps))
-				return out_err(r);
-		return round_tick(r);
+		return recout_sample(&r->out, &ps);
 	}
-	}
-}
-
-/*
- * A new or regular output file is written as NAME.tmp and renamed when
- * complete (so that a failed write leaves nothing that looks valid); "-"
- * and other files (/dev/null, a FIFO) are written in place.
- */
-static void tmp_name(const char *out, char *buf, size_t size)
-{
-	struct stat st;
-
-	buf[0] = '\0';
-	if (strcmp(out, "-") && (stat(out, &st) || S_ISREG(st.st_mode)))
-		snprintf(buf, size, "%s.tmp", out);
-}
-
-static int open_sampled(struct qrec *r, char *tmp, size_t tmpsz)
-{
-	const struct qrec_opts *o = r->o;
-	char err[512];
-	int k = 0;
-
-	tmp_name(o->output, tmp, tmpsz);
-	if (o->format == RECORD_PERFDATA) {
-		struct perf_event_attr a;
-		char version[64];
-
-		memset(&a, 0, sizeof(a));
-		a.type = PERF_TYPE_SOFTWARE;
-		a.config = PERF_COUNT_SW_MAX;
-		a.sample_period = o->period;
-		a.sample_type = SAMPLE_TYPE;
-		a.branch_sample_type = PERF_SAMPLE_BRANCH_USER |
-				       PERF_SAMPLE_BRANCH_ANY |
-				       PERF_SAMPLE_BRANCH_HW_INDEX;
-		a.exclude_kernel = 1;
-		a.exclude_hv = 1;
-		a.sample_id_all = 1;
-		a.mmap = 1;
-		a.mmap2 = 1;
-		a.comm = 1;
-		a.comm_exec = 1;
-		a.task = 1;
-		a.inherit = 1;
-		if (pdw_open(&r->pdw, tmp[0] ? tmp : o->output, err, sizeof(err)))
-			return qfail(r, "%s", err);
-		snprintf(version, sizeof(version), "blockrange record (qemu, cpu %s)",
-			 cpu_model(r));
-		if (pdw_add_event(r->pdw, &a, SAMPLED_EVENT) < 0 ||
-		    pdw_set_host(r->pdw) ||
-		    pdw_set_string(r->pdw, PF_FEAT_VERSION, version) ||
-		    (o->cmd_argc &&
-		     pdw_set_cmdline(r->pdw, o->cmd_argc, o->cmd_argv)))
-			return out_err(r);
-	} else if (psw_open(&r->psw[k++], tmp[0] ? tmp : o->output, o->fields,
-			    o->task_events, err, sizeof(err))) {
-		return qfail(r, "%s", err);
-	}
-	if (o->script_copy &&
-	    psw_open(&r->psw[k], o->script_copy, o->fields, o->task_events,
-		     err, sizeof(err)))
-		return qfail(r, "%s", err);
-	return 0;
-}
-
-static int close_sampled(struct qrec *r, int ret)
-{
-	char err[512];
-	int i;
-
-	if (pdw_close(r->pdw, err, sizeof(err)) && !ret)
-		ret = qfail(r, "%s", err);
-	r->pdw = NULL;
-	for (i = 0; i < 2; i++) {
-		if (psw_close(r->psw[i], err, sizeof(err)) && !ret)
-			ret = qfail(r, "%s", err);
-		r->psw[i] = NULL;
-	}
-	return ret;
-}
-
-/* Keep an existing non-empty output as NAME.old, as perf record does. */
-static void keep_old(const char *out)
-{
-	char old[PATH_MAX + 8];
-	struct stat st;
-
-	if (!stat(out, &st) && S_ISREG(st.st_mode) && st.st_size > 0) {
-		snprintf(old, sizeof(old), "%s.old", out);
-		rename(out, old);
 	}
 }
 
 static int write_sampled(struct qrec *r)
 {
-	char tmp[PATH_MAX + 8];
+	const struct qrec_opts *o = r->o;
+	char version[96];
+	struct recout_opts ro = {
+		.output = o->output, .format = o->format,
+		.script_copy = o->script_copy, .fields = o->fields,
+		.task_events = o->task_events, .period = o->period,
+		.version = version, .cmd_argc = o->cmd_argc,
+		.cmd_argv = o->cmd_argv,
+	};
 	struct qref *refs = NULL;
 	size_t nr = 0, i;
 	int ret;
 
+	snprintf(version, sizeof(version), "blockrange record (qemu, cpu %s)",
+		 cpu_model(r));
 	if (collect_refs(r, &refs, &nr))
 		return -1;
-	ret = open_sampled(r, tmp, sizeof(tmp));
+	ret = recout_open(&r->out, &ro, r->err, r->errsz);
 	for (i = 0; !ret && i < nr; i++)
 		ret = emit_ref(r, &refs[i]);
 	free(refs);
-	ret = close_sampled(r, ret);
-	if (tmp[0]) {
-		if (!ret) {
-			if (r->o->format == RECORD_PERFDATA)
-				keep_old(r->o->output);
-			if (rename(tmp, r->o->output))
-				ret = qfail(r, "%s: %s", r->o->output,
-					    strerror(errno));
-		}
-		if (ret)
-			unlink(tmp);
-	}
-	return ret;
+	return recout_close(&r->out, ret);
 }
 
 /* ---- exact: a .brprof ------------------------------------------------------------ */
@@ -1566,7 +1396,7 @@ static int check_output(struct qrec *r)
 		return 0;
 	if (!stat(out, &st) && S_ISDIR(st.st_mode))
 		return qfail(r, "%s: %s", out, strerror(EISDIR));
-	tmp_name(out, tmp, sizeof(tmp));
+	recout_tmp_name(out, tmp, sizeof(tmp));
 	fd = open(tmp[0] ? tmp : out, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return qfail(r, "%s: %s", out, strerror(errno));
@@ -1688,12 +1518,7 @@ static int convert(struct qrec *r)
 
 static void qrec_free(struct qrec *r)
 {
-	size_t i;
-
 	free_files(r);
-	for (i = 0; i < r->nr_bid; i++)
-		free(r->bid_paths[i]);
-	free(r->bid_paths);
 	if (r->status)
 		munmap(r->status, STATUS_SIZE);
 }
