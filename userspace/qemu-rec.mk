@@ -53,7 +53,7 @@ $(CLI_LIBA): $(CLI_OUT)/obj/qemu-plugin/qexec.o \
 # dlopen/dlclose and exec, gcc -O0 -g like the other workloads.
 QREC_WL_SRC := $(CLI_TESTS)/workloads/qemu
 QREC_WL_OUT := $(CLI_OUT)/wl/qemu
-QREC_WL_ASM := calls cond repmovs pagecross signal
+QREC_WL_ASM := calls cond repmovs pagecross longblock signal
 QREC_WL := $(addprefix $(QREC_WL_OUT)/,$(QREC_WL_ASM) threads fork dlopen \
 	exec strings libqa.so libqb.so)
 

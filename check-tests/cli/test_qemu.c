@@ -234,6 +234,10 @@ static const struct rule_case rules[] = {
 	{ "pagecross", 0, 755, 50,
 	  { { "_start", 5, "loop", 1 }, { "back", 0, "loop", 49 } },
 	  { { "cross", 50 }, { "after", 50 }, { "loop", 50 } } },
+	/* 1000 instructions in a line: QEMU splits it, no branch */
+	{ "longblock", 0, 10 * 1002 + 1 + 3, 9,
+	  { { "back", 0, "top", 9 } },
+	  { { "middle", 10 }, { "back", 10 }, { "top", 10 } } },
 	/* kill's return into the handler, sigreturn: no branches */
 	{ "signal", 20, 390, 79,
 	  { { "back", 0, "loop", 19 }, { "hback", 0, "hloop", 40 },
@@ -317,6 +321,18 @@ START_TEST(exact_outputs)
 	s = slurp(out, NULL);
 	ck_assert_msg(strstr(s, "\n3\n6->19:1000\ne->6:999\n1d->b:1000\n"), "%s", s);
 	free(s);
+	/* report and profile read it; the report says it is exact */
+	ck_assert_int_eq(run_cmd(ARGV((char *)env_path("BLOCKRANGE"), "report", "-i", ex,
+				      "-o", out), NULL, NULL), 0);
+	ck_assert_uint_eq(count(out, "(exact: every taken branch counted, no sampling)"), 1);
+	ck_assert_uint_eq(count(out, "\"exact\": true"), 1);
+	scratch("outputs-again.brprof", m, sizeof(m));
+	ck_assert_int_eq(run_cmd(ARGV((char *)env_path("BLOCKRANGE"), "profile", "-i", ex,
+				      "-o", m), NULL, NULL), 0);
+	prof_load(m, &pf);
+	ck_assert(pf.p.flags & BRPROF_EXACT);
+	ck_assert_uint_eq(edge(prof_dso(&pf, "calls"), 0x401006, 0x401019), 1000);
+	prof_free(&pf);
 	/* BOLT: the 3 branches, nothing to or from outside */
 	ck_assert_int_eq(run_cmd(ARGV((char *)env_path("BLOCKRANGE"), "bolt", "-i", ex,
 				      "--dso", "calls", "-o", out), NULL, NULL), 0);
@@ -1099,6 +1115,10 @@ START_TEST(perf_reads)
 	ck_assert_uint_eq(count(rep, " libc.so.6"), 1);
 	ck_assert_uint_eq(count(rep, " ld-linux-x86-64.so.2"), 1);
 	ck_assert_uint_eq(count(rep, " dlopen"), 1);
+	/* the build-ids of the files whose code ran */
+	ck_assert_int_eq(run_cmd(ARGV("perf", "buildid-list", "-i", data), rep, NULL), 0);
+	ck_assert_uint_eq(count(rep, "/libqa.so\n"), 1);
+	ck_assert_uint_eq(count(rep, "/libc.so.6\n"), 1);
 }
 END_TEST
 
