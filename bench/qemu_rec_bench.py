@@ -304,9 +304,14 @@ def main():
 def print_table(res):
     print("\n== blockrange record (QEMU engine): CPU seconds, median; ratios to native ==")
     cols = list(res["rows"][0])
-    print("  " + "  ".join(f"{c:>12}" for c in cols))
+    width = {c: max([len(c)] + [len(str(r[c])) for r in res["rows"]])
+             for c in cols}
+    print("| " + " | ".join(c.ljust(width[c]) for c in cols) + " |")
+    print("|" + "|".join("-" * (width[c] + 2) for c in cols) + "|")
     for r in res["rows"]:
-        print("  " + "  ".join(f"{str(r[c]):>12}" for c in cols))
+        print("| " + " | ".join(str(r[c]).rjust(width[c]) if i else
+                                str(r[c]).ljust(width[c])
+                                for i, c in enumerate(cols)) + " |")
     for name, w in res["workloads"].items():
         m = w["cpu_s"]
         print(f"  {name}: record end to end sampled {m['record-sampled']:.2f} s, "
