@@ -47,6 +47,10 @@ $(CLI_OUT)/obj/qemu-plugin/%.o: $(QREC_SRC)/%.c $(TOP)/userspace/qemu-rec.mk | d
 $(CLI_LIBA): $(CLI_OUT)/obj/qemu-plugin/qexec.o \
 	$(CLI_OUT)/obj/qemu-plugin/x86dec.o
 
+# record/qemu_rec.c includes the plugin's headers as <qemu-plugin/NAME.h>,
+# a component below the CLI's layers, like the library's <blockrange/...>.
+$(CLI_OUT)/obj/record/qemu_rec.o: CLI_CFLAGS += -I$(TOP)/userspace
+
 # Micro workloads with known counts (check-tests/cli/workloads/qemu/, built
 # into $(CLI_OUT)/wl/qemu/): static assembly programs for the rules (calls,
 # cond, repmovs, pagecross, signal) and C programs for threads, fork,

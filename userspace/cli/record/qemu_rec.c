@@ -29,8 +29,10 @@
 
 #include <linux/perf_event.h>
 
-#include "../../qemu-plugin/qexec.h"
-#include "../../qemu-plugin/qrec_wire.h"
+/* the plugin's, below every layer of the CLI like the library's */
+#include <qemu-plugin/qexec.h>
+#include <qemu-plugin/qrec_wire.h>
+
 #include "collect/annotate.h"
 #include "input/brprof.h"
 #include "output/perfdata_write.h"
