@@ -17,7 +17,9 @@
 #   make check-sanitize  library + CLI suites under ASan/UBSan/LSan
 #   make fuzz        both libFuzzer harnesses (FUZZ_SECONDS / FUZZ_RUNS)
 #   make coverage    gcovr reports + floors (coverage/coverage.mk)
-#   make bench       benchmarks (bench/bench.mk, scripts/bench-hwmon.mk)
+#   make bench       benchmarks (bench/bench.mk, scripts/bench-hwmon.mk,
+#                    contrib/dask/dask.mk)
+#   make check-fleet the Dask fleet job (contrib/dask/dask.mk)
 #   make hwmon-drivers / patches / patches-check   (scripts/drivers.mk)
 #   make e2e         boot both cores in QEMU, diff sysfs + sensors (e2e/e2e.mk)
 
@@ -131,7 +133,7 @@ check-6.12:
 # library's and the CLI's suites run in `coverage` (instrumented, same -O2)
 # and in `check-sanitize`, not a third time on their own.
 CHECK_PARTS := check-kernel check-sanitize check-drivers check-install \
-	check-report coverage e2e kunit-debug check-6.12
+	check-report check-fleet coverage e2e kunit-debug check-6.12
 
 check:
 	@set -e; for part in $(CHECK_PARTS); do \
@@ -155,5 +157,6 @@ include $(TOP)/userspace/install.mk
 include $(TOP)/coverage/coverage.mk
 include $(TOP)/bench/bench.mk
 include $(TOP)/scripts/bench-hwmon.mk
+include $(TOP)/contrib/dask/dask.mk
 include $(TOP)/scripts/drivers.mk
 include $(TOP)/e2e/e2e.mk

@@ -166,10 +166,13 @@ $(BENCH_OUT)/splitbench-ours: $(BENCH_DRIVER_DEPS) $(US_LIB)
 	$(BENCH_CC) $(BENCH_CFLAGS) -DIMPL_OURS -DIMPL_NAME='"ours"' \
 		-I$(TOP)/userspace/include -o $@ $< $(US_LIB)
 
-$(BENCH_OUT)/splitbench-batch: $(BENCH_DRIVER_DEPS) $(US_LIB)
+# The batch driver reads the strategy's internals (lib/internal.h) to force
+# a strategy and to report what it did.
+$(BENCH_OUT)/splitbench-batch: $(BENCH_DRIVER_DEPS) $(US_LIB) \
+		$(TOP)/userspace/lib/internal.h
 	@mkdir -p $(@D)
 	$(BENCH_CC) $(BENCH_CFLAGS) -DIMPL_BATCH -DIMPL_NAME='"batch"' \
-		-I$(TOP)/userspace/include -o $@ $< $(US_LIB)
+		-I$(TOP)/userspace/include -I$(TOP)/userspace -o $@ $< $(US_LIB)
 
 $(BENCH_OUT)/splitbench-bound: $(BENCH_DRIVER_DEPS)
 	@mkdir -p $(@D)

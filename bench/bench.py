@@ -16,7 +16,9 @@ runs both sides in the same invocation on the same input, interleaved (the
 order rotates from one repetition to the next), and ratios are taken per
 repetition before the median, so drift on this shared machine cancels out.
 Nothing here asserts a timing: the run fails only when an output is wrong
-(a splitter disagrees with the offline bound, `blockrange ranges`
+(a splitter disagrees with the offline bound, the tree and the batch
+engine's strategies (adaptive, hash only, append only) give ranges that
+differ in any field or owner, `blockrange ranges`
 disagrees with llvm-profgen, perf.data and perf script text annotate
 differently, -j 2 prints other bytes than -j 1, a merge depends on its
 grouping, the .fdata of perf2bolt differ, a stream loses samples).
@@ -42,8 +44,14 @@ TARGETS = {
     "ours_vs_perf_ndebug": (">=", 3.0),
     "ours_over_bound": ("<=", 1.5),
     "heap_bytes_per_range": ("<=", 48.0),
-    "batch_vs_perf_ndebug": (">=", 3.0),
-    "batch_over_bound": ("<=", 1.5),
+    # the batch engine, per stream
+    "batch_vs_perf_ndebug_a": (">=", 3.0),
+    "batch_vs_perf_ndebug_b": (">=", 3.0),
+    "batch_vs_perf_ndebug_c": (">=", 2.0),
+    "batch_over_bound_a": ("<=", 1.25),
+    "batch_over_bound_b": ("<=", 0.1),
+    "batch_over_bound_c": ("<=", 1.25),
+    "batch_bytes_per_range": ("<=", 40.0),
     "ours_vs_llvm_profgen": (">=", 2.0),
     # the CLI at scale
     "perfdata_vs_perfscript": (">=", 5.0),   # CPU, whole pipeline / ours
@@ -80,9 +88,10 @@ def log(msg):
     print(msg, file=sys.stderr, flush=True)
 
 
-def run_splitbench(binary, stream, cap=None, repeat=None):
+def run_splitbench(binary, stream, cap=None, repeat=None, strategy=None):
     cmd = [binary, stream] + (["--cap", str(cap)] if cap else []) + \
-        (["--repeat", str(repeat)] if repeat else [])
+        (["--repeat", str(repeat)] if repeat else []) + \
+        (["--strategy", strategy] if strategy else [])
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
         sys.stderr.write(p.stderr)
@@ -160,6 +169,26 @@ def splitter(args):
             res["ratios"]["ours_vs_perf_debug" + suffix] = stats(
                 [(o["blocks"] / o[key]) / (d["blocks"] / d[key])
                  for o, d in zip(ours, runs["perf_debug"])])
+        # The same ranges, every field and owner, from the tree and from
+        # every strategy of the batch engine.
+        forced = {st: run_splitbench(bins["batch"], path, strategy=st)
+                  for st in ("hash", "append")}
+        digests = {"tree": {r["digest"] for r in ours},
+                   "adaptive": {r["digest"] for r in batch}}
+        for st, r in forced.items():
+            digests[st + " only"] = {r["digest"]}
+        if len(set().union(*digests.values())) != 1:
+            raise SystemExit(f"bench: stream {sid}: the tree and the batch "
+                             f"engine's strategies give different ranges: "
+                             f"{digests}")
+        res["identical"] = {"digest": ours[0]["digest"],
+                            "sides": list(digests)}
+        res["strategy"] = {k: batch[0][k] for k in
+                           ("chunks_hash", "chunks_append", "switches",
+                            "compactions")}
+        res["forced"] = {st: {"cpu_seconds": r["cpu_seconds"],
+                              "blocks_per_s": r["blocks"] / r["cpu_seconds"]}
+                         for st, r in forced.items()}
         # Memory against samples: the same stream fed 10 times.
         one = batch[0]
         ten = run_splitbench(bins["batch"], path, repeat=10)
@@ -782,13 +811,15 @@ def cmd_userspace(args):
         sp = res["splitter"][sid]
         r = sp["ratios"]["batch_vs_perf_ndebug"]["median"]
         checks[f"batch_vs_perf_ndebug_{sid}"] = {
-            "value": r, **verdict("batch_vs_perf_ndebug", r)}
+            "value": r, **verdict(f"batch_vs_perf_ndebug_{sid}", r)}
         r = sp["ratios"]["batch_over_bound"]["median"]
         checks[f"batch_over_bound_{sid}"] = {
-            "value": r, **verdict("batch_over_bound", r)}
-        b = sp["impls"]["batch"]["heap_bytes_per_range"]["median"]
+            "value": r, **verdict(f"batch_over_bound_{sid}", r)}
+    for sid in ("a", "c"):
+        b = res["splitter"][sid]["impls"]["batch"]["heap_bytes_per_range"]
         checks[f"batch_bytes_per_range_{sid}"] = {
-            "value": b, **verdict("heap_bytes_per_range", b)}
+            "value": b["median"],
+            **verdict("batch_bytes_per_range", b["median"])}
     r = res["end_to_end"]["ratios"]["ours_vs_llvm_profgen"]["median"]
     checks["ranges_vs_llvm_profgen"] = {"value": r,
                                         **verdict("ours_vs_llvm_profgen", r)}
@@ -873,8 +904,11 @@ def print_userspace(res):
                 f"{bpr['median']:.1f} ({req['median']:.1f})")
             if impl == "batch" and r.get("distinct_blocks"):
                 per = r["agg_bytes"]["median"] / r["distinct_blocks"]
+                st = s.get("strategy", {})
                 note += (f"  aggregate: {r['distinct_blocks']} distinct "
-                         f"blocks, {per:.1f} B each")
+                         f"blocks, {per:.1f} B each; chunks hashed "
+                         f"{st.get('chunks_hash', '?')}, appended "
+                         f"{st.get('chunks_append', '?')}")
             print(f"{sid:6}  {impl:15}  "
                   f"{fmt_rate(r['blocks_per_s']):22}  "
                   f"{r['ranges']['median']:7.0f}  {mem:18}  "
@@ -898,6 +932,15 @@ def print_userspace(res):
                   f"{fmt_stat(r['batch_over_bound'], unit='x')}")
             print(f"    batch vs ours (tree) throughput "
                   f"{fmt_stat(r['batch_vs_ours'], unit='x')}")
+        fo = res["splitter"][sid].get("forced")
+        if fo:
+            ad = res["splitter"][sid]["impls"]["batch"]["cpu_seconds"]
+            print(f"    batch strategies (one run each): adaptive "
+                  f"{ad['median'] * 1e3:.1f} ms, hash only "
+                  f"{fo['hash']['cpu_seconds'] * 1e3:.1f} ms, append only "
+                  f"{fo['append']['cpu_seconds'] * 1e3:.1f} ms; "
+                  f"ranges identical to the tree's "
+                  f"(digest {res['splitter'][sid]['identical']['digest']})")
         rp = res["splitter"][sid].get("batch_repeat10")
         if rp:
             print(f"    batch, stream fed 1x vs 10x:    distinct blocks "

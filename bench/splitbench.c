@@ -15,12 +15,17 @@
  *                 with running sums; it sees the whole batch at once
  *
  * Usage: splitbench STREAM [--cap SECONDS] [--no-check] [--repeat N]
+ *                        [--strategy adaptive|hash|append]
  *   --cap:      stop feeding blocks once SECONDS have passed (checked every
  *               1024 blocks); the output then says how many were fed.
  *   --no-check: skip the check below (for profiling the feeding alone;
  *               "verified" is then null).
  *   --repeat:   feed the stream N times (the check then expects every
  *               counter N times the bound's); not with --cap.
+ *   --strategy: the batch engine only: let the aggregate choose (the
+ *               default), or force hashing every block into an unbounded
+ *               table (the engine's strategy before it adapted), or
+ *               appending every block.
  *
  * Timed (wall clock and process CPU time): feeding the blocks (for the
  * bound: computing every range with its counters from the whole batch).
@@ -28,11 +33,17 @@
  * splitter's ranges, in address order, must equal the bound's for the
  * blocks fed (start, end, coverage, entry, taken, pred).
  * A mismatch prints the first difference and exits with status 3.
+ * The tree and the batch engine also print a digest of their ranges with
+ * every field, owners included (as stream owner ids): the benchmark
+ * checks that the tree and every strategy of the batch engine agree.
  *
  * Memory: "req_bytes" is what the splitter asked its allocator for, "heap"
- * the growth of glibc's in-use heap (mallinfo2: chunk headers and rounding
- * included), "rss" the growth of the peak resident set over the resident set
- * before feeding (the stream itself excluded).
+ * the growth of the memory held: glibc's in-use heap (mallinfo2: chunk
+ * headers and rounding included) plus the anonymous mappings of the
+ * process (those of malloc's large chunks and those libblockrange's default
+ * allocator maps itself for arrays of 2 MiB or more), "rss" the growth of
+ * the peak resident set over the resident set before feeding (the stream
+ * itself excluded).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -93,11 +104,35 @@ static double cpu_now(void)
 	return clock_s(CLOCK_PROCESS_CPUTIME_ID);
 }
 
+/* Bytes of the anonymous mappings (no file, not the heap or the stack). */
+static size_t anon_mapped(void)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+	size_t sum = 0;
+
+	if (!f)
+		die("cannot read /proc/self/maps", NULL);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi;
+		int path = 0;
+
+		if (sscanf(line, "%lx-%lx %*s %*s %*s %*s %n", &lo, &hi,
+			   &path) < 2)
+			continue;
+		if (path && line[path] != '\n' && line[path] != '\0')
+			continue;	/* a file, [heap], [stack], [vdso]... */
+		sum += hi - lo;
+	}
+	fclose(f);
+	return sum;
+}
+
 static size_t heap_in_use(void)
 {
 	struct mallinfo2 mi = mallinfo2();
 
-	return mi.uordblks + mi.hblkhd;
+	return mi.uordblks + anon_mapped();
 }
 
 static size_t rss_now(void)
@@ -183,6 +218,36 @@ static struct brange *brvec_push(struct brvec *v)
 	memset(&v->r[v->n], 0, sizeof(v->r[0]));
 	return &v->r[v->n++];
 }
+
+/* FNV-1a over the fields of every range, owners as stream ids. */
+struct digest {
+	uint64_t h;
+};
+
+#if defined(IMPL_OURS) || defined(IMPL_BATCH)
+static void digest_add(struct digest *d, uint64_t v)
+{
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		d->h ^= v >> (8 * i) & 0xff;
+		d->h *= 0x100000001b3ull;
+	}
+}
+
+static void digest_range(struct digest *d, uint64_t start, uint64_t end,
+			 uint64_t cov, uint64_t entry, uint64_t taken,
+			 uint64_t pred, uint64_t owner)
+{
+	digest_add(d, start);
+	digest_add(d, end);
+	digest_add(d, cov);
+	digest_add(d, entry);
+	digest_add(d, taken);
+	digest_add(d, pred);
+	digest_add(d, owner);
+}
+#endif
 
 /* ---- the offline bound --------------------------------------------------- */
 
@@ -286,8 +351,11 @@ struct impl {
 	char *owner_keys;	/* owner i is the key &owner_keys[i] */
 };
 
-static void impl_init(struct impl *im, const struct stream *s)
+static void impl_init(struct impl *im, const struct stream *s,
+		      const char *strategy)
 {
+	if (strcmp(strategy, "adaptive"))
+		die("--strategy is for the batch engine", strategy);
 	im->ctx = blockrange_ctx_new(NULL);
 	im->owner_keys = xmalloc(s->owners + 1);
 	if (!im->ctx)
@@ -314,7 +382,8 @@ static size_t impl_req_bytes(struct impl *im)
 	return blockrange_ctx_mem(im->ctx);
 }
 
-static void impl_collect(struct impl *im, uint64_t lowest, struct brvec *out)
+static void impl_collect(struct impl *im, uint64_t lowest, struct brvec *out,
+			 struct digest *d)
 {
 	const struct blockrange *br;
 
@@ -322,9 +391,13 @@ static void impl_collect(struct impl *im, uint64_t lowest, struct brvec *out)
 	out->n = 0;
 	for (br = blockrange_first(im->ctx); br; br = blockrange_next(br)) {
 		struct brange *r = brvec_push(out);
+		const char *o = blockrange_owner(im->ctx, br);
 
 		*r = (struct brange){ br->start, br->end, br->coverage,
 				      br->entry, br->taken, br->pred };
+		digest_range(d, br->start, br->end, br->coverage, br->entry,
+			     br->taken, br->pred,
+			     o ? (uint64_t)(o - im->owner_keys) : 0);
 	}
 }
 
@@ -335,9 +408,14 @@ static void impl_finish(struct impl *im)
 
 #define impl_agg_bytes(im) 0
 #define impl_distinct(im) 0
+#define impl_print_stats(im) ((void)(im))
+#define HAS_DIGEST 1
 
 #elif defined(IMPL_BATCH)
 #include <blockrange/blockrange.h>
+
+/* The strategy's internals, to force one and to report what it did. */
+#include "lib/internal.h"
 
 #define BATCH_BUF 256
 
@@ -349,16 +427,29 @@ struct impl {
 	size_t nbuf;
 	size_t agg_bytes;	/* the aggregate's size before the build */
 	size_t distinct;
+	struct agg_stats stats;
 };
 
-static void impl_init(struct impl *im, const struct stream *s)
+static void impl_init(struct impl *im, const struct stream *s,
+		      const char *strategy)
 {
+	struct agg_tuning t = agg_tuning_default();
+
 	im->agg = blockrange_agg_new(NULL);
 	im->ctx = NULL;
 	im->owner_keys = xmalloc(s->owners + 1);
 	im->nbuf = 0;
 	if (!im->agg)
 		die("blockrange_agg_new failed", NULL);
+	if (!strcmp(strategy, "hash")) {
+		t.force = AGG_HASH;
+		t.hash_max = SIZE_MAX;
+	} else if (!strcmp(strategy, "append")) {
+		t.force = AGG_APPEND;
+	} else if (strcmp(strategy, "adaptive")) {
+		die("--strategy takes adaptive, hash or append", strategy);
+	}
+	agg_tune(im->agg, &t);
 }
 
 static void flush(struct impl *im)
@@ -385,10 +476,12 @@ static void impl_finish(struct impl *im)
 
 	flush(im);
 	im->agg_bytes = blockrange_agg_mem(im->agg);
-	im->distinct = blockrange_agg_nr_blocks(im->agg);
+	agg_stats(im->agg, &im->stats);
 	err = blockrange_build(im->agg, NULL, &im->ctx);
 	if (err)
 		die("blockrange_build failed", strerror(-err));
+	/* The build counts the distinct blocks (the aggregate would settle). */
+	im->distinct = blockrange_ctx_nr_blocks(im->ctx);
 	blockrange_agg_free(im->agg);
 	im->agg = NULL;
 }
@@ -403,7 +496,8 @@ static size_t impl_req_bytes(struct impl *im)
 	return blockrange_ctx_mem(im->ctx);
 }
 
-static void impl_collect(struct impl *im, uint64_t lowest, struct brvec *out)
+static void impl_collect(struct impl *im, uint64_t lowest, struct brvec *out,
+			 struct digest *d)
 {
 	struct blockrange_rec r;
 	bool more;
@@ -413,14 +507,27 @@ static void impl_collect(struct impl *im, uint64_t lowest, struct brvec *out)
 	for (more = blockrange_rec_first(im->ctx, &r); more;
 	     more = blockrange_rec_next(im->ctx, &r)) {
 		struct brange *b = brvec_push(out);
+		const char *o = r.owner;
 
 		*b = (struct brange){ r.start, r.end, r.coverage, r.entry,
 				      r.taken, r.pred };
+		digest_range(d, r.start, r.end, r.coverage, r.entry, r.taken,
+			     r.pred, o ? (uint64_t)(o - im->owner_keys) : 0);
 	}
 }
 
 #define impl_agg_bytes(im) ((im)->agg_bytes)
 #define impl_distinct(im) ((im)->distinct)
+
+static void impl_print_stats(const struct impl *im)
+{
+	printf(", \"chunks_hash\": %" PRIu64 ", \"chunks_append\": %" PRIu64
+	       ", \"switches\": %" PRIu64 ", \"compactions\": %" PRIu64,
+	       im->stats.chunks_hash, im->stats.chunks_append,
+	       im->stats.switches, im->stats.compactions);
+}
+
+#define HAS_DIGEST 1
 
 #elif defined(IMPL_PERF)
 #include "block-range.h"
@@ -440,8 +547,11 @@ struct impl {
 	struct symbol *syms;	/* owner i is &syms[i] */
 };
 
-static void impl_init(struct impl *im, const struct stream *s)
+static void impl_init(struct impl *im, const struct stream *s,
+		      const char *strategy)
 {
+	if (strcmp(strategy, "adaptive"))
+		die("--strategy is for the batch engine", strategy);
 	im->syms = calloc(s->owners + 1, sizeof(*im->syms));
 	if (!im->syms)
 		die("out of memory", NULL);
@@ -486,9 +596,14 @@ static size_t impl_req_bytes(struct impl *im)
 	return perf_req_bytes;
 }
 
-/* perf keeps one global tree: walk it from the range holding @lowest. */
-static void impl_collect(struct impl *im, uint64_t lowest, struct brvec *out)
+/*
+ * perf keeps one global tree: walk it from the range holding @lowest.  No
+ * digest: perf gives a range the owner of the last block counted over it.
+ */
+static void impl_collect(struct impl *im, uint64_t lowest, struct brvec *out,
+			 struct digest *d)
 {
+	(void)d;
 	struct block_range *br;
 
 	(void)im;
@@ -508,6 +623,8 @@ static void impl_finish(struct impl *im)
 
 #define impl_agg_bytes(im) 0
 #define impl_distinct(im) 0
+#define impl_print_stats(im) ((void)(im))
+#define HAS_DIGEST 0
 
 #endif
 
@@ -559,6 +676,8 @@ int main(int argc, char **argv)
 	size_t heap0, rss0, peak, heap, req, ranges;
 	uint64_t fed = 0, repeat = 1;
 	bool ok = true, check = true;
+	const char *strategy = "adaptive";
+	struct digest dg = { 0xcbf29ce484222325ull };
 
 	for (int i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "--cap") && i + 1 < argc) {
@@ -572,13 +691,15 @@ int main(int argc, char **argv)
 			repeat = strtoull(argv[++i], NULL, 10);
 			if (!repeat)
 				die("--repeat needs a positive count", argv[i]);
+		} else if (!strcmp(argv[i], "--strategy") && i + 1 < argc) {
+			strategy = argv[++i];
 		} else {
 			argc = 0;
 		}
 	}
 	if (argc < 2) {
 		fprintf(stderr, "usage: %s STREAM [--cap SECONDS] [--no-check]"
-			" [--repeat N]\n",
+			" [--repeat N] [--strategy adaptive|hash|append]\n",
 			argv[0] ? argv[0] : "splitbench");
 		return 2;
 	}
@@ -586,6 +707,9 @@ int main(int argc, char **argv)
 
 #ifdef IMPL_BOUND
 	(void)check;
+	(void)dg;
+	if (strcmp(strategy, "adaptive"))
+		die("--strategy is for the batch engine", strategy);
 	heap0 = heap_in_use();
 	rss0 = rss_now();
 	c0 = cpu_now();
@@ -603,7 +727,7 @@ int main(int argc, char **argv)
 	struct brvec got = { NULL, 0, 0 };
 	uint64_t lowest = UINT64_MAX;
 
-	impl_init(&im, &s);
+	impl_init(&im, &s, strategy);
 	heap0 = heap_in_use();
 	rss0 = rss_now();
 	c0 = cpu_now();
@@ -636,7 +760,7 @@ int main(int argc, char **argv)
 			lowest = s.b[i].start;
 	if (check) {
 		bound(s.b, fed, &ref);
-		impl_collect(&im, lowest, &got);
+		impl_collect(&im, lowest, &got, &dg);
 		ok = same(&got, &ref, cap > 0 ? 1 : repeat);
 	}
 	if (check && ok && got.n != ranges) {
@@ -651,25 +775,22 @@ int main(int argc, char **argv)
 	       ", \"stream_blocks\": %" PRIu64 ", \"capped\": %s"
 	       ", \"seconds\": %.6f, \"cpu_seconds\": %.6f"
 	       ", \"ranges\": %zu, \"req_bytes\": %zu"
-	       ", \"heap_bytes\": %zu, \"rss_bytes\": %zu"
-#ifndef IMPL_BOUND
-	       ", \"repeat\": %" PRIu64 ", \"agg_bytes\": %zu"
-	       ", \"distinct_blocks\": %zu"
-#endif
-	       ", \"verified\": %s}\n",
+	       ", \"heap_bytes\": %zu, \"rss_bytes\": %zu",
 	       IMPL_NAME, argv[1], fed * (cap > 0 ? 1 : repeat), s.n,
 	       fed < s.n ? "true" : "false",
-	       t1 - t0, c1 - c0, ranges, req, heap, peak > rss0 ? peak - rss0 : 0,
-#ifndef IMPL_BOUND
-	       cap > 0 ? (uint64_t)1 : repeat, (size_t)impl_agg_bytes(&im),
-	       (size_t)impl_distinct(&im),
-#endif
+	       t1 - t0, c1 - c0, ranges, req, heap, peak > rss0 ? peak - rss0 : 0);
 #ifdef IMPL_BOUND
-	       "null"
+	printf(", \"verified\": null}\n");
 #else
-	       !check ? "null" : ok ? "true" : "false"
+	printf(", \"repeat\": %" PRIu64 ", \"agg_bytes\": %zu"
+	       ", \"distinct_blocks\": %zu, \"strategy\": \"%s\"",
+	       cap > 0 ? (uint64_t)1 : repeat, (size_t)impl_agg_bytes(&im),
+	       (size_t)impl_distinct(&im), strategy);
+	if (HAS_DIGEST && check)
+		printf(", \"digest\": \"%016" PRIx64 "\"", dg.h);
+	impl_print_stats(&im);
+	printf(", \"verified\": %s}\n", !check ? "null" : ok ? "true" : "false");
 #endif
-	       );
 	free(ref.r);
 	free(s.b);
 	return ok ? 0 : 3;

@@ -16,12 +16,16 @@
  * and be seen by the next full check.  Any difference prints a message and
  * aborts.
  *
- * Differential: every counted block and branch stack also goes into an
- * aggregate and a second model that sees counted blocks only; at every
- * full check the batch engine's result (blockrange_build()) must equal that
- * model through the common query functions, and the tree too while the tree
- * has seen exactly the same blocks (no bare create, no stack cut short by
- * an allocation failure).  Counts carry weights, some above 2^32.
+ * Differential: every counted block and branch stack also goes into three
+ * aggregates and a second model that sees counted blocks only; at every
+ * full check the batch engine's result (blockrange_build()) of each must
+ * equal that model through the common query functions, and the tree too
+ * while the tree has seen exactly the same blocks (no bare create, no stack
+ * cut short by an allocation failure).  Counts carry weights, some above
+ * 2^32.  The aggregates are tuned three ways (see struct agg_tuning): the
+ * default, small (4-block chunks, an 8-slot table, so that a few dozen
+ * blocks switch strategy, append, fill the table and compact) and
+ * appending only; all three must count the same distinct blocks.
  *
  * Operation byte: op % 12 selects the operation, op / 12 its variant.
  *
@@ -38,6 +42,7 @@
 
 #include <blockrange/blockrange.h>
 
+#include "lib/internal.h"
 #include "model.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -109,12 +114,43 @@ static void fa_disarm(struct fail_alloc *fa)
 	abort();							\
 } while (0)
 
-/* The batch side: an aggregate and a model of the counted blocks. */
+/* The batch side: aggregates and a model of the counted blocks. */
+#define NR_AGGS 3
+
 struct batch_side {
-	struct blockrange_agg *agg;
+	struct blockrange_agg *agg[NR_AGGS];
 	struct model m;
 	bool pure;		/* the tree saw exactly these blocks */
 };
+
+static void batch_new(struct batch_side *bs)
+{
+	struct agg_tuning t = agg_tuning_default();
+	unsigned k;
+
+	for (k = 0; k < NR_AGGS; k++) {
+		bs->agg[k] = blockrange_agg_new(NULL);
+		if (!bs->agg[k])
+			DIE("agg_new failed");
+	}
+	t.chunk = 4;
+	t.sample_mask = 1;
+	t.hash_max = 8;
+	t.part_min = 2;
+	t.slab_chunks = 2;
+	agg_tune(bs->agg[1], &t);
+	t.force = AGG_APPEND;
+	agg_tune(bs->agg[2], &t);
+	bs->pure = true;
+}
+
+static void batch_free(struct batch_side *bs)
+{
+	unsigned k;
+
+	for (k = 0; k < NR_AGGS; k++)
+		blockrange_agg_free(bs->agg[k]);
+}
 
 static NO_COVERAGE bool same_rec(const struct blockrange_rec *a,
 				 const struct blockrange_rec *b)
@@ -126,9 +162,10 @@ static NO_COVERAGE bool same_rec(const struct blockrange_rec *a,
 	       a->is_branch == b->is_branch;
 }
 
-static NO_COVERAGE void check_batch(struct batch_side *bs,
-				    const struct blockrange_ctx *ctx,
-				    const char *what)
+static NO_COVERAGE void check_batch_one(struct batch_side *bs,
+					const struct blockrange_agg *agg,
+					const struct blockrange_ctx *ctx,
+					const char *what)
 {
 	struct blockrange_ctx *fr = NULL;
 	struct blockrange_rec a, b;
@@ -136,11 +173,15 @@ static NO_COVERAGE void check_batch(struct batch_side *bs,
 	const char *err;
 	unsigned o;
 
-	if (blockrange_build(bs->agg, NULL, &fr))
+	if (blockrange_build(agg, NULL, &fr))
 		DIE("after %s: build failed", what);
 	err = model_check_rec(&bs->m, fr, true);
 	if (err)
 		DIE("after %s: batch: %s", what, err);
+	if (blockrange_ctx_nr_blocks(fr) != blockrange_agg_nr_blocks(agg) ||
+	    blockrange_agg_nr_blocks(agg) !=
+	    blockrange_agg_nr_blocks(bs->agg[0]))
+		DIE("after %s: distinct blocks differ", what);
 	if (bs->pure) {
 		ha = blockrange_rec_first(ctx, &a);
 		hb = blockrange_rec_first(fr, &b);
@@ -159,6 +200,16 @@ static NO_COVERAGE void check_batch(struct batch_side *bs,
 				DIE("after %s: owner %u max", what, o);
 	}
 	blockrange_ctx_free(fr);
+}
+
+static NO_COVERAGE void check_batch(struct batch_side *bs,
+				    const struct blockrange_ctx *ctx,
+				    const char *what)
+{
+	unsigned k;
+
+	for (k = 0; k < NR_AGGS; k++)
+		check_batch_one(bs, bs->agg[k], ctx, what);
 }
 
 static NO_COVERAGE void check_model(struct model *m,
@@ -443,9 +494,13 @@ static void op_stack(struct reader *r, struct model *m,
 		br[i].to_owner = m->owner_key[(f >> 2) % MODEL_MAX_OWNERS];
 		br[i].cycles = (uint16_t)(from * 7 + to);
 	}
-	if (blockrange_agg_add_stack(bs->agg, br, nr, 1, &as) ||
-	    model_apply_stack(&bs->m, br, nr, &bms))
-		DIE("agg_add_stack failed");
+	for (i = 0; i < NR_AGGS; i++) {
+		memset(&as, 0, sizeof(as));
+		if (blockrange_agg_add_stack(bs->agg[i], br, nr, 1, &as))
+			DIE("agg_add_stack failed");
+	}
+	if (model_apply_stack(&bs->m, br, nr, &bms))
+		DIE("model_apply_stack failed");
 	stack_stats_eq(&as, &bms);
 	err = blockrange_apply_stack(ctx, br, nr, &ls);
 	if (err == -ENOMEM) {
@@ -481,17 +536,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct blockrange_iter it;
 	struct batch_side bs;
 	struct model m;
-	unsigned nr_checks = 0, kind;
+	unsigned nr_checks = 0, kind, k;
 	size_t i, j;
 	int err;
 
 	kind = u8(&r);
 	if (init_space(&m, kind) || init_space(&bs.m, kind))
 		return 0;
-	bs.agg = blockrange_agg_new(NULL);
-	bs.pure = true;
+	batch_new(&bs);
 	ctx = blockrange_ctx_new(&a);
-	if (!ctx || !bs.agg)
+	if (!ctx)
 		DIE("ctx_new failed");
 
 	while (r.n) {
@@ -521,11 +575,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				DIE("count_block: %d", err);
 			model_count_n(&m, i, j, op % MODEL_MAX_OWNERS,
 				      pick_pred(op >> 3), w);
-			if (blockrange_agg_add(bs.agg, m.cell[i].lo,
-					       m.cell[j].hi,
-					       m.owner_key[op % MODEL_MAX_OWNERS],
-					       pick_pred(op >> 3), w))
-				DIE("agg_add failed");
+			for (k = 0; k < NR_AGGS; k++)
+				if (blockrange_agg_add(bs.agg[k], m.cell[i].lo,
+						       m.cell[j].hi,
+						       m.owner_key[op % MODEL_MAX_OWNERS],
+						       pick_pred(op >> 3), w))
+					DIE("agg_add failed");
 			model_count_n(&bs.m, i, j, op % MODEL_MAX_OWNERS,
 				      pick_pred(op >> 3), w);
 			check_op(&m, ctx, &bs, i, j, &nr_checks, "count_block");
@@ -613,23 +668,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				    "the last operation on a context");
 			fa_disarm(&fa);
 			blockrange_ctx_free(ctx);
-			blockrange_agg_free(bs.agg);
+			batch_free(&bs);
 			model_free(&m);
 			model_free(&bs.m);
 			kind = u8(&r);
 			if (init_space(&m, kind) || init_space(&bs.m, kind))
 				return 0;
-			bs.agg = blockrange_agg_new(NULL);
-			bs.pure = true;
+			batch_new(&bs);
 			ctx = blockrange_ctx_new(&a);
-			if (!ctx || !bs.agg)
+			if (!ctx)
 				DIE("ctx_new failed");
 			break;
 		}
 	}
 	check_model(&m, ctx, &bs, "end");
 	blockrange_ctx_free(ctx);
-	blockrange_agg_free(bs.agg);
+	batch_free(&bs);
 	model_free(&m);
 	model_free(&bs.m);
 	return 0;

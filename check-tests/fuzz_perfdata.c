@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/hash.h"
 #include "input/perfdata.h"
 
 #define CHECK(c)							\
@@ -50,8 +51,7 @@ struct run {
 
 static uint64_t mix(uint64_t h, uint64_t v)
 {
-	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-	return h * 0x100000001b3ull;
+	return br_hash2(h, v);
 }
 
 static uint64_t mix_str(uint64_t h, const char *s, size_t max)
@@ -133,7 +133,7 @@ static int on_mmap(void *arg, const struct ev_mmap *m, char *err,
 	uint64_t h = 2;
 
 	pos_ok(r, &m->pos);
-	CHECK(m->build_id_size <= EV_BUILD_ID_MAX);
+	CHECK(m->build_id_size <= BR_BUILD_ID_MAX);
 	h = mix_str(h, m->path, r->size);
 	h = mix(h, m->start);
 	h = mix(h, m->len);
@@ -167,7 +167,7 @@ static int on_build_id(void *arg, const struct ev_build_id *b, char *err,
 	struct run *r = arg;
 
 	pos_ok(r, &b->pos);
-	CHECK(b->size <= EV_BUILD_ID_MAX);
+	CHECK(b->size <= BR_BUILD_ID_MAX);
 	return push(r, mix_str(5, b->path, r->size), err, errsz);
 }
 
@@ -204,8 +204,11 @@ static void check_message(const char *err)
 static int read_it(const uint8_t *data, size_t size, struct run *r,
 		   struct pd_stats *st, char *err, size_t errsz)
 {
-	struct ev_sink sink = { on_sample, on_mmap, on_comm, on_task,
-				on_build_id, on_lost, r, on_attr, NULL, NULL };
+	struct ev_sink sink = {
+		.sample = on_sample, .mmap = on_mmap, .comm = on_comm,
+		.task = on_task, .build_id = on_build_id, .lost = on_lost,
+		.attr = on_attr, .arg = r,
+	};
 	struct pd_opts o = { 256 << 10, 1 << 20 };
 
 	r->size = size;

@@ -111,6 +111,18 @@ def main():
         st += stack(r, n)
     st += [8, 5, 0, 8, 5, 1, 9, 1] + stack(r, 20) + [10]
     inputs["stacks"] = bytes(st)
+    # The batch side's strategies: hot blocks on two cells (hashed, then
+    # compacted in the small aggregates' partitions), blocks all over the
+    # space (appended), the hot ones again, long stacks.
+    rb = random.Random(9)
+    bp = [2]
+    for phase in range(3):
+        for _ in range(300):
+            cell = 10 + rb.randrange(2) if phase != 1 else rb.randrange(64)
+            bp += [rb.choice([0, 1, 2]), cell, rb.randrange(8),
+                   rb.randrange(256)]
+        bp += stack(rb, 39)
+    inputs["batch-strategies"] = bytes(bp)
     # Resets between spaces.
     inputs["resets"] = bytes([1] + count(r) + [11, 3] + count(r) +
                              [11, 0] + create(r) + [11, 2] + stack(r, 6))

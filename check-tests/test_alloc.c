@@ -6,7 +6,9 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "lib/internal.h"
 #include "tests.h"
 
 struct op {
@@ -221,6 +223,31 @@ START_TEST(test_alloc_default_allocator)
 END_TEST
 
 /*
+ * The default allocator maps arrays of 2 MiB and more itself: such an
+ * array is usable to its last byte and aligned to 2 MiB; sizes no mapping
+ * can hold fail with NULL.
+ */
+START_TEST(test_alloc_default_large)
+{
+	const struct blockrange_allocator *a = &br_std_allocator;
+	size_t sizes[] = { BR_HUGE_MIN, BR_HUGE_MIN + 1, 3 * BR_HUGE_MIN + 4095 };
+	unsigned i;
+
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		unsigned char *p = a->alloc(sizes[i], a->arg);
+
+		ck_assert_ptr_nonnull(p);
+		ck_assert_uint_eq((uintptr_t)p % BR_HUGE_MIN, 0);
+		memset(p, 0xa5, sizes[i]);
+		ck_assert_uint_eq(p[sizes[i] - 1], 0xa5);
+		a->free(p, sizes[i], a->arg);
+	}
+	ck_assert_ptr_null(a->alloc(SIZE_MAX - 4096, a->arg));
+	ck_assert_ptr_null(a->alloc((size_t)1 << 62, a->arg));
+}
+END_TEST
+
+/*
  * A new owner needs the owner table to grow; if that fails the block is
  * not counted and the owner is not registered.
  */
@@ -269,6 +296,7 @@ Suite *alloc_suite(void)
 	tcase_add_test(tc, test_alloc_fail_each_once);
 	tcase_add_test(tc, test_alloc_fail_from_k_on);
 	tcase_add_test(tc, test_alloc_default_allocator);
+	tcase_add_test(tc, test_alloc_default_large);
 	tcase_add_test(tc, test_alloc_owner_table_failure);
 	suite_add_tcase(s, tc);
 	return s;

@@ -19,14 +19,22 @@
  *    and lengths that need 64 bits;
  *  - every allocation of an aggregate workload (adds, stacks, merges,
  *    builds, feeding a tree) failed in turn.
+ * Every aggregate test runs under several tunings of the adaptive engine
+ * (see struct agg_tuning): the default; small chunks, table and slabs, so
+ * that a few thousand blocks switch strategy, fill the table, append,
+ * compact and settle; hashing only with an unbounded table (the strategy
+ * of the engine before it adapted); appending only.  All must give the
+ * tree's result, and hold the same multiset.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/internal.h"
 #include "model.h"
 #include "tests.h"
 
@@ -41,6 +49,62 @@ struct blk {
 	enum blockrange_pred pred;
 	uint64_t w;
 };
+
+/* ---- tunings ------------------------------------------------------------- */
+
+enum {
+	TUNE_DEFAULT,
+	TUNE_SMALL,		/* adaptive, everything small */
+	TUNE_HASH_ONLY,		/* the table only, unbounded */
+	TUNE_APPEND_ONLY,	/* appending only */
+	TUNE_SMALL_APPEND,	/* appending only, everything small */
+	NR_TUNINGS
+};
+
+static const char *const tune_name[NR_TUNINGS] = {
+	"default", "small", "hash only", "append only", "small append"
+};
+
+static void tuning_of(unsigned which, struct agg_tuning *t)
+{
+	*t = agg_tuning_default();
+	switch (which) {
+	case TUNE_SMALL:
+		t->chunk = 16;
+		t->sample_mask = 1;
+		t->hash_max = 32;
+		t->part_min = 2;
+		t->slab_chunks = 4;
+		break;
+	case TUNE_HASH_ONLY:
+		t->force = AGG_HASH;
+		t->hash_max = SIZE_MAX;
+		break;
+	case TUNE_APPEND_ONLY:
+		t->force = AGG_APPEND;
+		break;
+	case TUNE_SMALL_APPEND:
+		t->force = AGG_APPEND;
+		t->chunk = 16;
+		t->hash_max = 8;
+		t->part_min = 2;
+		t->slab_chunks = 2;
+		break;
+	}
+}
+
+static struct blockrange_agg *agg_tuned(unsigned which,
+					const struct blockrange_allocator *a)
+{
+	struct blockrange_agg *agg = blockrange_agg_new(a);
+	struct agg_tuning t;
+
+	if (!agg)
+		return NULL;
+	tuning_of(which, &t);
+	agg_tune(agg, &t);
+	return agg;
+}
 
 /* ---- comparing results ------------------------------------------------- */
 
@@ -287,7 +351,7 @@ static struct blockrange_agg *split_merge(const struct model *m,
 	size_t k, live = parts;
 
 	for (k = 0; k < parts; k++) {
-		sub[k] = blockrange_agg_new(NULL);
+		sub[k] = agg_tuned((unsigned)rng_below(rng, NR_TUNINGS), NULL);
 		ck_assert_ptr_nonnull(sub[k]);
 	}
 	for (k = 0; k < n; k++) {
@@ -310,15 +374,63 @@ static struct blockrange_agg *split_merge(const struct model *m,
 	return sub[0];
 }
 
+/*
+ * @b[0..n) through an aggregate of tuning @which, one by one, then in bulk
+ * in another order: both give @tree's result and the same multiset; the
+ * tree fed the aggregate gives it too.  Returns the first aggregate.
+ */
+static struct blockrange_agg *tuned_stream(unsigned which, struct model *m,
+					   struct blk *b, size_t n,
+					   const struct blockrange_ctx *tree,
+					   struct rng *rng)
+{
+	struct blockrange_agg *agg = agg_tuned(which, NULL), *agg2;
+	struct blockrange_ctx *fr, *fr2, *fed;
+	char what[64];
+
+	ck_assert_ptr_nonnull(agg);
+	feed_agg(agg, m, b, n, false);
+	ck_assert_uint_eq(blockrange_agg_weight(agg), m->weight);
+	fr = build(agg);
+	snprintf(what, sizeof(what), "batch (%s)", tune_name[which]);
+	check_model(m, fr, what);
+	ck_assert_uint_eq(blockrange_ctx_nr_blocks(fr),
+			  blockrange_agg_nr_blocks(agg));
+	assert_same(tree, fr, m->owner_key, MODEL_MAX_OWNERS, what);
+
+	/* The tree fed the aggregate. */
+	fed = blockrange_ctx_new(NULL);
+	ck_assert_ptr_nonnull(fed);
+	ck_assert_int_eq(blockrange_count_agg(fed, agg), 0);
+	assert_same(fed, fr, m->owner_key, MODEL_MAX_OWNERS, "count_agg");
+	ck_assert_uint_eq(blockrange_ctx_nr_blocks(fed),
+			  blockrange_agg_nr_blocks(agg));
+
+	/* Another order, in bulk. */
+	shuffle(b, n, rng);
+	agg2 = agg_tuned(which, NULL);
+	ck_assert_ptr_nonnull(agg2);
+	feed_agg(agg2, m, b, n, true);
+	fr2 = build(agg2);
+	assert_same(fr2, fr, m->owner_key, MODEL_MAX_OWNERS, "shuffled batch");
+	assert_agg_eq(agg, agg2, "shuffled bulk aggregate");
+	blockrange_ctx_free(fr);
+	blockrange_ctx_free(fr2);
+	blockrange_ctx_free(fed);
+	blockrange_agg_free(agg2);
+	return agg;
+}
+
 static void random_stream(enum space sp, uint64_t seed, size_t n,
 			  unsigned flags)
 {
 	struct rng rng = { seed };
 	struct blk *b = calloc(n, sizeof(*b));
 	struct model m;
-	struct blockrange_agg *agg, *agg2, *parts;
-	struct blockrange_ctx *tree, *tree2, *fr, *fr2, *fr3, *fed;
+	struct blockrange_agg *agg[NR_TUNINGS], *parts;
+	struct blockrange_ctx *tree, *tree2, *fr3;
 	size_t k;
+	unsigned t;
 
 	REQUIRE(b, "out of memory");
 	init_space(&m, sp, &rng);
@@ -330,48 +442,26 @@ static void random_stream(enum space sp, uint64_t seed, size_t n,
 	tree = tree_of(&m, b, n);
 	REQUIRE(!model_check_full(&m, tree), "tree: %s", m.err);
 	check_model(&m, tree, "tree (rec)");
+	for (t = 0; t < NR_TUNINGS; t++) {
+		agg[t] = tuned_stream(t, &m, b, n, tree, &rng);
+		if (t)
+			assert_agg_eq(agg[0], agg[t], tune_name[t]);
+	}
 
-	agg = blockrange_agg_new(NULL);
-	ck_assert_ptr_nonnull(agg);
-	feed_agg(agg, &m, b, n, false);
-	ck_assert_uint_eq(blockrange_agg_weight(agg), m.weight);
-	fr = build(agg);
-	check_model(&m, fr, "batch");
-	ck_assert_uint_eq(blockrange_ctx_nr_blocks(fr),
-			  blockrange_agg_nr_blocks(agg));
-	assert_same(tree, fr, m.owner_key, MODEL_MAX_OWNERS, "tree vs batch");
-
-	/* The tree fed the aggregate. */
-	fed = blockrange_ctx_new(NULL);
-	ck_assert_ptr_nonnull(fed);
-	ck_assert_int_eq(blockrange_count_agg(fed, agg), 0);
-	assert_same(fed, fr, m.owner_key, MODEL_MAX_OWNERS, "count_agg");
-	ck_assert_uint_eq(blockrange_ctx_nr_blocks(fed),
-			  blockrange_agg_nr_blocks(agg));
-
-	/* Any order, bulk adds, any split and merge order. */
+	/* Any order, any split and merge order. */
 	shuffle(b, n, &rng);
 	tree2 = tree_of(&m, b, n);
-	assert_same(tree2, fr, m.owner_key, MODEL_MAX_OWNERS, "shuffled tree");
-	agg2 = blockrange_agg_new(NULL);
-	ck_assert_ptr_nonnull(agg2);
-	feed_agg(agg2, &m, b, n, true);
-	assert_agg_eq(agg, agg2, "shuffled bulk aggregate");
-	fr2 = build(agg2);
-	assert_same(fr2, fr, m.owner_key, MODEL_MAX_OWNERS, "shuffled batch");
+	assert_same(tree2, tree, m.owner_key, MODEL_MAX_OWNERS, "shuffled tree");
 	parts = split_merge(&m, b, n, 2 + rng_below(&rng, 7), &rng);
-	assert_agg_eq(agg, parts, "split and merged");
+	assert_agg_eq(agg[0], parts, "split and merged");
 	fr3 = build(parts);
-	assert_same(fr3, fr, m.owner_key, MODEL_MAX_OWNERS, "merged batch");
+	assert_same(fr3, tree, m.owner_key, MODEL_MAX_OWNERS, "merged batch");
 
 	blockrange_ctx_free(tree);
 	blockrange_ctx_free(tree2);
-	blockrange_ctx_free(fr);
-	blockrange_ctx_free(fr2);
 	blockrange_ctx_free(fr3);
-	blockrange_ctx_free(fed);
-	blockrange_agg_free(agg);
-	blockrange_agg_free(agg2);
+	for (t = 0; t < NR_TUNINGS; t++)
+		blockrange_agg_free(agg[t]);
 	blockrange_agg_free(parts);
 	model_free(&m);
 	free(b);
@@ -671,15 +761,20 @@ static void recorded(const char *path, size_t *total_blocks)
 {
 	struct stack *st;
 	size_t n = load_stacks(path, &st), k, r;
-	struct blockrange_stack_stats s1 = { 0 }, s2 = { 0 }, s3 = { 0 };
+	struct blockrange_stack_stats s1 = { 0 }, s2 = { 0 }, s3[NR_TUNINGS];
 	struct blockrange_ctx *t1 = blockrange_ctx_new(NULL);
 	struct blockrange_ctx *t2 = blockrange_ctx_new(NULL), *fr;
-	struct blockrange_agg *agg = blockrange_agg_new(NULL);
+	struct blockrange_agg *agg[NR_TUNINGS];
 	const void *keys[1001];
+	unsigned t;
 
 	ck_assert_ptr_nonnull(t1);
 	ck_assert_ptr_nonnull(t2);
-	ck_assert_ptr_nonnull(agg);
+	memset(s3, 0, sizeof(s3));
+	for (t = 0; t < NR_TUNINGS; t++) {
+		agg[t] = agg_tuned(t, NULL);
+		ck_assert_ptr_nonnull(agg[t]);
+	}
 	for (k = 0; k < n; k++) {
 		uint64_t rep = k % 3 + 1;
 
@@ -691,24 +786,29 @@ static void recorded(const char *path, size_t *total_blocks)
 		ck_assert_int_eq(blockrange_apply_stack_n(t2, st[k].br,
 							  st[k].nr, rep, &s2),
 				 0);
-		/* The aggregate in the reverse order. */
-		ck_assert_int_eq(blockrange_agg_add_stack(agg, st[n - 1 - k].br,
-							  st[n - 1 - k].nr,
-							  (n - 1 - k) % 3 + 1,
-							  &s3), 0);
+		/* The aggregates in the reverse order. */
+		for (t = 0; t < NR_TUNINGS; t++)
+			ck_assert_int_eq(blockrange_agg_add_stack(agg[t],
+					 st[n - 1 - k].br, st[n - 1 - k].nr,
+					 (n - 1 - k) % 3 + 1, &s3[t]), 0);
 	}
 	stats_eq(&s1, &s2);
-	stats_eq(&s1, &s3);
 	for (k = 0; k <= 1000; k++)
 		keys[k] = (const void *)(uintptr_t)k;
-	fr = build(agg);
 	assert_same(t1, t2, keys, 1001, path);
-	assert_same(t1, fr, keys, 1001, path);
+	for (t = 0; t < NR_TUNINGS; t++) {
+		stats_eq(&s1, &s3[t]);
+		fr = build(agg[t]);
+		assert_same(t1, fr, keys, 1001, tune_name[t]);
+		blockrange_ctx_free(fr);
+		if (t)
+			assert_agg_eq(agg[0], agg[t], tune_name[t]);
+	}
 	*total_blocks += s1.counted;
 	blockrange_ctx_free(t1);
 	blockrange_ctx_free(t2);
-	blockrange_ctx_free(fr);
-	blockrange_agg_free(agg);
+	for (t = 0; t < NR_TUNINGS; t++)
+		blockrange_agg_free(agg[t]);
 	free(st);
 }
 
@@ -1069,31 +1169,544 @@ START_TEST(test_batch_queries)
 }
 END_TEST
 
-/* Memory grows with distinct blocks: repeating a stream adds nothing. */
+static int u64_cmp(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * Memory grows with distinct blocks, not with how often they repeat: a
+ * stream of 200,000 blocks (most of them distinct, so most are added by
+ * appending) fed six times never holds more than 32 bytes per distinct
+ * block (partitions are compacted once they double: 16-byte records at
+ * most twice over) and 4 MiB (a slab, the table, chunks being filled, the
+ * chunks reserved for the next call).  The distinct blocks are counted by
+ * sorting.
+ */
+#define MF_N 200000
+
 START_TEST(test_batch_memory_flat)
 {
-	struct rng rng = { 0x7000 };
+	struct rng rng;
 	struct blockrange_agg *agg = blockrange_agg_new(NULL);
-	size_t mem1 = 0, k, rep;
+	uint64_t *keys = malloc(MF_N * sizeof(*keys));
+	size_t mem[6], k, rep, d = 0;
 
 	ck_assert_ptr_nonnull(agg);
-	for (rep = 0; rep < 10; rep++) {
+	ck_assert_ptr_nonnull(keys);
+	for (rep = 0; rep < 6; rep++) {
 		rng.s = 0x7000;
-		for (k = 0; k < 5000; k++) {
-			uint64_t s = 1 + rng_below(&rng, 4096);
+		for (k = 0; k < MF_N; k++) {
+			uint64_t off = rng_below(&rng, 65536);
+			uint64_t len = rng_below(&rng, 64);
+
+			/* The owner is a function of the start. */
+			REQUIRE(!blockrange_agg_add(agg, 0x400000 + off,
+						    0x400000 + off + len,
+						    (const void *)(1 + (off >> 10)),
+						    HIT, 1), "add");
+			keys[k] = off << 6 | len;
+		}
+		mem[rep] = blockrange_agg_mem(agg);
+	}
+	qsort(keys, MF_N, sizeof(*keys), u64_cmp);
+	for (k = 0; k < MF_N; k++)
+		d += !k || keys[k] != keys[k - 1];
+	ck_assert_uint_eq(blockrange_agg_weight(agg), 6 * MF_N);
+	ck_assert_uint_eq(blockrange_agg_nr_blocks(agg), d);
+	ck_assert_uint_gt(d, MF_N * 9 / 10);
+	for (rep = 0; rep < 6; rep++)
+		ck_assert_uint_le(mem[rep], 32 * d + ((size_t)4 << 20));
+	free(keys);
+	blockrange_agg_free(agg);
+}
+END_TEST
+
+/* ---- the strategy ------------------------------------------------------------ */
+
+/* A block of cells i..j repeated @w times, hot (from @hot) or random. */
+static void phase_blocks(struct model *m, struct rng *rng, struct blk *b,
+			 size_t n, const struct blk *hot, size_t nhot)
+{
+	size_t k;
+
+	if (!hot) {
+		gen_blocks(m, rng, b, n, 0);
+		return;
+	}
+	for (k = 0; k < n; k++)
+		b[k] = hot[rng_below(rng, nhot)];
+}
+
+/*
+ * Across the switch: four phases of three chunks each, eight hot blocks,
+ * then random ones, then the hot ones again, then random ones.  The
+ * adaptive aggregate (default and small tunings) must have hashed and
+ * appended, switched at least three times, and give the tree's result
+ * and the multiset of the hash-only one, one by one and in bulk.
+ */
+static void switch_stream(unsigned which)
+{
+	struct agg_tuning t;
+	size_t chunk, n, k;
+	struct rng rng = { 0x9000 + which };
+	struct blk hot[8], *b;
+	struct model m;
+	struct blockrange_agg *agg, *ref;
+	struct blockrange_ctx *tree;
+	struct agg_stats st;
+	unsigned ph;
+
+	tuning_of(which, &t);
+	chunk = t.chunk;
+	n = 4 * 3 * chunk;
+	b = calloc(n, sizeof(*b));
+	REQUIRE(b, "out of memory");
+	init_space(&m, NARROW_MID, &rng);
+	gen_blocks(&m, &rng, hot, 8, 0);
+	for (ph = 0; ph < 4; ph++)
+		phase_blocks(&m, &rng, b + ph * 3 * chunk, 3 * chunk,
+			     ph % 2 ? NULL : hot, 8);
+	for (k = 0; k < n; k++)
+		model_count_n(&m, b[k].i, b[k].j, b[k].owner, b[k].pred,
+			      b[k].w);
+	tree = tree_of(&m, b, n);
+	ref = agg_tuned(TUNE_HASH_ONLY, NULL);
+	ck_assert_ptr_nonnull(ref);
+	feed_agg(ref, &m, b, n, true);
+	agg = tuned_stream(which, &m, b, n, tree, &rng);
+	agg_stats(agg, &st);
+	ck_assert_uint_gt(st.chunks_hash, 0);
+	ck_assert_uint_gt(st.chunks_append, 0);
+	ck_assert_uint_ge(st.switches, 3);
+	assert_agg_eq(agg, ref, "adaptive vs hash only");
+	blockrange_ctx_free(tree);
+	blockrange_agg_free(agg);
+	blockrange_agg_free(ref);
+	model_free(&m);
+	free(b);
+}
+
+START_TEST(test_batch_switch)
+{
+	switch_stream(_i ? TUNE_SMALL : TUNE_DEFAULT);
+}
+END_TEST
+
+/*
+ * The back-off after failed hashing doubles and stops at 64 chunks (set up
+ * as after six failures in a row, with a chunk just ended).
+ */
+START_TEST(test_batch_backoff)
+{
+	struct blockrange_agg *agg = agg_tuned(TUNE_SMALL, NULL);
+	uint64_t k;
+
+	ck_assert_ptr_nonnull(agg);
+	for (k = 0; k < 100; k++)
+		ck_assert_int_eq(blockrange_agg_add(agg, 0x100 + k, 0x180,
+						    NULL, HIT, 1), 0);
+	ck_assert_ptr_nonnull(agg->parts);
+	agg->mode = AGG_HASH;
+	agg->backoff = 32;
+	agg->left = 0;
+	agg->seen = 16;
+	agg->hits = 0;
+	ck_assert_int_eq(blockrange_agg_add(agg, 0x200, 0x210, NULL, HIT, 1), 0);
+	ck_assert_int_eq(agg->mode, AGG_APPEND);
+	ck_assert_uint_eq(agg->backoff, 64);
+	ck_assert_uint_eq(agg->wait, 64);
+	agg->mode = AGG_HASH;
+	agg->left = 0;
+	agg->seen = 16;
+	agg->hits = 0;
+	ck_assert_int_eq(blockrange_agg_add(agg, 0x200, 0x210, NULL, HIT, 1), 0);
+	ck_assert_uint_eq(agg->backoff, 64);
+	blockrange_agg_free(agg);
+}
+END_TEST
+
+/*
+ * Blocks that do not pack into a key, once the layout is fixed by the first
+ * blocks: far below and far above them, 2^30 bytes long, and 3,000 owners
+ * (more than the key's owner bits): they go to the table, and the result
+ * still equals the tree's, appending only and adaptive.
+ */
+START_TEST(test_batch_misfits)
+{
+	static const unsigned tunes[] = { TUNE_APPEND_ONLY, TUNE_SMALL };
+	enum { NOWN = 3000 };
+	const void **keys = calloc(NOWN + 1, sizeof(*keys));
+	struct blockrange_block *v = calloc(20000, sizeof(*v));
+	struct rng rng = { 0xa000 };
+	struct blockrange_agg *agg, *ref = agg_tuned(TUNE_HASH_ONLY, NULL);
+	struct blockrange_ctx *tree = blockrange_ctx_new(NULL), *fr;
+	struct agg_stats st;
+	size_t n = 0, k;
+	unsigned t;
+
+	REQUIRE(keys && v && ref && tree, "out of memory");
+	for (k = 0; k <= NOWN; k++)
+		keys[k] = (const void *)(uintptr_t)(k + 1);
+	/* The first blocks, around 0x400000, fix the layout. */
+	for (k = 0; k < 5000; k++, n++) {
+		uint64_t s = 0x400000 + rng_below(&rng, 4096);
+
+		v[n] = (struct blockrange_block){ s, s + rng_below(&rng, 48),
+			keys[rng_below(&rng, 4)],
+			(enum blockrange_pred)rng_below(&rng, 3), 1 };
+	}
+	for (k = 0; k < 15000; k++, n++) {
+		uint64_t s = 0x400000 + rng_below(&rng, 4096), len;
+
+		len = rng_below(&rng, 48);
+		switch (k % 5) {
+		case 0:		/* far below */
+			s = 1 + rng_below(&rng, 64);
+			break;
+		case 1:		/* far above */
+			s = UINT64_MAX - 4096 + rng_below(&rng, 64);
+			break;
+		case 2:		/* long */
+			len = ((uint64_t)1 << 30) + rng_below(&rng, 4);
+			break;
+		default:	/* packs, unless its owner is too many */
+			break;
+		}
+		v[n] = (struct blockrange_block){ s, s + len,
+			keys[rng_below(&rng, NOWN + 1)],
+			(enum blockrange_pred)rng_below(&rng, 3),
+			1 + rng_below(&rng, 3) };
+	}
+	for (k = 0; k < n; k++)
+		ck_assert_int_eq(blockrange_count_block_n(tree, v[k].start,
+							  v[k].end, v[k].owner,
+							  v[k].pred,
+							  v[k].count), 0);
+	ck_assert_int_eq(blockrange_agg_add_blocks(ref, v, n), 0);
+	for (t = 0; t < 2; t++) {
+		agg = agg_tuned(tunes[t], NULL);
+		ck_assert_ptr_nonnull(agg);
+		for (k = 0; k < n; k += 100)
+			ck_assert_int_eq(blockrange_agg_add_blocks(agg, v + k,
+								   n - k < 100 ?
+								   n - k : 100),
+					 0);
+		agg_stats(agg, &st);
+		ck_assert_uint_gt(st.part_records, 0);
+		ck_assert_uint_gt(st.hash_blocks, 3 * 15000 / 5);
+		fr = build(agg);
+		assert_same(tree, fr, keys, NOWN + 1, tune_name[tunes[t]]);
+		assert_agg_eq(agg, ref, tune_name[tunes[t]]);
+		blockrange_ctx_free(fr);
+		blockrange_agg_free(agg);
+	}
+	blockrange_ctx_free(tree);
+	blockrange_agg_free(ref);
+	free(keys);
+	free(v);
+}
+END_TEST
+
+/*
+ * Reading between writes: an aggregate counted and iterated (settled)
+ * every 500 blocks, merged with settled and unsettled ones and with
+ * itself, still equals the hash-only aggregate and builds the tree's
+ * result.
+ */
+START_TEST(test_batch_settle_interleaved)
+{
+	struct rng rng = { 0xb000 + (uint64_t)_i };
+	size_t n = 6000, k, pos, cnt;
+	struct blk *b = calloc(n, sizeof(*b));
+	struct model m;
+	struct blockrange_agg *agg = agg_tuned(_i ? TUNE_SMALL_APPEND : TUNE_SMALL, NULL);
+	struct blockrange_agg *ref = agg_tuned(TUNE_HASH_ONLY, NULL), *other;
+	struct blockrange_ctx *tree, *fr;
+	struct blockrange_block bl;
+
+	REQUIRE(b && agg && ref, "out of memory");
+	init_space(&m, NARROW_LOW, &rng);
+	gen_blocks(&m, &rng, b, n, HEAVY);
+	for (k = 0; k < n; k++) {
+		ck_assert_int_eq(blockrange_agg_add(agg, m.cell[b[k].i].lo,
+						    m.cell[b[k].j].hi,
+						    m.owner_key[b[k].owner],
+						    b[k].pred, b[k].w), 0);
+		if (k % 500 != 499)
+			continue;
+		cnt = 0;
+		pos = 0;
+		while (blockrange_agg_next(agg, &pos, &bl))
+			cnt++;
+		ck_assert_uint_eq(cnt, blockrange_agg_nr_blocks(agg));
+	}
+	feed_agg(ref, &m, b, n, false);
+	assert_agg_eq(agg, ref, "settled along the way");
+	/* Merges: a settled source into an unsettled one, then itself. */
+	other = agg_tuned(TUNE_SMALL, NULL);
+	ck_assert_ptr_nonnull(other);
+	feed_agg(other, &m, b, n / 2, false);
+	ck_assert_int_eq(blockrange_agg_merge(other, agg), 0);
+	ck_assert_int_eq(blockrange_agg_merge(ref, ref), 0);
+	ck_assert_int_eq(blockrange_agg_merge(agg, agg), 0);
+	assert_agg_eq(agg, ref, "self merge");
+	ck_assert_int_eq(blockrange_agg_merge(agg, other), 0);
+	ck_assert_int_eq(blockrange_agg_merge(agg, other), 0);
+	ck_assert_int_eq(blockrange_agg_merge(ref, other), 0);
+	ck_assert_int_eq(blockrange_agg_merge(ref, other), 0);
+	/* Both: 2 x all + 2 x (half + all). */
+	assert_agg_eq(agg, ref, "merged");
+	for (k = 0; k < n; k++)
+		model_count_n(&m, b[k].i, b[k].j, b[k].owner, b[k].pred,
+			      b[k].w);
+	tree = tree_of(&m, b, n);
+	fr = build(ref);
+	{
+		struct blockrange_ctx *fa = build(agg);
+
+		assert_same(fa, fr, m.owner_key, MODEL_MAX_OWNERS, "builds");
+		blockrange_ctx_free(fa);
+	}
+	blockrange_ctx_free(tree);
+	blockrange_ctx_free(fr);
+	blockrange_agg_free(agg);
+	blockrange_agg_free(ref);
+	blockrange_agg_free(other);
+	model_free(&m);
+	free(b);
+}
+END_TEST
+
+/*
+ * The result holds 32 bytes per range and a fixed part: at most 40 bytes
+ * per range for 100,000 disjoint blocks (100,000 ranges) and for 200,000
+ * random blocks over 64 KiB (over 65,000 ranges), counted by the
+ * allocator.
+ */
+START_TEST(test_batch_result_bytes)
+{
+	struct test_alloc ta = { 0 };
+	struct blockrange_allocator a = test_allocator(&ta);
+	struct rng rng = { 0xc000 };
+	struct blockrange_agg *agg = blockrange_agg_new(NULL);
+	struct blockrange_ctx *fr = NULL;
+	size_t k, n = _i ? 200000 : 100000;
+
+	ck_assert_ptr_nonnull(agg);
+	for (k = 0; k < n; k++) {
+		uint64_t s, e;
+
+		if (_i) {
+			s = 0x400000 + rng_below(&rng, 65536);
+			e = s + rng_below(&rng, 64);
+			if (e > 0x400000 + 65535)
+				e = 0x400000 + 65535;
+		} else {
+			/* Block k in the 32 bytes of slot (k * 7919) % n. */
+			s = 0x400000 + 32 * ((k * 7919) % n);
+			e = s + rng_below(&rng, 32);
+		}
+		ck_assert_int_eq(blockrange_agg_add(agg, s, e,
+						    (const void *)(1 + (s >> 10)),
+						    HIT, 1), 0);
+	}
+	ck_assert_int_eq(blockrange_build(agg, &a, &fr), 0);
+	ck_assert_uint_ge(blockrange_ctx_nr_ranges(fr), _i ? 65000 : n);
+	ck_assert_uint_eq(ta.live_bytes, blockrange_ctx_mem(fr));
+	ck_assert_uint_le(ta.live_bytes, 40 * blockrange_ctx_nr_ranges(fr));
+	blockrange_ctx_free(fr);
+	ck_assert_uint_eq(ta.live_bytes, 0);
+	blockrange_agg_free(agg);
+}
+END_TEST
+
+struct reader_arg {
+	const struct blockrange_agg *agg;
+	size_t n, sum;
+	uint64_t weight;
+};
+
+static void *reader(void *p)
+{
+	struct reader_arg *r = p;
+	struct blockrange_block bl;
+	size_t pos = 0;
+
+	r->n = blockrange_agg_nr_blocks(r->agg);
+	while (blockrange_agg_next(r->agg, &pos, &bl)) {
+		r->sum++;
+		r->weight += bl.count;
+	}
+	return NULL;
+}
+
+/*
+ * Two threads read an aggregate nobody changes, as the contract allows:
+ * both settle it (or wait for the other) and see every block once.
+ */
+START_TEST(test_batch_readers)
+{
+	struct rng rng = { 0xd000 };
+	struct blockrange_agg *agg = agg_tuned(TUNE_APPEND_ONLY, NULL);
+	struct reader_arg r[2];
+	pthread_t th[2];
+	size_t k, round;
+
+	ck_assert_ptr_nonnull(agg);
+	for (round = 0; round < 8; round++) {
+		for (k = 0; k < 20000; k++) {
+			uint64_t s = 0x400000 + rng_below(&rng, 8192);
 
 			ck_assert_int_eq(blockrange_agg_add(agg, s,
-							    s + rng_below(&rng, 64),
-							    NULL, HIT, 1), 0);
+							    s + rng_below(&rng, 16),
+							    NULL, MISS, 1), 0);
 		}
-		if (!rep)
-			mem1 = blockrange_agg_mem(agg);
-		ck_assert_uint_eq(blockrange_agg_mem(agg), mem1);
+		memset(r, 0, sizeof(r));
+		for (k = 0; k < 2; k++) {
+			r[k].agg = agg;
+			ck_assert_int_eq(pthread_create(&th[k], NULL, reader,
+							&r[k]), 0);
+		}
+		for (k = 0; k < 2; k++)
+			ck_assert_int_eq(pthread_join(th[k], NULL), 0);
+		for (k = 0; k < 2; k++) {
+			ck_assert_uint_eq(r[k].n, r[k].sum);
+			ck_assert_uint_eq(r[k].n, r[0].n);
+			ck_assert_uint_eq(r[k].weight,
+					  blockrange_agg_weight(agg));
+		}
 	}
-	ck_assert_uint_eq(blockrange_agg_weight(agg), 50000);
-	/* At most 3/4 full: 32 / (3/8) bytes per distinct block at worst. */
-	ck_assert_uint_le(mem1, blockrange_agg_nr_blocks(agg) * 86 + 4096);
 	blockrange_agg_free(agg);
+}
+END_TEST
+
+/*
+ * Errors leave an aggregate as it was, whichever path a batch takes (a
+ * small one of known blocks through the table, a new owner, a large one),
+ * with the first error in block order: -EINVAL for an invalid block,
+ * -EOVERFLOW for a running sum past 2^64 - 1, then -EOVERFLOW for the
+ * aggregate's total.  _i: the tuning.
+ */
+START_TEST(test_batch_errors)
+{
+	static const unsigned tunes[] = {
+		TUNE_DEFAULT, TUNE_SMALL, TUNE_APPEND_ONLY
+	};
+	struct blockrange_agg *agg = agg_tuned(tunes[_i], NULL);
+	struct blockrange_agg *ref = agg_tuned(TUNE_HASH_ONLY, NULL);
+	struct blockrange_block v[300], w[10];
+	struct rng rng = { 0xe000 };
+	size_t k, at;
+
+	ck_assert_ptr_nonnull(agg);
+	ck_assert_ptr_nonnull(ref);
+	for (k = 0; k < 300; k++) {
+		uint64_t s = 0x1000 + rng_below(&rng, 512);
+
+		v[k] = (struct blockrange_block){ s, s + rng_below(&rng, 8),
+			k % 3 ? OWN_A : k % 2 ? OWN_B : NULL,
+			(enum blockrange_pred)(k % 3), 1 + k % 5 };
+	}
+	ck_assert_int_eq(blockrange_agg_add_blocks(agg, v, 100), 0);
+	ck_assert_int_eq(blockrange_agg_add_blocks(ref, v, 100), 0);
+	for (at = 0; at < 10; at += 3) {
+		/* Known blocks, one of them made invalid. */
+		memcpy(w, v, sizeof(w));
+		w[at].start = 0;
+		ck_assert_int_eq(blockrange_agg_add_blocks(agg, w, 10), -EINVAL);
+		memcpy(w, v, sizeof(w));
+		w[at].end = w[at].start - 1;
+		ck_assert_int_eq(blockrange_agg_add_blocks(agg, w, 10), -EINVAL);
+		memcpy(w, v, sizeof(w));
+		w[at].count = 0;
+		ck_assert_int_eq(blockrange_agg_add_blocks(agg, w, 10), -EINVAL);
+		memcpy(w, v, sizeof(w));
+		w[at].pred = (enum blockrange_pred)3;
+		ck_assert_int_eq(blockrange_agg_add_blocks(agg, w, 10), -EINVAL);
+		/* A running sum past 2^64 - 1, before or after an invalid one. */
+		memcpy(w, v, sizeof(w));
+		w[at].count = MAX;
+		ck_assert_int_eq(blockrange_agg_add_blocks(agg, w, 10),
+				 -EOVERFLOW);
+		w[9].start = 0;
+		ck_assert_int_eq(blockrange_agg_add_blocks(agg, w, 10),
+				 at < 9 ? -EOVERFLOW : -EINVAL);
+		w[0].end = 0;
+		ck_assert_int_eq(blockrange_agg_add_blocks(agg, w, 10),
+				 -EINVAL);
+		/* The total: fits in the batch, not with the aggregate. */
+		memcpy(w, v, sizeof(w));
+		w[at].count = MAX - 100;
+		ck_assert_int_eq(blockrange_agg_add_blocks(agg, w, 10),
+				 -EOVERFLOW);
+		/* A new owner and an invalid block. */
+		memcpy(w, v, sizeof(w));
+		w[at].owner = OWN_C;
+		w[9 - at].start = 0;
+		ck_assert_int_eq(blockrange_agg_add_blocks(agg, w, 10), -EINVAL);
+		assert_agg_eq(agg, ref, "after errors");
+	}
+	/* A large batch with one invalid block, then valid ones. */
+	memcpy(w, v, sizeof(w));
+	v[250].count = 0;
+	ck_assert_int_eq(blockrange_agg_add_blocks(agg, v, 300), -EINVAL);
+	v[250].count = MAX;
+	ck_assert_int_eq(blockrange_agg_add_blocks(agg, v, 300), -EOVERFLOW);
+	v[250].count = 1;
+	assert_agg_eq(agg, ref, "after a large batch");
+	ck_assert_int_eq(blockrange_agg_add_blocks(agg, v, 300), 0);
+	ck_assert_int_eq(blockrange_agg_add_blocks(ref, v, 300), 0);
+	w[4].owner = OWN_C;
+	ck_assert_int_eq(blockrange_agg_add_blocks(agg, w, 10), 0);
+	ck_assert_int_eq(blockrange_agg_add_blocks(ref, w, 10), 0);
+	assert_agg_eq(agg, ref, "valid batches");
+	blockrange_agg_free(agg);
+	blockrange_agg_free(ref);
+}
+END_TEST
+
+/*
+ * Stacks of 600 entries (more than a small batch): every tuning builds
+ * the tree's result.
+ */
+START_TEST(test_batch_long_stack)
+{
+	struct blockrange_branch br[600];
+	struct blockrange_ctx *t = blockrange_ctx_new(NULL), *fr;
+	struct blockrange_stack_stats s0 = { 0 }, s1;
+	struct rng rng = { 0xf000 };
+	const void *keys[3] = { OWN_A, OWN_B, OWN_C };
+	unsigned tune;
+	size_t k;
+
+	ck_assert_ptr_nonnull(t);
+	for (k = 0; k < 600; k++) {
+		uint64_t to = 0x2000 + rng_below(&rng, 4096);
+
+		br[k] = (struct blockrange_branch){
+			.from = to + rng_below(&rng, 64),
+			.to = 0x2000 + rng_below(&rng, 4096),
+			.to_owner = keys[rng_below(&rng, 3)],
+			.predicted = k & 1, .mispredicted = k % 3 == 0 };
+	}
+	ck_assert_int_eq(blockrange_apply_stack_n(t, br, 600, 3, &s0), 0);
+	for (tune = 0; tune < NR_TUNINGS; tune++) {
+		struct blockrange_agg *agg = agg_tuned(tune, NULL);
+
+		ck_assert_ptr_nonnull(agg);
+		memset(&s1, 0, sizeof(s1));
+		ck_assert_int_eq(blockrange_agg_add_stack(agg, br, 600, 3, &s1),
+				 0);
+		stats_eq(&s0, &s1);
+		fr = build(agg);
+		assert_same(t, fr, keys, 3, tune_name[tune]);
+		blockrange_ctx_free(fr);
+		blockrange_agg_free(agg);
+	}
+	blockrange_ctx_free(t);
 }
 END_TEST
 
@@ -1107,9 +1720,10 @@ END_TEST
  * aggregate equal to its shadow, built with the default allocator; nothing
  * may leak.
  */
-#define SW_N 400
+#define SW_N 600
 
-static void sweep_run(unsigned long fail_at, bool sticky, bool *failed_any)
+static void sweep_run(unsigned long fail_at, bool sticky, unsigned tune,
+		      bool *failed_any)
 {
 	struct test_alloc ta = { 0 };
 	struct blockrange_allocator a;
@@ -1142,7 +1756,7 @@ static void sweep_run(unsigned long fail_at, bool sticky, bool *failed_any)
 			.to = 0x1000 + 64 * (15 - k),
 			.to_owner = &skeys[k], .predicted = k & 1 };
 
-	x = blockrange_agg_new(&a);
+	x = agg_tuned(tune, &a);
 	if (!x)
 		goto out;
 	/* One by one (new owners, growth), then in bulk, then stacks. */
@@ -1165,7 +1779,7 @@ static void sweep_run(unsigned long fail_at, bool sticky, bool *failed_any)
 	else
 		ck_assert_int_eq(err, -ENOMEM);
 	assert_agg_eq(x, sx, "bulk add");
-	y = blockrange_agg_new(&a);
+	y = agg_tuned(tune, &a);
 	if (y) {
 		struct blockrange_stack_stats s1 = { 0 }, s2 = { 0 };
 
@@ -1252,14 +1866,18 @@ out:
 	*failed_any = ta.failed != 0;
 }
 
+/* _i: sticky or not, times the tunings default, small, small append. */
 START_TEST(test_batch_alloc_sweep)
 {
+	static const unsigned tunes[] = {
+		TUNE_DEFAULT, TUNE_SMALL, TUNE_SMALL_APPEND
+	};
 	unsigned long n;
-	bool failed = true, sticky = _i;
+	bool failed = true, sticky = _i & 1;
 
 	for (n = 1; failed; n++) {
 		REQUIRE(n < 10000, "the sweep does not end");
-		sweep_run(n, sticky, &failed);
+		sweep_run(n, sticky, tunes[_i / 2], &failed);
 	}
 	/* The workload makes dozens of allocations. */
 	ck_assert_uint_gt(n, 30);
@@ -1289,7 +1907,15 @@ Suite *batch_suite(void)
 	tcase_add_test(edge, test_batch_invalid);
 	tcase_add_test(edge, test_batch_queries);
 	tcase_add_test(edge, test_batch_memory_flat);
-	tcase_add_loop_test(edge, test_batch_alloc_sweep, 0, 2);
+	tcase_add_loop_test(edge, test_batch_alloc_sweep, 0, 6);
+	tcase_add_loop_test(edge, test_batch_switch, 0, 2);
+	tcase_add_test(edge, test_batch_backoff);
+	tcase_add_loop_test(edge, test_batch_errors, 0, 3);
+	tcase_add_test(edge, test_batch_long_stack);
+	tcase_add_test(edge, test_batch_misfits);
+	tcase_add_loop_test(edge, test_batch_settle_interleaved, 0, 2);
+	tcase_add_loop_test(edge, test_batch_result_bytes, 0, 2);
+	tcase_add_test(edge, test_batch_readers);
 	tcase_set_timeout(edge, 120);
 	suite_add_tcase(s, edge);
 	return s;

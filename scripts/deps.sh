@@ -18,6 +18,8 @@ pkgs=(
 	libzstd-dev libdw-dev libdebuginfod-dev elfutils debuginfod
 	# perf 6.1: the oracle of the perf.data reader's tests
 	linux-perf
+	# the fleet job on Dask (contrib/dask); GNU time measures its commands' memory
+	python3-distributed python3-dask time
 	# BOLT oracle, report graphs, browser test
 	bolt-19 libgraphviz-dev graphviz chromium chromium-driver python3-selenium
 	# blockrange record's default engine: qemu-x86_64 that loads TCG plugins

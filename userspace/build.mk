@@ -16,11 +16,21 @@
 #                         full leak check; several minutes)
 
 US_SRC := $(TOP)/userspace
+
+# The version of libblockrange's ABI (the shared library's file name is
+# libblockrange.so.$(BR_LIB_VERSION), its SONAME libblockrange.so.$(major);
+# blockrange.pc carries it).  The major changes with every incompatible
+# change of the exported symbols (CHANGELOG.md).
+BR_LIB_VERSION := 2.0.0
+BR_LIB_SOMAJOR := $(firstword $(subst ., ,$(BR_LIB_VERSION)))
 US_TESTS := $(TOP)/check-tests
 US_OUT := $(BUILD)/userspace
 
 US_CC ?= gcc
-US_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g -I$(US_SRC)/include
+# -I$(US_SRC): the library's private headers shared with the CLI
+# ("common/hash.h").
+US_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g -I$(US_SRC)/include \
+	-I$(US_SRC)
 # -MT: ccache (CCACHE_BASEDIR=build/) rewrites the absolute object path to
 # a relative one, which would name the wrong target in the .d file, and a
 # changed header would then rebuild nothing.
@@ -49,7 +59,7 @@ US_FUZZ_INSTR_SRCS := $(US_TESTS)/fuzz_blockrange.c $(US_LIB_SRCS)
 US_FUZZ_ORACLE_SRCS := $(US_TESTS)/model.c $(US_TESTS)/treecheck.c
 US_FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 US_FUZZ_CFLAGS := -std=c11 -Wall -Wextra -Werror -g -O1 -I$(US_SRC)/include \
-	$(US_FUZZ_SAN)
+	-I$(US_SRC) $(US_FUZZ_SAN)
 # Edge counters only, no comparison tracing: the input format has no magic
 # values for it to find (every byte is taken modulo a small range), and the
 # oracle's many find() calls would pay for a trace call per comparison.

@@ -3,7 +3,9 @@
 # sanitizer build overrides US_OUT and US_CC like the coverage build).
 #
 #   make cli        build/bin/blockrange
-#   make check-cli  Check suites of the CLI (parser, mapper, formatting, LBR
+#   make check-cli  the layers of the sources and the length of their
+#                   functions (check-cli-layers), then the
+#                   Check suites of the CLI (parser, mapper, formatting, LBR
 #                   fixtures, llvm-profgen-19 parity, exactness, the
 #                   hostile-input corpus); logs in build/cli/check-{a,b}.tap
 #                   and .xml
@@ -28,7 +30,7 @@ CLI_CC ?= gcc
 # Workloads are never instrumented (the coverage build overrides CLI_CC).
 CLI_WL_CC ?= gcc
 CLI_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g -pthread \
-	-I$(CLI_SRC) -I$(TOP)/userspace/include \
+	-I$(CLI_SRC) -I$(TOP)/userspace -I$(TOP)/userspace/include \
 	$$(pkg-config --cflags capstone libelf libdw libdebuginfod libgvc libzstd)
 # report.c links Graphviz's dot layout and core (SVG) plugins directly and
 # registers them itself (see report.h), so they are found by the runpath.
@@ -52,7 +54,8 @@ CLI_CHECK_BIN := $(CLI_OUT)/check_cli
 CLI_WL_NAMES := $(basename $(notdir $(wildcard $(CLI_TESTS)/workloads/*.c)))
 CLI_WL := $(foreach w,$(CLI_WL_NAMES),$(CLI_OUT)/wl/$(w)-nopie $(CLI_OUT)/wl/$(w)-pie)
 
-.PHONY: cli check-cli cli-demo check-cli-part-a check-cli-part-b
+.PHONY: cli check-cli cli-demo check-cli-part-a check-cli-part-b \
+	check-cli-layers
 
 cli: $(CLI_BIN)
 
@@ -74,14 +77,14 @@ $(CLI_BIN): $(CLI_OUT)/obj/builtin/main.o $(CLI_LIBA) $(US_LIB)
 
 $(CLI_OUT)/tests/%.o: $(CLI_TESTS)/%.c $(TOP)/userspace/cli.mk | deps
 	@mkdir -p $(@D)
-	$(CLI_CC) $(CLI_CFLAGS) -I$(CLI_SRC) $$(pkg-config --cflags check) \
+	$(CLI_CC) $(CLI_CFLAGS) $$(pkg-config --cflags check) \
 		-MMD -MP -MT $@ -c $< -o $@
 
 # The harness is empty unless BLOCKRANGE_FUZZ_PERFSCRIPT is defined, so a
 # build that takes every check-tests/*.c (the library's) is not broken.
 $(CLI_OUT)/tests/fuzz_perfscript.o: $(CLI_FUZZ_SRC) $(TOP)/userspace/cli.mk | deps
 	@mkdir -p $(@D)
-	$(CLI_CC) $(CLI_CFLAGS) -I$(CLI_SRC) -DBLOCKRANGE_FUZZ_PERFSCRIPT \
+	$(CLI_CC) $(CLI_CFLAGS) -DBLOCKRANGE_FUZZ_PERFSCRIPT \
 		-MMD -MP -MT $@ -c $< -o $@
 
 $(CLI_CHECK_BIN): $(CLI_TEST_OBJS) $(CLI_LIBA) $(US_LIB)
@@ -99,8 +102,17 @@ $(CLI_OUT)/wl/%-pie: $(CLI_TESTS)/workloads/%.c
 $(CLI_OUT)/tools/%: $(CLI_TESTS)/tools/%.c $(CLI_LIBA) $(US_LIB) \
 		$(TOP)/userspace/cli.mk | deps
 	@mkdir -p $(@D)
-	$(CLI_CC) $(CLI_CFLAGS) -I$(CLI_SRC) -o $@ $< $(CLI_LIBA) $(US_LIB) \
+	$(CLI_CC) $(CLI_CFLAGS) -o $@ $< $(CLI_LIBA) $(US_LIB) \
 		$(CLI_LIBS)
+
+# The allocation-failure shim of test_oom.c, preloaded into blockrange:
+# never instrumented (coverage, sanitizers), it only counts and fails the
+# program's own allocations.
+$(CLI_OUT)/tools/failalloc.so: $(CLI_TESTS)/tools/failalloc.c \
+		$(TOP)/userspace/cli.mk
+	@mkdir -p $(@D)
+	gcc -std=c11 -Wall -Wextra -Werror -O2 -fPIC -shared -o $@ $< \
+		-ldl -pthread
 
 # Its symbols exported in .dynsym too, for the .dynsym-only lookup test.
 $(CLI_OUT)/wl/sortsearch-rdynamic: $(CLI_TESTS)/workloads/sortsearch.c
@@ -131,6 +143,15 @@ $(CLI_BADGEN)/.stamp: $(CLI_BAD)/make-fixtures.sh $(CLI_OUT)/wl/golden \
 		'$(CLI_WL_CC)'
 	touch $@
 
+# No layer of userspace/cli includes a higher one, only builtin/ picks exit
+# statuses, resolve/ never prints (userspace/cli/README.md), and no function
+# is longer than 100 lines; a second.
+check-cli-layers:
+	sh $(CLI_TESTS)/check-layers.sh $(CLI_SRC)
+	sh $(CLI_TESTS)/long-functions.sh $(CLI_SRC) 100
+
+check-cli: check-cli-layers
+
 # Everything runs inside one Check runner, so its summary is the last line.
 # The suites run as two processes side by side, CLI_SUITES_A and all the
 # others (together: every suite), with the multi-DSO oracle beside them;
@@ -141,6 +162,7 @@ CLI_CHECK_JOBS ?= 2
 check-cli: deps $(CLI_BIN) $(CLI_CHECK_BIN) $(CLI_WL) $(CLI_OUT)/wl/golden \
 		$(CLI_OUT)/wl/sortsearch-rdynamic $(CLI_OUT)/wl/golden-vmlinux \
 		$(CLI_BADGEN)/.stamp $(CLI_OUT)/tools/pdreloc \
+		$(CLI_OUT)/tools/failalloc.so \
 		$(CLI_OUT)/wl/multidso-nopie $(CLI_OUT)/wl/multidso-pie
 	$(MAKE) --no-print-directory -O -j$(CLI_CHECK_JOBS) \
 		check-cli-part-a check-cli-part-b check-cli-dsos-nopie \
@@ -162,6 +184,7 @@ check-cli-part-a check-cli-part-b: check-cli-part-%:
 		BLOCKRANGE_FUZZ_CORPUS=$(CLI_FUZZ_CORPUS) \
 		BLOCKRANGE_LOOKUP=$(CLI_TESTS) \
 		BLOCKRANGE_PERFDATA=$(SHARED)/fixtures/perfdata \
+		BLOCKRANGE_TOOLS=$(CLI_OUT)/tools \
 		LLVM_PROFGEN=$(LLVM_PROFGEN) \
 		$(CLI_CHECK_BIN)
 
@@ -220,6 +243,7 @@ CLI_FUZZ_BIN := $(CLI_FUZZ_OUT)/fuzz_perfscript
 CLI_FUZZ_CORPUS := $(CLI_TESTS)/fuzz-corpus
 CLI_FUZZ_DICT := $(CLI_TESTS)/fuzz-perfscript.dict
 CLI_FUZZ_CFLAGS := -std=c11 -Wall -Wextra -Werror -g -O1 -I$(CLI_SRC) \
+	-I$(TOP)/userspace \
 	-DBLOCKRANGE_FUZZ_PERFSCRIPT \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 CLI_FUZZ_MAX_LEN := 4096

@@ -4,16 +4,17 @@
 # CLI_OUT, deps).
 #
 #   make install [PREFIX=/usr/local] [DESTDIR=...]
-#                   the CLI, libblockrange.so.$(BR_VERSION) (SONAME
-#                   libblockrange.so.$(BR_SOMAJOR), exports exactly the API
-#                   of userspace/libblockrange.map), libblockrange.a, the
+#                   the CLI, libblockrange.so.$(BR_LIB_VERSION) (SONAME
+#                   libblockrange.so.$(BR_LIB_SOMAJOR), exports exactly the
+#                   API of userspace/libblockrange.map; both versions from
+#                   userspace/build.mk), libblockrange.a, the
 #                   headers, blockrange.pc, blockrange(1), libblockrange(3),
 #                   the bash completion and the QEMU recorder's plugin
 #                   (LIBDIR/blockrange/, where the CLI looks: ../lib/blockrange/
 #                   beside its binary).  BINDIR, LIBDIR, INCLUDEDIR,
 #                   MANDIR, PKGCONFIGDIR and BASHCOMPDIR override the places.
 #   make uninstall  removes exactly those files (same variables)
-#   make shared     build/shared/libblockrange.so.$(BR_VERSION)
+#   make shared     build/shared/libblockrange.so.$(BR_LIB_VERSION)
 #   make check-install
 #                   installs into a temporary DESTDIR and checks the file
 #                   list, the SONAME and links, builds the library demo
@@ -32,9 +33,9 @@
 #                   in headless Chromium (console, SVG, clicks, visible
 #                   numbers, screenshot build/report/report.png)
 
+# The CLI's version (blockrange --version); the library's is BR_LIB_VERSION.
 BR_VERSION := $(shell sed -n 's/^\#define BLOCKRANGE_VERSION "\(.*\)"/\1/p' \
 	$(TOP)/userspace/cli/base/version.h)
-BR_SOMAJOR := $(firstword $(subst ., ,$(BR_VERSION)))
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -49,8 +50,8 @@ BR_SH_OUT := $(BUILD)/shared
 BR_SH_SRCS := $(wildcard $(TOP)/userspace/lib/*.c)
 BR_SH_OBJS := $(patsubst $(TOP)/userspace/lib/%.c,$(BR_SH_OUT)/obj/%.o,$(BR_SH_SRCS))
 BR_MAP := $(TOP)/userspace/libblockrange.map
-BR_SO_REAL := libblockrange.so.$(BR_VERSION)
-BR_SO_NAME := libblockrange.so.$(BR_SOMAJOR)
+BR_SO_REAL := libblockrange.so.$(BR_LIB_VERSION)
+BR_SO_NAME := libblockrange.so.$(BR_LIB_SOMAJOR)
 BR_SO := $(BR_SH_OUT)/$(BR_SO_REAL)
 BR_HEADERS := $(wildcard $(TOP)/userspace/include/blockrange/*.h)
 BR_MAN1 := $(TOP)/userspace/man/blockrange.1
@@ -65,7 +66,8 @@ shared: $(BR_SO)
 $(BR_SH_OUT)/obj/%.o: $(TOP)/userspace/lib/%.c $(TOP)/userspace/install.mk
 	@mkdir -p $(@D)
 	gcc -std=c11 -Wall -Wextra -Werror -O2 -g -fPIC \
-		-I$(TOP)/userspace/include -MMD -MP -MT $@ -c $< -o $@
+		-I$(TOP)/userspace/include -I$(TOP)/userspace -MMD -MP -MT $@ \
+		-c $< -o $@
 
 # -z defs: the library needs nothing but libc.
 $(BR_SO): $(BR_SH_OBJS) $(BR_MAP)
@@ -97,7 +99,7 @@ install: $(CLI_BIN) $(US_LIB) $(BR_SO) $(QREC_PLUGIN)
 	install -m 644 $(US_LIB) $(DESTDIR)$(LIBDIR)/libblockrange.a
 	install -m 644 $(BR_HEADERS) $(DESTDIR)$(INCLUDEDIR)/blockrange/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
-		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(BR_VERSION)|' \
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(BR_LIB_VERSION)|' \
 		$(BR_PC_IN) > $(DESTDIR)$(PKGCONFIGDIR)/blockrange.pc
 	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/blockrange.pc
 	install -m 644 $(BR_MAN1) $(DESTDIR)$(MANDIR)/man1/blockrange.1
@@ -115,7 +117,8 @@ uninstall:
 # The demo program of the library (userspace/demo/) is built against the
 # installed copy; its output must equal the statically linked demo's.
 check-install: deps $(BR_SO) $(CLI_BIN) $(US_LIB) $(US_DEMO_BIN)
-	BR_VERSION=$(BR_VERSION) BR_SO_NAME=$(BR_SO_NAME) \
+	BR_VERSION=$(BR_VERSION) BR_LIB_VERSION=$(BR_LIB_VERSION) \
+		BR_SO_NAME=$(BR_SO_NAME) \
 		BR_INSTALLED='$(BR_INSTALLED)' PREFIX=$(PREFIX) \
 		MAKE='$(MAKE)' TOP=$(TOP) DEMO_SRC=$(TOP)/userspace/demo/blockrange-demo.c \
 		DEMO_STATIC=$(US_DEMO_BIN) OUT=$(BUILD)/install-check \

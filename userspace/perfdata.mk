@@ -41,7 +41,7 @@ PD_FUZZ_SRC := $(TOP)/check-tests/fuzz_perfdata.c
 
 $(CLI_OUT)/tests/fuzz_perfdata.o: $(PD_FUZZ_SRC) $(TOP)/userspace/perfdata.mk | deps
 	@mkdir -p $(@D)
-	$(CLI_CC) $(CLI_CFLAGS) -I$(CLI_SRC) -DBLOCKRANGE_FUZZ_PERFDATA \
+	$(CLI_CC) $(CLI_CFLAGS) -DBLOCKRANGE_FUZZ_PERFDATA \
 		-MMD -MP -MT $@ -c $< -o $@
 
 check-cli: $(PD_ORACLE_OUT)/.stamp $(PD_BAD_OUT)/.stamp
@@ -55,6 +55,7 @@ check-cli: export BLOCKRANGE_PD_CORPUS := $(PD_TESTS)/fuzz-perfdata-corpus
 # the committed corpus, the generated good variants and the hostile files.
 PD_FUZZ_BIN := $(CLI_FUZZ_OUT)/fuzz_perfdata
 PD_FUZZ_CFLAGS := -std=c11 -Wall -Wextra -Werror -g -O1 -I$(CLI_SRC) \
+	-I$(TOP)/userspace \
 	-DBLOCKRANGE_FUZZ_PERFDATA -DBLOCKRANGE_FUZZ_LIBFUZZER \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 PD_FUZZ_MAX_LEN := 16384

@@ -36,6 +36,8 @@ static const struct {
 	{ "manners", manners_suite },
 	{ "perfdata", perfdata_suite },
 	{ "scale", scale_suite },
+	{ "oom", oom_suite },
+	{ "options", options_suite },
 };
 
 #define NR_SUITES (sizeof(suites) / sizeof(suites[0]))

@@ -7,8 +7,9 @@
  * BLOCKRANGE_BADINPUT (the hostile-input corpus) and BLOCKRANGE_BADGEN (its
  * fixtures made at build time), BLOCKRANGE_FUZZ_CORPUS (the perf script
  * fuzz harness's corpus), BLOCKRANGE_PD_* (the perf.data suite, see
- * test_perfdata.c and userspace/perfdata.mk), BLOCKRANGE_QEMU_WL (the QEMU
- * recorder's micro workloads, test_qemu.c and userspace/qemu-rec.mk).
+ * test_perfdata.c and userspace/perfdata.mk), BLOCKRANGE_TOOLS (the test
+ * tools: pdreloc, failalloc.so), BLOCKRANGE_QEMU_WL (the QEMU recorder's
+ * micro workloads, test_qemu.c and userspace/qemu-rec.mk).
  */
 #ifndef BLOCKRANGE_CLI_TESTS_H
 #define BLOCKRANGE_CLI_TESTS_H
@@ -34,6 +35,8 @@ Suite *report_suite(void);
 Suite *manners_suite(void);
 Suite *perfdata_suite(void);
 Suite *scale_suite(void);
+Suite *oom_suite(void);
+Suite *options_suite(void);
 
 /* getenv() that fails the test when the variable is missing. */
 const char *env_path(const char *name);

@@ -1047,6 +1047,72 @@ def bad_cases():
     pd.attrs = []
     pd.recs = [rec(pd.w, HEADER_ATTR, 0, pd.w.u32(0, 60) + b'\0' * 16)]
     out['pipe-attr-short'] = (pd.bytes(), 'A HEADER_ATTR record too short for an attr.')
+    out.update(more_bad_cases())
+    return out
+
+
+def _pipe_with(recs):
+    """A good pipe-mode stream (its attr and EVENT_DESC) and then @recs."""
+    pd, a = _basic(pipe=True)
+    pd.recs = list(recs(pd, a))
+    return pd.bytes()
+
+
+def more_bad_cases():
+    """Records and features each reader refuses on its own."""
+    out = {}
+    sid = {'pid': 1, 'tid': 1, 'time': 5}
+
+    def bid_body(w, size_byte, path):
+        return w.p('i', -1) + b'\x11' * 20 + bytes([size_byte, 0, 0, 0]) + path
+
+    out['pipe-feature-short'] = (_pipe_with(lambda pd, a: [rec(pd.w, HEADER_FEATURE, 0, b'')]),
+                                 'A HEADER_FEATURE record without the feature number.')
+    out['pipe-event-update-short'] = (_pipe_with(lambda pd, a: [rec(pd.w, EVENT_UPDATE, 0, pd.w.u64(1))]),
+                                      'An EVENT_UPDATE record of 16 bytes (its type and id need 24).')
+    out['pipe-auxtrace-short'] = (_pipe_with(lambda pd, a: [rec(pd.w, AUXTRACE, 0, b'')]),
+                                  'An AUXTRACE record without its payload size.')
+    out['pipe-tracing-data-short'] = (_pipe_with(lambda pd, a: [rec(pd.w, HEADER_TRACING_DATA, 0, b'')]),
+                                      'A TRACING_DATA record without its size.')
+    out['pipe-build-id-short'] = (_pipe_with(lambda pd, a: [rec(pd.w, HEADER_BUILD_ID, MISC_USER, pd.w.u64(1, 2))]),
+                                  'A HEADER_BUILD_ID record of 24 bytes, shorter than pid, id and size.')
+    out['pipe-build-id-size'] = (_pipe_with(lambda pd, a: [rec(pd.w, HEADER_BUILD_ID, MISC_USER | MISC_BUILD_ID_SIZE,
+                                                             bid_body(pd.w, 21, cstr('/bin/x', 64)))]),
+                                 'A HEADER_BUILD_ID record whose build-id size says 21 (at most 20).')
+    out['pipe-build-id-no-nul'] = (_pipe_with(lambda pd, a: [rec(pd.w, HEADER_BUILD_ID, MISC_USER | MISC_BUILD_ID_SIZE,
+                                                               bid_body(pd.w, 20, b'/bin/xyzabcd'))]),
+                                   'A HEADER_BUILD_ID record whose file name has no NUL.')
+    out['pipe-attr-size'] = (_pipe_with(lambda pd, a: [rec(pd.w, HEADER_ATTR, 0,
+                                                         pd.w.u32(0, 4000) + base_attr().pack(pd.w, 64)[8:] + pd.w.u64(13))]),
+                             'A HEADER_ATTR record whose attr.size (4000) is larger than the record.')
+    out['pipe-event-desc-empty'] = (_pipe_with(lambda pd, a: [rec(pd.w, HEADER_FEATURE, 0, pd.w.u64(FEAT_EVENT_DESC))]),
+                                    'An EVENT_DESC feature record without its counts.')
+    out['pipe-event-desc-attr-size'] = (_pipe_with(lambda pd, a: [rec(pd.w, HEADER_FEATURE, 0,
+                                                                    pd.w.u64(FEAT_EVENT_DESC) + pd.w.u32(1, 0))]),
+                                        'An EVENT_DESC feature record whose attr size says 0.')
+    a0 = base_attr()
+    out['pipe-event-desc-ids'] = (_pipe_with(lambda pd, a: [rec(pd.w, HEADER_FEATURE, 0,
+                                                              pd.w.u64(FEAT_EVENT_DESC) + pd.w.u32(1, a0.size) + a0.pack(pd.w)
+                                                              + pd.w.u32(1 << 20) + header_string(pd.w, 'cycles:u'))]),
+                                  'An EVENT_DESC entry claiming 2^20 ids with none there.')
+    nosid = {A_MMAP: 1, A_COMM: 1, A_TASK: 1, A_MMAP2: 1, A_EXCLUDE_KERNEL: 1}
+    out['mmap-short'] = (_file_with(lambda pd, a: [rec(pd.w, MMAP, MISC_USER, pd.w.u32(1, 1) + pd.w.u64(0x400000))],
+                                    flags=nosid),
+                         'An MMAP record of 24 bytes (no sample_id_all): its fields and name need more.')
+    out['comm-no-nul'] = (_file_with(lambda pd, a: [rec(pd.w, COMM, 0, pd.w.u32(1, 1) + b'abcdefgh' + sample_id(pd.w, a, sid))]),
+                          'A COMM record whose name has no NUL before its sample_id.')
+    out['lost-short'] = (_file_with(lambda pd, a: [rec(pd.w, LOST, 0, pd.w.u64(11))], flags=nosid),
+                         'A LOST record with its id but not its count (no sample_id_all).')
+    out['fork-short'] = (_file_with(lambda pd, a: [rec(pd.w, FORK, 0, pd.w.u32(1, 1))], flags=nosid),
+                         'A FORK record with pid and ppid only (no sample_id_all).')
+    out['read-format-bits'] = (_file_with(lambda pd, a: [], read_format=1 << 10),
+                               'An attr with a read_format bit perf does not know (1 << 10).')
+    pd, a = _basic()
+    pd.event_desc = False
+    pd.compressed_mmap_len = 65536
+    s1 = sample(pd.w, a, {'ip': 1, 'pid': 1, 'tid': 1, 'time': 5, 'br': entries(3, 0x401000)})
+    pd.recs = [rec(pd.w, COMPRESSED, 0, zstd_compress(s1 + s1[:20])), rec(pd.w, FINISHED_ROUND, 0, b'')]
+    out['compressed-carry'] = (pd.bytes(), 'Compressed data that ends in the middle of a record, followed by a record that is not COMPRESSED.')
     return out
 
 

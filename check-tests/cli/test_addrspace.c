@@ -11,8 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "resolve/addrspace.h"
+#include "base/status.h"
 #include "cli_tests.h"
+#include "resolve/addrspace.h"
 #include "resolve/elfbin.h"
 #include "resolve/session.h"
 
@@ -38,7 +39,7 @@ static void open_wl(const char *name)
 static void open_session(const char *name)
 {
 	struct session_opts o;
-	char path[512];
+	char path[512], err[512];
 
 	memset(&o, 0, sizeof(o));
 	o.dso.code_set = true;
@@ -46,7 +47,8 @@ static void open_session(const char *name)
 		wl(name, path, sizeof(path));
 		o.binary = path;
 	}
-	ck_assert_int_eq(session_init(&ses, "test", &o), 0);
+	ck_assert_msg(!session_init(&ses, "test", &o, err, sizeof(err)), "%s",
+		      err);
 	ses_open = true;
 }
 
@@ -153,14 +155,14 @@ START_TEST(mmap_rejects)
 	open_session("branches-pie");
 	past.pgoff = bin.image_size;
 	ck_assert_int_eq(add(mm(1, 0xfffffffffffff000, 0x2000, 0x1000,
-				"branches-pie")), -1);
+				"branches-pie")), BR_EINPUT);
 	ck_assert_str_eq(err, "test:7: expected a mapping of branches-pie whose end (start + length) and file end (offset + length) fit in 64 bits, got start 0xfffffffffffff000, length 0x2000, offset 0x1000");
 	ck_assert_int_eq(add(mm(1, 0x1000, 0x2000, 0xfffffffffffff000,
-				"branches-pie")), -1);
+				"branches-pie")), BR_EINPUT);
 	ck_assert(strstr(err, "offset 0xfffffffffffff000"));
 	ck_assert_int_eq(add(mm(1, 0x1000, UINT64_MAX, 0, "branches-pie")),
-			 -1);
-	ck_assert_int_eq(add(past), -1);
+			 BR_EINPUT);
+	ck_assert_int_eq(add(past), BR_EINPUT);
 	snprintf(want, sizeof(want), "test:7: expected a file offset inside branches-pie (%zu bytes) for its mapping, got 0x%zx",
 		 bin.image_size, bin.image_size);
 	ck_assert_str_eq(err, want);
@@ -317,6 +319,63 @@ START_TEST(pie_without_mmap_is_an_error)
 }
 END_TEST
 
+/*
+ * A mapping over older ones cuts what it overlaps, as mmap(2) does: the
+ * middle of one (two pieces stay, the tail's file offset moved on), the
+ * end of one, the start of one, all of one.
+ */
+static void map(struct as_maps *m, uint64_t start, uint64_t end,
+		uint64_t pgoff, uint64_t id)
+{
+	struct as_map nm = { .start = start, .end = end, .pgoff = pgoff,
+			     .id = id };
+
+	ck_assert_int_eq(as_maps_insert(m, &nm), 0);
+}
+
+static void has(struct as_maps *m, size_t i, uint64_t start, uint64_t end,
+		uint64_t pgoff, uint64_t id)
+{
+	ck_assert_uint_gt(m->nr, i);
+	ck_assert_msg(m->v[i].start == start && m->v[i].end == end &&
+		      m->v[i].pgoff == pgoff && m->v[i].id == id,
+		      "mapping %zu: [%#lx, %#lx) pgoff %#lx id %lu", i,
+		      (unsigned long)m->v[i].start, (unsigned long)m->v[i].end,
+		      (unsigned long)m->v[i].pgoff, (unsigned long)m->v[i].id);
+}
+
+START_TEST(mappings_cut)
+{
+	struct as_maps m = { 0 }, c = { 0 };
+
+	map(&m, 0x10000, 0x20000, 0, 1);
+	map(&m, 0x14000, 0x15000, 0, 2);	/* the middle of 1 */
+	ck_assert_uint_eq(m.nr, 3);
+	has(&m, 0, 0x10000, 0x14000, 0, 1);
+	has(&m, 1, 0x14000, 0x15000, 0, 2);
+	has(&m, 2, 0x15000, 0x20000, 0x5000, 1);
+	map(&m, 0x1f000, 0x30000, 0, 3);	/* the end of 1's tail */
+	has(&m, 2, 0x15000, 0x1f000, 0x5000, 1);
+	has(&m, 3, 0x1f000, 0x30000, 0, 3);
+	map(&m, 0x0f000, 0x11000, 0, 4);	/* the start of 1's head */
+	has(&m, 0, 0x0f000, 0x11000, 0, 4);
+	has(&m, 1, 0x11000, 0x14000, 0x1000, 1);
+	map(&m, 0x13000, 0x16000, 0, 5);	/* all of 2 */
+	ck_assert_uint_eq(m.nr, 5);
+	has(&m, 1, 0x11000, 0x13000, 0x1000, 1);
+	has(&m, 2, 0x13000, 0x16000, 0, 5);
+	has(&m, 3, 0x16000, 0x1f000, 0x6000, 1);
+	ck_assert_ptr_null(as_maps_find(&m, 0x0e000));
+	ck_assert_uint_eq(as_maps_find(&m, 0x15fff)->id, 5);
+	ck_assert_uint_eq(as_maps_find(&m, 0x2ffff)->id, 3);
+	ck_assert_int_eq(as_maps_copy(&c, &m), 0);
+	ck_assert_uint_eq(c.nr, m.nr);
+	ck_assert(!memcmp(c.v, m.v, m.nr * sizeof(*m.v)));
+	as_maps_free(&m);
+	as_maps_free(&c);
+}
+END_TEST
+
 Suite *addrspace_suite(void)
 {
 	Suite *s = suite_create("addrspace");
@@ -330,6 +389,7 @@ Suite *addrspace_suite(void)
 	tcase_add_test(t, processes_fork_exec);
 	tcase_add_test(t, code_set_and_fallthrough);
 	tcase_add_test(t, pie_without_mmap_is_an_error);
+	tcase_add_test(t, mappings_cut);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -25,6 +25,7 @@
 
 #include "cli_tests.h"
 #include "output/perfdata_write.h"
+#include "resolve/elfbin.h"
 
 #define WL "sortsearch-pie"
 
@@ -502,7 +503,7 @@ START_TEST(build_id_mismatch)
 		 env_path("BLOCKRANGE_WORKLOADS"));
 	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", other, bin);
 	ck_assert_int_eq(run_cmd(sh, NULL, NULL), 0);
-	n = pdw_file_build_id(bin, id);
+	n = eb_file_build_id(bin, id);
 	ck_assert_int_gt(n, 0);
 	for (i = 0; i < n; i++)
 		sprintf(hex + 2 * i, "%02x", id[i]);

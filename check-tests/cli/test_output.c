@@ -2,7 +2,7 @@
 /*
  * Output formatting against golden files.  The binary is golden/golden.S
  * (fixed layout, no compiler code generation); every number in the golden
- * files was checked by hand (see README.md, "Tests").
+ * files was checked by hand (see docs/cli-reference.md, "Tests").
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli_tests.h"
+#include "output/json.h"
 
 static char golden_bin[512];
 
@@ -247,6 +248,29 @@ START_TEST(usage_errors)
 }
 END_TEST
 
+/*
+ * JSON strings: quotes, backslashes and control bytes escaped; <>& too
+ * when the JSON goes into HTML.
+ */
+START_TEST(json_escapes)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(f);
+	json_str(f, "a\"b\\c\n<&>");
+	fputc(' ', f);
+	json_str_html(f, "x<y&z>\t");
+	fputc(' ', f);
+	json_str_or_null(f, NULL);
+	fclose(f);
+	ck_assert_str_eq(buf, "\"a\\\"b\\\\c\\u000a<&>\" "
+			 "\"x\\u003cy\\u0026z\\u003e\\u0009\" null");
+	free(buf);
+}
+END_TEST
+
 Suite *output_suite(void)
 {
 	Suite *s = suite_create("output");
@@ -263,6 +287,7 @@ Suite *output_suite(void)
 	tcase_add_test(t, ranges_flags);
 	tcase_add_test(t, annotate_unknown_symbol);
 	tcase_add_test(t, usage_errors);
+	tcase_add_test(t, json_escapes);
 	suite_add_tcase(s, t);
 	return s;
 }

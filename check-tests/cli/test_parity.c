@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/annotate.h"
+#include "collect/annot.h"
 #include "cli_tests.h"
 #include "resolve/elfbin.h"
 #include "input/input.h"
@@ -331,7 +331,8 @@ START_TEST(exactness)
 	ck_assert_msg(!eb_open(bin, &eb, err, sizeof(err)), "%s", err);
 	memset(&so, 0, sizeof(so));
 	so.binary = bin;
-	ck_assert_int_eq(annot_init(&an, ps, &so, NULL), 0);
+	ck_assert_msg(!annot_init(&an, ps, &so, NULL, err, sizeof(err)), "%s",
+		      err);
 	f.a = &an;
 	annot_sink(&an, &f.inner);
 	memset(&sink, 0, sizeof(sink));

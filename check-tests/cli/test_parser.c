@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/status.h"
 #include "cli_tests.h"
 #include "input/perfscript.h"
 
@@ -272,7 +273,7 @@ START_TEST(malformed_nul)
 	static const char line[] = "  401 0x1/0x2\0/P";
 
 	ck_assert_int_eq(ps_parse_line(line, sizeof(line) - 1, &pl, err,
-				       sizeof(err)), -1);
+				       sizeof(err)), BR_EINPUT);
 	ck_assert_str_eq(err, "expected text without NUL bytes (one at column 14), got '  401 0x1/0x2\\x00/P'");
 }
 END_TEST
@@ -284,7 +285,7 @@ START_TEST(malformed_long_got)
 
 	memset(line, 'q', sizeof(line) - 1);
 	line[sizeof(line) - 1] = '\0';
-	ck_assert_int_eq(parse(line), -1);
+	ck_assert_int_eq(parse(line), BR_EINPUT);
 	ck_assert_msg(strlen(err) < 200, "%s", err);
 	ck_assert(strstr(err, "...'"));
 }
@@ -360,7 +361,7 @@ START_TEST(malformed_file)
 	struct tally t;
 	struct ps_stats st;
 
-	ck_assert_int_eq(read_text(b->line, false, &t, &st), -1);
+	ck_assert_int_eq(read_text(b->line, false, &t, &st), BR_EINPUT);
 	ck_assert_msg(strstr(err, b->expect), "message '%s' lacks '%s'", err,
 		      b->expect);
 	/* With skip_bad the same input is read to the end. */

@@ -16,9 +16,11 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "base/status.h"
 #include "cli_tests.h"
 #include "output/perfdata_write.h"
 #include "output/pswrite.h"
+#include "resolve/elfbin.h"
 
 static void attr_of(struct perf_event_attr *a, uint64_t config)
 {
@@ -122,8 +124,8 @@ START_TEST(file_and_pipe)
 		 env_path("BLOCKRANGE_WORKLOADS"));
 	snprintf(other, sizeof(other), "%s/libhot.so",
 		 env_path("BLOCKRANGE_WORKLOADS"));
-	bidsz = pdw_file_build_id(bin, bid);
-	obidsz = pdw_file_build_id(other, obid);
+	bidsz = eb_file_build_id(bin, bid);
+	obidsz = eb_file_build_id(other, obid);
 	ck_assert_int_eq(bidsz, 20);
 	ck_assert_int_eq(obidsz, 20);
 	scratch(pipe ? "pdw-pipe.data" : "pdw-file.data", data, sizeof(data));
@@ -218,34 +220,106 @@ START_TEST(refusals)
 	ck_assert(!pdw_open(&w, data, err, sizeof(err)));
 	ck_assert_int_eq(pdw_add_event(w, &a, "e"), 0);
 	ck_assert(!pdw_comm(w, 1, 1, "x", false, 1));
-	ck_assert_int_eq(pdw_add_event(w, &a, "f"), -1);
+	ck_assert_int_eq(pdw_add_event(w, &a, "f"), BR_ESYS);
 	ck_assert_msg(strstr(pdw_error(w), "an event added after the first record"),
 		      "%s", pdw_error(w));
-	ck_assert_int_eq(pdw_close(w, err, sizeof(err)), -1);
+	ck_assert_int_eq(pdw_close(w, err, sizeof(err)), BR_ESYS);
 	/* two events without IDENTIFIER */
 	a.sample_type &= ~(uint64_t)PERF_SAMPLE_IDENTIFIER;
 	ck_assert(!pdw_open(&w, data, err, sizeof(err)));
 	ck_assert_int_eq(pdw_add_event(w, &a, "e"), 0);
 	ck_assert_int_eq(pdw_add_event(w, &a, "f"), 1);
-	ck_assert_int_eq(pdw_comm(w, 1, 1, "x", false, 1), -1);
-	ck_assert_int_eq(pdw_close(w, err, sizeof(err)), -1);
+	ck_assert_int_eq(pdw_comm(w, 1, 1, "x", false, 1), BR_ESYS);
+	ck_assert_int_eq(pdw_close(w, err, sizeof(err)), BR_ESYS);
 	ck_assert_msg(strstr(err, "several events need PERF_SAMPLE_IDENTIFIER"),
 		      "%s", err);
 	/* a branch stack that no record can hold */
 	memset(br, 0, sizeof(br));
 	ck_assert(!pdw_open(&w, data, err, sizeof(err)));
 	ck_assert_int_eq(pdw_add_event(w, &a, "e"), 0);
-	ck_assert_int_eq(pdw_sample(w, &s), -1);
-	ck_assert_int_eq(pdw_close(w, err, sizeof(err)), -1);
+	ck_assert_int_eq(pdw_sample(w, &s), BR_ESYS);
+	ck_assert_int_eq(pdw_close(w, err, sizeof(err)), BR_ESYS);
 	ck_assert_msg(strstr(err, "perf.data records hold at most 2727"), "%s",
 		      err);
 	/* an unsupported sample field */
 	a.sample_type |= PERF_SAMPLE_CALLCHAIN;
 	ck_assert(!pdw_open(&w, data, err, sizeof(err)));
-	ck_assert_int_eq(pdw_add_event(w, &a, "e"), -1);
-	ck_assert_int_eq(pdw_close(w, err, sizeof(err)), -1);
+	ck_assert_int_eq(pdw_add_event(w, &a, "e"), BR_ESYS);
+	ck_assert_int_eq(pdw_close(w, err, sizeof(err)), BR_ESYS);
 	ck_assert_msg(strstr(err, "fields the writer does not support"), "%s",
 		      err);
+}
+END_TEST
+
+/* One writer, one refused call: its message, and pdw_close() fails. */
+static void refused(int (*call)(struct pdw *w), bool with_event,
+		    const char *want)
+{
+	char data[512], err[512];
+	struct perf_event_attr a;
+	struct pdw *w;
+
+	scratch("pdw-refuse2.data", data, sizeof(data));
+	attr_of(&a, PERF_COUNT_SW_MAX);
+	ck_assert(!pdw_open(&w, data, err, sizeof(err)));
+	if (with_event)
+		ck_assert_int_eq(pdw_add_event(w, &a, "e"), 0);
+	ck_assert_int_eq(call(w), BR_ESYS);
+	ck_assert_msg(strstr(pdw_error(w), want), "%s", pdw_error(w));
+	ck_assert_int_eq(pdw_close(w, err, sizeof(err)), BR_ESYS);
+	ck_assert_msg(strstr(err, want), "%s", err);
+}
+
+static int comm_first(struct pdw *w)
+{
+	return pdw_comm(w, 1, 1, "x", false, 1);
+}
+
+static int huge_comm(struct pdw *w)
+{
+	static char comm[70000];
+
+	memset(comm, 'c', sizeof(comm) - 1);
+	return pdw_comm(w, 1, 1, comm, false, 1);
+}
+
+static int long_build_id(struct pdw *w)
+{
+	struct pdw_mmap m = { .pid = 1, .tid = 1, .start = 0x1000,
+			      .len = 0x1000, .build_id_size = 21,
+			      .path = "/x" };
+
+	return pdw_mmap2(w, &m);
+}
+
+static int long_table_id(struct pdw *w)
+{
+	static const uint8_t id[32];
+
+	return pdw_build_id(w, -1, PERF_RECORD_MISC_USER, "/x", id, 21);
+}
+
+static int no_such_event(struct pdw *w)
+{
+	struct pdw_sample s = { .event = 5 };
+
+	return pdw_sample(w, &s);
+}
+
+static int not_a_string(struct pdw *w)
+{
+	return pdw_set_string(w, PF_FEAT_NRCPUS, "x");
+}
+
+/* Calls the writer refuses, each with what it says. */
+START_TEST(refused_calls)
+{
+	refused(comm_first, false, "no event added before the first record");
+	refused(huge_comm, true, "does not fit perf's 16-bit size");
+	refused(long_build_id, true, "build-id of 21 bytes (at most 20)");
+	refused(long_table_id, true, "build-id of 21 bytes for /x");
+	refused(no_such_event, true, "sample of event 5, which was not added");
+	refused(not_a_string, true, "is not a string feature");
 }
 END_TEST
 
@@ -257,6 +331,7 @@ Suite *pdwrite_suite(void)
 	tcase_set_timeout(t, 60);
 	tcase_add_loop_test(t, file_and_pipe, 0, 2);
 	tcase_add_test(t, refusals);
+	tcase_add_test(t, refused_calls);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -38,9 +38,10 @@
 #include "cli_tests.h"
 #include "../../userspace/qemu-plugin/qrec_wire.h"
 #include "../../userspace/qemu-plugin/x86dec.h"
+#include "base/status.h"
+#include "input/brprof.h"
 #include "output/pswrite.h"
 #include "record/qemu_rec.h"
-#include "input/brprof.h"
 #include "resolve/elfbin.h"
 
 #define ARGV(...) ((char *[]){ __VA_ARGS__, NULL })
@@ -103,7 +104,8 @@ static void prof_load(const char *path, struct prof *pf)
 	size_t len;
 
 	pf->buf = (uint8_t *)slurp(path, &len);
-	ck_assert_msg(!brprof_parse(pf->buf, len, path, &pf->p, err, sizeof(err)),
+	ck_assert_msg(!brprof_parse(pf->buf, len, path, &pf->p, false, err,
+				   sizeof(err)),
 		      "%s", err);
 }
 
@@ -1518,7 +1520,7 @@ START_TEST(reader)
 	qwl("calls", calls, sizeof(calls));
 	scratch("reader.txt", out, sizeof(out));
 	w_dir("reader-empty", dir, sizeof(dir));
-	ck_assert_int_eq(convert(dir, false, out, err, sizeof(err)), -1);
+	ck_assert_int_eq(convert(dir, false, out, err, sizeof(err)), BR_ESYS);
 	ck_assert_msg(strstr(err, "did not record anything"), "%s", err);
 
 	w_dir("reader-valid", dir, sizeof(dir));
@@ -1540,7 +1542,8 @@ START_TEST(reader)
 		if (strcmp(bad[i].tag, "exact"))
 			memcpy(w.buf + bad[i].off, &bad[i].patch, 4);
 		w_save(&w, dir, "77.0.0.qrec");
-		ck_assert_msg(convert(dir, bad[i].exact, out, err, sizeof(err)) == -1,
+		ck_assert_msg(convert(dir, bad[i].exact, out, err,
+				      sizeof(err)) == BR_EINPUT,
 			      "%s: accepted", bad[i].tag);
 		ck_assert_msg(strstr(err, "/77.0.0.qrec") && strstr(err, bad[i].want),
 			      "%s: %s", bad[i].tag, err);
@@ -1551,7 +1554,7 @@ START_TEST(reader)
 	w_valid(&w, calls);
 	w.len = 100;
 	w_save(&w, dir, "77.0.0.qrec");
-	ck_assert_int_eq(convert(dir, false, out, err, sizeof(err)), -1);
+	ck_assert_int_eq(convert(dir, false, out, err, sizeof(err)), BR_EINPUT);
 	ck_assert_msg(strstr(err, ": offset 0: expected a header page of 4096 bytes (the file is cut short)"),
 		      "%s", err);
 	w_dir("reader-ends", dir, sizeof(dir));
@@ -1564,7 +1567,7 @@ START_TEST(reader)
 		w_rec(&w, QREC_END, &e, sizeof(e), NULL, 0);
 	}
 	w_save(&w, dir, "77.0.1.qrec");
-	ck_assert_int_eq(convert(dir, false, out, err, sizeof(err)), -1);
+	ck_assert_int_eq(convert(dir, false, out, err, sizeof(err)), BR_EINPUT);
 	ck_assert_msg(strstr(err, "77.0.1.qrec: offset 4096: expected one end record per image"),
 		      "%s", err);
 	w_dir("reader-table", dir, sizeof(dir));
@@ -1578,7 +1581,7 @@ START_TEST(reader)
 		w.len = sizeof(t);
 		w_save(&w, dir, "77.0.0.qtab");
 	}
-	ck_assert_int_eq(convert(dir, true, out, err, sizeof(err)), -1);
+	ck_assert_int_eq(convert(dir, true, out, err, sizeof(err)), BR_EINPUT);
 	ck_assert_msg(strstr(err, "a table of process 77 without its records"), "%s", err);
 
 	/* exact: a trace naming a mapping nobody described */
@@ -1595,7 +1598,7 @@ START_TEST(reader)
 	}
 	w_save(&w, dir, "77.0.0.qrec");
 	scratch("reader.brprof", out, sizeof(out));
-	ck_assert_int_eq(convert(dir, true, out, err, sizeof(err)), -1);
+	ck_assert_int_eq(convert(dir, true, out, err, sizeof(err)), BR_EINPUT);
 	ck_assert_msg(strstr(err, "process 77: a trace names mapping 5, which no record described"),
 		      "%s", err);
 }

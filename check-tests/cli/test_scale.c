@@ -780,6 +780,7 @@ struct hostile {
 	size_t len_delta;	/* bytes appended (zero) */
 	bool keep_seal;		/* do not fix the checksums */
 	void (*edit)(uint8_t *b, size_t len);
+	size_t cut_to;		/* the first bytes only (0: all) */
 };
 
 static void h_cut(uint8_t *b, size_t len) { (void)b; (void)len; }
@@ -812,24 +813,57 @@ static void h_dup(uint8_t *b, size_t len)
 	b[G_NR_DSOS] = 2;
 }
 static void h_trail(uint8_t *b, size_t len) { (void)b; (void)len; }
+static void set32(uint8_t *b, size_t at, uint32_t v)
+{
+	v = htole32(v);
+	memcpy(b + at, &v, 4);
+}
+static void h_hsize(uint8_t *b, size_t len) { (void)len; set32(b, 12, 72); }
+static void h_hflags(uint8_t *b, size_t len) { (void)len; b[36] = 2; }
+static void h_nstats(uint8_t *b, size_t len) { (void)len; set32(b, 64, 18); }
+static void h_evlen(uint8_t *b, size_t len) { (void)len; set32(b, 68, 5000); }
+static void h_evnul(uint8_t *b, size_t len) { (void)len; b[G_DSO - 8] = 0; }
+static void h_bidsz(uint8_t *b, size_t len) { (void)len; b[G_DSO + 4] = 21; }
+static void h_path0(uint8_t *b, size_t len) { (void)len; set32(b, G_DSO, 0); }
+static void h_ip0(uint8_t *b, size_t len) { (void)len; set64(b, G_BLOCK0 + 7 * 32 + 8, 0); }
 
 static const struct hostile hostile[] = {
-	{ "cut", "expected a body of", (size_t)-8, true, h_cut },
-	{ "header-checksum", "expected the header checksum", 0, true, h_hdr },
-	{ "body-checksum", "expected the body checksum", 0, true, h_body },
-	{ "version", "expected .brprof version 1, got 2", 0, false, h_version },
-	{ "huge-count", "block records in the", 0, false, h_huge },
-	{ "order", "in increasing order", 0, false, h_order },
-	{ "zero-count", "block count of at least 1", 0, false, h_zero },
-	{ "prediction", "prediction of 0, 1 or 2, got 3", 0, false, h_pred },
-	{ "start-zero", "0 < start <= end", 0, false, h_start },
-	{ "flags", "DSO flags of at most 0xf", 0, false, h_flags },
-	{ "nul-path", "a path without NUL", 0, false, h_nul },
-	{ "mispredicted", "no more mispredicted", 0, false, h_miss },
-	{ "many-dsos", "DSOs in", 0, false, h_dsos },
-	{ "dup-dso", "every DSO once", 0, false, h_dup },
+	{ "cut", "expected a body of", (size_t)-8, true, h_cut, 0 },
+	{ "header-checksum", "expected the header checksum", 0, true, h_hdr, 0 },
+	{ "body-checksum", "expected the body checksum", 0, true, h_body, 0 },
+	{ "version", "expected .brprof version 1, got 2", 0, false, h_version, 0 },
+	{ "huge-count", "block records in the", 0, false, h_huge, 0 },
+	{ "order", "in increasing order", 0, false, h_order, 0 },
+	{ "zero-count", "block count of at least 1", 0, false, h_zero, 0 },
+	{ "prediction", "prediction of 0, 1 or 2, got 3", 0, false, h_pred, 0 },
+	{ "start-zero", "0 < start <= end", 0, false, h_start, 0 },
+	{ "flags", "DSO flags of at most 0xf", 0, false, h_flags, 0 },
+	{ "nul-path", "a path without NUL", 0, false, h_nul, 0 },
+	{ "mispredicted", "no more mispredicted", 0, false, h_miss, 0 },
+	{ "many-dsos", "DSOs in", 0, false, h_dsos, 0 },
+	{ "dup-dso", "every DSO once", 0, false, h_dup, 0 },
 	{ "trailing", "expected the end of the profile, got 8 more bytes", 8,
-	  false, h_trail },
+	  false, h_trail, 0 },
+	{ "short", "expected a .brprof header of 64 bytes, got 32", 0, true,
+	  h_cut, 32 },
+	{ "header-size", "expected a 64-byte version 1 header", 0, false,
+	  h_hsize, 0 },
+	{ "header-flags", "expected header flags of at most 0x1, got 0x2", 0,
+	  false, h_hflags, 0 },
+	{ "no-stats", "expected the statistics, got the end of the file", 0,
+	  false, h_cut, 68 },
+	{ "cut-stats", "expected 19 statistics, got the end of the file", 0,
+	  false, h_cut, 80 },
+	{ "nr-stats", "expected 19 statistics, got 18", 0, false, h_nstats, 0 },
+	{ "event-name", "expected an event name of at most 4096 bytes", 0,
+	  false, h_evlen, 0 },
+	{ "event-nul", "expected an event name without NUL", 0, false, h_evnul,
+	  0 },
+	{ "build-id", "expected a build-id of at most 20 bytes", 0, false,
+	  h_bidsz, 0 },
+	{ "empty-path", "expected a path of 1 to", 0, false, h_path0, 0 },
+	{ "ip-count", "expected a sample IP count of at least 1, got 0", 0,
+	  false, h_ip0, 0 },
 };
 
 #define NR_HOSTILE (sizeof(hostile) / sizeof(hostile[0]))
@@ -848,6 +882,8 @@ START_TEST(hostile_profiles)
 		 env_path("BLOCKRANGE_GOLDEN"));
 	b = (uint8_t *)slurp(gold, &len);
 	n = !strcmp(h->name, "dup-dso") ? 2 * len - G_DSO : len + h->len_delta;
+	if (h->cut_to)
+		n = h->cut_to;
 	b = realloc(b, n > len ? n : len);
 	ck_assert(b);
 	if (n > len)

@@ -15,7 +15,8 @@
 #   - the bash completion completes subcommands and options;
 # then make uninstall leaves no file behind.
 #
-# Environment (from userspace/install.mk): MAKE TOP PREFIX BR_VERSION
+# Environment (from userspace/install.mk): MAKE TOP PREFIX BR_VERSION (the
+# CLI's) BR_LIB_VERSION (the library's: file name, SONAME major, .pc)
 # BR_SO_NAME BR_INSTALLED DEMO_SRC DEMO_STATIC OUT
 set -euo pipefail
 
@@ -36,15 +37,16 @@ diff -u "$OUT/expected" "$OUT/files" || die "installed files differ from the lis
 ok
 lib=$dest$PREFIX/lib
 [ "$(readlink "$lib/libblockrange.so")" = "$BR_SO_NAME" ] || die "libblockrange.so link"
-[ "$(readlink "$lib/$BR_SO_NAME")" = "libblockrange.so.$BR_VERSION" ] || die "$BR_SO_NAME link"
-soname=$(readelf -d "$lib/libblockrange.so.$BR_VERSION" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
+[ "$(readlink "$lib/$BR_SO_NAME")" = "libblockrange.so.$BR_LIB_VERSION" ] || die "$BR_SO_NAME link"
+[ "$BR_SO_NAME" = "libblockrange.so.${BR_LIB_VERSION%%.*}" ] || die "$BR_SO_NAME is not the major version"
+soname=$(readelf -d "$lib/libblockrange.so.$BR_LIB_VERSION" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
 [ "$soname" = "$BR_SO_NAME" ] || die "SONAME is '$soname', expected $BR_SO_NAME"
 ok
 
 # 2. the demo against the installed library, with pkg-config only
 export PKG_CONFIG_PATH=$lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$dest
 flags=$(pkg-config --cflags --libs blockrange)
-[ "$(pkg-config --modversion blockrange)" = "$BR_VERSION" ] || die "pkg-config version"
+[ "$(pkg-config --modversion blockrange)" = "$BR_LIB_VERSION" ] || die "pkg-config version"
 # shellcheck disable=SC2086
 gcc -std=c11 -Wall -Wextra -Werror -o "$OUT/demo" "$DEMO_SRC" $flags
 # (grep -q on a pipe: the writer could get SIGPIPE and pipefail fail it)

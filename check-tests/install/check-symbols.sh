@@ -7,9 +7,14 @@
 #      version script's global list, both ways;
 #   2. the functions the built library exports (nm -D --defined-only) equal
 #      that list, both ways, and every one has the script's version node;
-#   3. every exported function is named in libblockrange(3).
+#   3. every exported function is named in libblockrange(3);
+#   4. every name in the version script and every symbol the library
+#      exports carries the library's prefix, blockrange_ (so that a program
+#      may link another library with kernel-style rb_*() or other short
+#      names), and the version node is LIBBLOCKRANGE_<SONAME major>.
 #
 # usage: check-symbols.sh LIB.so MAP MAN3 HEADER...
+# (the SONAME is read from LIB.so)
 set -euo pipefail
 
 so=$1 map=$2 man=$3
@@ -53,6 +58,18 @@ if [ -n "$bad" ]; then
 	fail=1
 fi
 
+# The prefix, on both lists (the first would catch a script gone stale).
+bad=$(cat "$tmp/map" "$tmp/exported" | grep -v '^blockrange_' | sort -u || true)
+if [ -n "$bad" ]; then
+	echo "check-symbols: exported without the prefix blockrange_:" $bad >&2
+	fail=1
+fi
+major=$(readelf -d "$so" | sed -n 's/.*Library soname: \[libblockrange\.so\.\([0-9]*\)\]/\1/p')
+if [ "$node" != "LIBBLOCKRANGE_$major" ]; then
+	echo "check-symbols: version node $node, SONAME major '$major'" >&2
+	fail=1
+fi
+
 # The man page names each function in bold, as \fBname\fR or .BR name ().
 groff -man -Tascii -P-cbou "$man" 2>/dev/null > "$tmp/man.txt"
 while read -r f; do
@@ -67,4 +84,4 @@ if [ "$fail" -ne 0 ] || [ "$n" -eq 0 ]; then
 	echo "check-symbols: FAILED" >&2
 	exit 1
 fi
-echo "check-symbols: $n exported functions = the $n functions of the headers = the version script ($node), all in $(basename "$man")"
+echo "check-symbols: $n exported functions = the $n functions of the headers = the version script ($node), all blockrange_*, all in $(basename "$man")"

@@ -15,48 +15,12 @@
 
 #include <blockrange/blockrange.h>
 
+#include "common/hash.h"
 #include "internal.h"
 
 /* Ranges are carved from chunks that grow geometrically up to this size. */
 #define CHUNK_MIN	32
 #define CHUNK_MAX	4096
-
-static void *std_alloc(size_t size, void *arg)
-{
-	(void)arg;
-	return malloc(size);
-}
-
-static void std_free(void *ptr, size_t size, void *arg)
-{
-	(void)size;
-	(void)arg;
-	free(ptr);
-}
-
-const struct blockrange_allocator br_std_allocator = {
-	std_alloc, std_free, NULL
-};
-
-void *br_ctx_alloc(struct blockrange_ctx *ctx, size_t size)
-{
-	void *p = ctx->a.alloc(size, ctx->a.arg);
-
-	if (p)
-		ctx->mem += size;
-	return p;
-}
-
-void br_ctx_free(struct blockrange_ctx *ctx, void *p, size_t size)
-{
-	if (!p)
-		return;
-	ctx->mem -= size;
-	ctx->a.free(p, size, ctx->a.arg);
-}
-
-#define ctx_alloc br_ctx_alloc
-#define ctx_free br_ctx_free
 
 /* Frozen contexts never count a block: they end before the block cache. */
 #define FROZEN_CTX_SIZE offsetof(struct blockrange_ctx, cache)
@@ -66,39 +30,39 @@ static size_t ctx_size(const struct blockrange_ctx *ctx)
 	return ctx->frozen ? FROZEN_CTX_SIZE : sizeof(*ctx);
 }
 
-struct blockrange_ctx *br_ctx_new_frozen(const struct blockrange_allocator *allocator)
+/* A context of @size bytes (the tree's, or a frozen one's). */
+static struct blockrange_ctx *ctx_new(const struct blockrange_allocator *allocator,
+				      size_t size)
 {
-	struct blockrange_allocator a = br_std_allocator;
 	struct blockrange_ctx *ctx;
+	struct br_mem m;
 
-	if (allocator)
-		a = *allocator;
-	ctx = a.alloc(FROZEN_CTX_SIZE, a.arg);
+	br_mem_init(&m, allocator);
+	ctx = br_alloc(&m, size);
 	if (!ctx)
 		return NULL;
-	memset(ctx, 0, FROZEN_CTX_SIZE);
+	memset(ctx, 0, size);
 	ctx->root = RB_ROOT;
-	ctx->a = a;
-	ctx->mem = FROZEN_CTX_SIZE;
-	ctx->frozen = true;
+	ctx->m = m;
+	return ctx;
+}
+
+struct blockrange_ctx *br_ctx_new_frozen(const struct blockrange_allocator *allocator)
+{
+	struct blockrange_ctx *ctx = ctx_new(allocator, FROZEN_CTX_SIZE);
+
+	if (ctx)
+		ctx->frozen = true;
 	return ctx;
 }
 
 struct blockrange_ctx *blockrange_ctx_new(const struct blockrange_allocator *allocator)
 {
-	struct blockrange_allocator a = br_std_allocator;
-	struct blockrange_ctx *ctx;
+	struct blockrange_ctx *ctx = ctx_new(allocator, sizeof(*ctx));
 
-	if (allocator)
-		a = *allocator;
-	ctx = a.alloc(sizeof(*ctx), a.arg);
 	if (!ctx)
 		return NULL;
-	memset(ctx, 0, sizeof(*ctx));
-	ctx->root = RB_ROOT;
-	ctx->a = a;
 	ctx->next_cap = CHUNK_MIN;
-	ctx->mem = sizeof(*ctx);
 	ctx->gen = 1;
 	return ctx;
 }
@@ -106,18 +70,19 @@ struct blockrange_ctx *blockrange_ctx_new(const struct blockrange_allocator *all
 void blockrange_ctx_free(struct blockrange_ctx *ctx)
 {
 	struct chunk *c, *next;
+	struct br_mem m;
 
 	if (!ctx)
 		return;
 	for (c = ctx->chunks; c; c = next) {
 		next = c->next;
-		ctx_free(ctx, c, sizeof(*c) + c->cap * sizeof(c->ranges[0]));
+		br_free(&ctx->m, c, sizeof(*c) + c->cap * sizeof(c->ranges[0]));
 	}
-	ctx_free(ctx, ctx->owners, ctx->owners_cap * sizeof(ctx->owners[0]));
-	ctx_free(ctx, ctx->hash, ctx->hash_cap * sizeof(ctx->hash[0]));
-	ctx_free(ctx, ctx->fr, ctx->nr_ranges * sizeof(ctx->fr[0]));
-	ctx_free(ctx, ctx->fw, ctx->nr_fw * sizeof(ctx->fw[0]));
-	ctx->a.free(ctx, ctx_size(ctx), ctx->a.arg);
+	br_owners_free(&ctx->owners, &ctx->m);
+	br_free(&ctx->m, ctx->fr, ctx->nr_ranges * sizeof(ctx->fr[0]));
+	br_free(&ctx->m, ctx->fw, ctx->nr_fw * sizeof(ctx->fw[0]));
+	m = ctx->m;
+	br_free(&m, ctx, ctx_size(ctx));
 }
 
 size_t blockrange_ctx_nr_ranges(const struct blockrange_ctx *ctx)
@@ -132,7 +97,7 @@ uint64_t blockrange_ctx_nr_blocks(const struct blockrange_ctx *ctx)
 
 size_t blockrange_ctx_mem(const struct blockrange_ctx *ctx)
 {
-	return ctx->mem;
+	return ctx->m.used;
 }
 
 uint64_t blockrange_ctx_weight(const struct blockrange_ctx *ctx)
@@ -166,7 +131,7 @@ static int reserve_ranges(struct blockrange_ctx *ctx, size_t need)
 		cap = need;
 	if (cap > (SIZE_MAX - sizeof(*c)) / sizeof(c->ranges[0]))
 		return -ENOMEM;
-	c = ctx_alloc(ctx, sizeof(*c) + cap * sizeof(c->ranges[0]));
+	c = br_alloc(&ctx->m, sizeof(*c) + cap * sizeof(c->ranges[0]));
 	if (!c)
 		return -ENOMEM;
 	c->cap = cap;
@@ -194,91 +159,6 @@ static struct blockrange *take_range(struct blockrange_ctx *ctx)
 
 /* ---- owners ------------------------------------------------------------ */
 
-static uint32_t owner_hash(const void *key, uint32_t cap)
-{
-	uint64_t h = (uint64_t)(uintptr_t)key * 0x9e3779b97f4a7c15ull;
-
-	return (uint32_t)(h >> 32) & (cap - 1);
-}
-
-/* Index of @key's record, 0 if absent (or @key is NULL). */
-uint32_t br_owner_lookup(const struct blockrange_ctx *ctx, const void *key)
-{
-	uint32_t i, idx;
-
-	if (!key || !ctx->hash_cap)
-		return 0;
-	for (i = owner_hash(key, ctx->hash_cap); (idx = ctx->hash[i]);
-	     i = (i + 1) & (ctx->hash_cap - 1)) {
-		if (ctx->owners[idx].key == key)
-			return idx;
-	}
-	return 0;
-}
-
-static void hash_put(uint32_t *hash, uint32_t cap, const void *key,
-		     uint32_t idx)
-{
-	uint32_t i = owner_hash(key, cap);
-
-	while (hash[i])
-		i = (i + 1) & (cap - 1);
-	hash[i] = idx;
-}
-
-/* Make room for @more new owner records. */
-int br_reserve_owners(struct blockrange_ctx *ctx, uint32_t more)
-{
-	uint64_t need = (uint64_t)ctx->nr_owners + 1 + more;	/* slot 0 */
-	uint64_t cap, hcap;
-	struct owner_rec *owners;
-	uint32_t *hash, i;
-
-	if (need <= ctx->owners_cap && 2 * (need - 1) <= ctx->hash_cap)
-		return 0;
-	if (need >= FR_OWNER_MASK / 2)
-		return -ENOMEM;
-	cap = ctx->owners_cap ? ctx->owners_cap : 8;
-	while (cap < need)
-		cap *= 2;
-	hcap = ctx->hash_cap ? ctx->hash_cap : 16;
-	while (hcap < 2 * (need - 1))
-		hcap *= 2;
-	owners = ctx_alloc(ctx, cap * sizeof(*owners));
-	if (!owners)
-		return -ENOMEM;
-	hash = ctx_alloc(ctx, hcap * sizeof(*hash));
-	if (!hash) {
-		ctx_free(ctx, owners, cap * sizeof(*owners));
-		return -ENOMEM;
-	}
-	memset(owners, 0, cap * sizeof(*owners));
-	memset(hash, 0, hcap * sizeof(*hash));
-	if (ctx->owners)
-		memcpy(owners, ctx->owners,
-		       (ctx->nr_owners + 1) * sizeof(*owners));
-	for (i = 1; i <= ctx->nr_owners; i++)
-		hash_put(hash, (uint32_t)hcap, owners[i].key, i);
-	ctx_free(ctx, ctx->owners, ctx->owners_cap * sizeof(*owners));
-	ctx_free(ctx, ctx->hash, ctx->hash_cap * sizeof(*hash));
-	ctx->owners = owners;
-	ctx->owners_cap = (uint32_t)cap;
-	ctx->hash = hash;
-	ctx->hash_cap = (uint32_t)hcap;
-	return 0;
-}
-
-/* Add @key after a successful br_reserve_owners(); cannot fail. */
-uint32_t br_insert_owner(struct blockrange_ctx *ctx, const void *key)
-{
-	uint32_t idx = ++ctx->nr_owners;
-
-	ctx->owners[idx].key = key;
-	ctx->owners[idx].max_coverage = 0;
-	hash_put(ctx->hash, ctx->hash_cap, key, idx);
-	return idx;
-}
-
 /*
  * A range changed owner: its old owner's maximum may have come from it.
  * Recompute every maximum from the ranges (O(n), only after such a change;
@@ -293,15 +173,16 @@ void br_refresh_owner_max(const struct blockrange_ctx *cctx)
 
 	if (!ctx->owner_max_stale)
 		return;
-	for (o = 1; o <= ctx->nr_owners; o++)
-		ctx->owners[o].max_coverage = 0;
+	for (o = 1; o <= ctx->owners.nr; o++)
+		ctx->owners.rec[o].max_coverage = 0;
 	for (c = ctx->chunks; c; c = c->next) {
 		for (i = 0; i < c->used; i++) {
 			const struct blockrange *br = &c->ranges[i];
 
 			if (br->owner &&
-			    ctx->owners[br->owner].max_coverage < br->coverage)
-				ctx->owners[br->owner].max_coverage =
+			    ctx->owners.rec[br->owner].max_coverage <
+			    br->coverage)
+				ctx->owners.rec[br->owner].max_coverage =
 					br->coverage;
 		}
 	}
@@ -311,23 +192,23 @@ void br_refresh_owner_max(const struct blockrange_ctx *cctx)
 const void *blockrange_owner(const struct blockrange_ctx *ctx,
 			     const struct blockrange *br)
 {
-	return br->owner ? ctx->owners[br->owner].key : NULL;
+	return br->owner ? ctx->owners.rec[br->owner].key : NULL;
 }
 
 uint64_t blockrange_owner_max(const struct blockrange_ctx *ctx,
 			      const void *owner)
 {
-	uint32_t idx = br_owner_lookup(ctx, owner);
+	uint32_t idx = br_owners_find(&ctx->owners, owner);
 
 	if (!idx)
 		return 0;
 	br_refresh_owner_max(ctx);
-	return ctx->owners[idx].max_coverage;
+	return ctx->owners.rec[idx].max_coverage;
 }
 
 size_t blockrange_nr_owners(const struct blockrange_ctx *ctx)
 {
-	return ctx->nr_owners;
+	return ctx->owners.nr;
 }
 
 /* ---- lookup and navigation --------------------------------------------- */
@@ -559,7 +440,8 @@ static inline bool owner_wins(const struct blockrange_ctx *ctx, uint32_t o,
 	if (!br->owner || start > br->owner_start)
 		return true;
 	return start == br->owner_start &&
-	       br_key_cmp(ctx->owners[o].key, ctx->owners[br->owner].key) < 0;
+	       br_key_cmp(ctx->owners.rec[o].key,
+			  ctx->owners.rec[br->owner].key) < 0;
 }
 
 /* One more block over @br (called once @br is final for this block). */
@@ -587,7 +469,7 @@ static inline void tally_range(const struct tally *t, struct blockrange *br)
 	}
 	if (!br->owner)
 		return;
-	max = &t->ctx->owners[br->owner].max_coverage;
+	max = &t->ctx->owners.rec[br->owner].max_coverage;
 	if (*max < br->coverage)
 		*max = br->coverage;
 }
@@ -732,7 +614,7 @@ int blockrange_create(struct blockrange_ctx *ctx, uint64_t start, uint64_t end,
 static struct block_cache_ent *cache_slot(struct blockrange_ctx *ctx,
 					   uint64_t start, uint64_t end)
 {
-	uint64_t h = (start ^ (end - start) << 32) * 0x9e3779b97f4a7c15ull;
+	uint64_t h = br_hash64(start ^ (end - start) << 32);
 
 	if (end - start > UINT32_MAX)
 		return NULL;
@@ -766,9 +648,9 @@ int blockrange_count_block_n(struct blockrange_ctx *ctx, uint64_t start,
 		return -EOVERFLOW;
 	if (owner) {
 		t.owner = owner == ctx->last_owner ? ctx->last_owner_idx :
-			  br_owner_lookup(ctx, owner);
+			  br_owners_find(&ctx->owners, owner);
 		if (!t.owner) {
-			err = br_reserve_owners(ctx, 1);
+			err = br_owners_reserve(&ctx->owners, &ctx->m, 1);
 			if (err)
 				return err;
 		}
@@ -784,9 +666,9 @@ int blockrange_count_block_n(struct blockrange_ctx *ctx, uint64_t start,
 
 	/* Nothing can fail from here on. */
 	if (owner && !t.owner)
-		t.owner = br_insert_owner(ctx, owner);
+		t.owner = br_owners_insert(&ctx->owners, owner);
 	if (t.owner) {
-		t.max = &ctx->owners[t.owner].max_coverage;
+		t.max = &ctx->owners.rec[t.owner].max_coverage;
 		ctx->last_owner = owner;
 		ctx->last_owner_idx = t.owner;
 	}
@@ -953,83 +835,4 @@ int blockrange_apply_stack_n(struct blockrange_ctx *ctx,
 		stats->blocks += repeat;
 	}
 	return 0;
-}
-
-/* ---- figures ----------------------------------------------------------- */
-
-#define fig br_fig
-
-struct blockrange_fig blockrange_coverage(const struct blockrange_ctx *ctx,
-					  const struct blockrange *br)
-{
-	uint64_t max;
-
-	if (!br)
-		return fig(ctx->nr_blocks ? BLOCKRANGE_FIG_OK :
-			   BLOCKRANGE_FIG_UNKNOWN, 0);
-	if (!br->owner)
-		return fig(BLOCKRANGE_FIG_UNKNOWN, 0);
-	/*
-	 * The owner's maximum is at least the coverage of this range, which
-	 * it owns (>= 1): max is never 0 here.
-	 */
-	br_refresh_owner_max(ctx);
-	max = ctx->owners[br->owner].max_coverage;
-	return fig(BLOCKRANGE_FIG_OK, (double)br->coverage / (double)max);
-}
-
-struct blockrange_fig blockrange_entry_pct(const struct blockrange *br)
-{
-	const struct blockrange *branch = br;
-
-	if (!br || !br->is_target)
-		return fig(BLOCKRANGE_FIG_NA, 0);
-	while (branch && !branch->is_branch)
-		branch = blockrange_next(branch);
-	if (!branch || !branch->coverage)
-		return fig(BLOCKRANGE_FIG_UNKNOWN, 0);
-	return fig(BLOCKRANGE_FIG_OK,
-		   100.0 * (double)br->entry / (double)branch->coverage);
-}
-
-struct blockrange_fig blockrange_taken_pct(const struct blockrange *br)
-{
-	if (!br || !br->is_branch)
-		return fig(BLOCKRANGE_FIG_NA, 0);
-	if (!br->coverage)
-		return fig(BLOCKRANGE_FIG_UNKNOWN, 0);
-	return fig(BLOCKRANGE_FIG_OK,
-		   100.0 * (double)br->taken / (double)br->coverage);
-}
-
-struct blockrange_fig blockrange_pred_pct(const struct blockrange_ctx *ctx,
-					  const struct blockrange *br)
-{
-	if (!br || !br->is_branch)
-		return fig(BLOCKRANGE_FIG_NA, 0);
-	if (!br->taken || !ctx->nr_pred_known)
-		return fig(BLOCKRANGE_FIG_UNKNOWN, 0);
-	return fig(BLOCKRANGE_FIG_OK,
-		   100.0 * (double)br->pred / (double)br->taken);
-}
-
-void blockrange_addr_info(const struct blockrange_ctx *ctx, uint64_t addr,
-			  struct blockrange_addr_info *info)
-{
-	const struct blockrange *br = blockrange_find(ctx, addr);
-	struct blockrange_fig na = fig(BLOCKRANGE_FIG_NA, 0);
-
-	info->range = br;
-	info->coverage = blockrange_coverage(ctx, br);
-	info->entry = na;
-	info->taken = na;
-	info->pred = na;
-	if (!br)
-		return;
-	if (addr == br->start)
-		info->entry = blockrange_entry_pct(br);
-	if (addr == br->end) {
-		info->taken = blockrange_taken_pct(br);
-		info->pred = blockrange_pred_pct(ctx, br);
-	}
 }

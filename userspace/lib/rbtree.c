@@ -75,7 +75,7 @@ static void rotate_right(struct rb_node *x, struct rb_root *root)
 	set_parent(x, y);
 }
 
-void rb_insert_color(struct rb_node *node, struct rb_root *root)
+void blockrange_rb_insert_color(struct rb_node *node, struct rb_root *root)
 {
 	for (;;) {
 		struct rb_node *parent = rb_parent(node);
@@ -199,7 +199,7 @@ static void erase_fixup(struct rb_node *x, struct rb_node *parent,
 		set_color(x, RB_BLACK);
 }
 
-void rb_erase(struct rb_node *node, struct rb_root *root)
+void blockrange_rb_erase(struct rb_node *node, struct rb_root *root)
 {
 	struct rb_node *parent = rb_parent(node);
 	struct rb_node *x, *xparent;
@@ -245,8 +245,8 @@ void rb_erase(struct rb_node *node, struct rb_root *root)
 		erase_fixup(x, xparent, root);
 }
 
-void rb_replace_node(struct rb_node *victim, struct rb_node *new,
-		     struct rb_root *root)
+void blockrange_rb_replace_node(struct rb_node *victim, struct rb_node *new,
+				struct rb_root *root)
 {
 	struct rb_node *parent = rb_parent(victim);
 
@@ -258,7 +258,7 @@ void rb_replace_node(struct rb_node *victim, struct rb_node *new,
 	change_child(victim, new, parent, root);
 }
 
-struct rb_node *rb_first(const struct rb_root *root)
+struct rb_node *blockrange_rb_first(const struct rb_root *root)
 {
 	struct rb_node *node = root->rb_node;
 
@@ -269,7 +269,7 @@ struct rb_node *rb_first(const struct rb_root *root)
 	return node;
 }
 
-struct rb_node *rb_last(const struct rb_root *root)
+struct rb_node *blockrange_rb_last(const struct rb_root *root)
 {
 	struct rb_node *node = root->rb_node;
 
@@ -280,7 +280,7 @@ struct rb_node *rb_last(const struct rb_root *root)
 	return node;
 }
 
-struct rb_node *rb_next(const struct rb_node *node)
+struct rb_node *blockrange_rb_next(const struct rb_node *node)
 {
 	struct rb_node *parent;
 
@@ -297,7 +297,7 @@ struct rb_node *rb_next(const struct rb_node *node)
 	return parent;
 }
 
-struct rb_node *rb_prev(const struct rb_node *node)
+struct rb_node *blockrange_rb_prev(const struct rb_node *node)
 {
 	struct rb_node *parent;
 
@@ -326,14 +326,14 @@ static struct rb_node *leftmost_leaf(const struct rb_node *node)
 	}
 }
 
-struct rb_node *rb_first_postorder(const struct rb_root *root)
+struct rb_node *blockrange_rb_first_postorder(const struct rb_root *root)
 {
 	if (!root->rb_node)
 		return NULL;
 	return leftmost_leaf(root->rb_node);
 }
 
-struct rb_node *rb_next_postorder(const struct rb_node *node)
+struct rb_node *blockrange_rb_next_postorder(const struct rb_node *node)
 {
 	struct rb_node *parent = rb_parent(node);
 

@@ -37,6 +37,13 @@ int cli_fail(int status, const char *fmt, ...)
 	return status;
 }
 
+int cli_status(int br)
+{
+	if (br == BR_OK)
+		return 0;
+	return br == BR_EINPUT ? CLI_EXIT_INPUT : CLI_EXIT_USAGE;
+}
+
 int cli_help(const struct cli_cmd *cmd)
 {
 	fputs(cmd->synopsis, stdout);
@@ -77,34 +84,6 @@ bool cli_color_on(int color)
 		return color;
 	nc = getenv("NO_COLOR");
 	return isatty(STDOUT_FILENO) && !(nc && *nc);
-}
-
-FILE *cli_open_input(const char *path, const char *what)
-{
-	struct stat st;
-	FILE *f;
-
-	if (!strcmp(path, "-"))
-		return stdin;
-	f = fopen(path, "r");
-	if (!f) {
-		cli_fail(CLI_EXIT_USAGE, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	/* fopen() opens a directory; reading it would fail with EISDIR. */
-	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
-		cli_fail(CLI_EXIT_USAGE, "%s: expected %s, got a directory",
-			 path, what);
-		fclose(f);
-		return NULL;
-	}
-	return f;
-}
-
-void cli_close_input(FILE *f)
-{
-	if (f && f != stdin)
-		fclose(f);
 }
 
 const char *cli_input_name(const char *path)

@@ -19,11 +19,16 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "base/status.h"
+
 #define CLI_EXIT_USAGE 1
 #define CLI_EXIT_INPUT 2
 
-/* Room for any message a reader or a subcommand builds. */
-#define CLI_ERR_MAX 4608
+/*
+ * The exit status of a BR_* value of the layers below (base/status.h):
+ * 0 for BR_OK, CLI_EXIT_INPUT for BR_EINPUT, CLI_EXIT_USAGE otherwise.
+ */
+int cli_status(int br);
 
 /**
  * struct cli_cmd - one subcommand
@@ -56,6 +61,13 @@ extern const struct cli_cmd cli_cmd_report;
 extern const struct cli_cmd cli_cmd_script;
 
 /*
+ * What a subcommand's option parser returns besides 0 (go on) and an exit
+ * status (> 0, after a usage message): the help was printed, the
+ * subcommand is done (exit status 0).
+ */
+#define CLI_HELP_SHOWN (-1)
+
+/*
  * Print "blockrange: MESSAGE" and the synopsis of @cmd on stderr; returns
  * CLI_EXIT_USAGE.
  */
@@ -85,14 +97,6 @@ bool cli_parse_u64(const char *s, uint64_t *v);
  */
 bool cli_parse_color(const char *s, int *color);
 bool cli_color_on(int color);
-
-/*
- * Open an input file for reading ("-" is stdin).  NULL after a one-line
- * message (missing, unreadable, a directory).  @what names the expected
- * content in the directory message ("a perf script file").
- */
-FILE *cli_open_input(const char *path, const char *what);
-void cli_close_input(FILE *f);
 
 /* "<stdin>" for "-", else @path. */
 const char *cli_input_name(const char *path);

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* `blockrange annotate`: the seed's annotated disassembly.  See annotate.h. */
+/* `blockrange annotate`: the seed's annotation.  See output/annotate.h. */
 #define _GNU_SOURCE
 
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/annotate.h"
+#include "output/annotate.h"
 #include "builtin/cli.h"
 #include "builtin/cmd_common.h"
 #include "input/input.h"
@@ -120,7 +120,7 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv,
 			break;
 		case O_HELP:
 			cli_help(cmd);
-			return -1;
+			return CLI_HELP_SHOWN;
 		default:
 			return cli_bad_option(cmd, c, argv);
 		}
@@ -137,27 +137,19 @@ static int annotate(const struct args *a)
 	struct annot an;
 	struct annot_opts o;
 	struct cli_pager pager;
-	char err[CLI_ERR_MAX];
+	char err[BR_ERR_MAX];
 	int r;
 
 	cmd_session_opts(&a->c, &so);
 	so.dso.source = a->source;
 	cmd_annot_cfg(&a->c, ANNOT_BLOCKS, &cfg);
-	r = annot_init(&an, cli_input_name(a->c.input), &so, &cfg);
+	r = cmd_annot_init(&a->c, &an, &so, &cfg);
 	if (r)
 		return r;
-	/* With --binary, an unknown --symbol is reported before reading. */
-	r = cmd_check_symbols(&a->c, &an, a->symbols, a->nr_symbols);
-	if (!r)
-		r = cmd_collect(&a->c, &an);
+	r = cmd_load(&a->c, &an, a->symbols, a->nr_symbols, "annotated",
+		     "annotate");
 	if (r)
 		goto out;
-	session_report(&an.s, "annotated", annot_nr_dsos(&an));
-	if (!annot_nr_dsos(&an) && !a->nr_symbols) {
-		session_nothing(&an.s, "annotate");
-		r = CLI_EXIT_INPUT;
-		goto out;
-	}
 	o.symbols = a->symbols;
 	o.nr_symbols = a->nr_symbols;
 	o.json = a->json;
@@ -166,8 +158,7 @@ static int annotate(const struct args *a)
 	cli_pager_start(&pager, a->no_pager);
 	r = annot_print(&an, &o, stdout, err, sizeof(err));
 	if (r)
-		r = cli_fail(r == -1 ? CLI_EXIT_INPUT : CLI_EXIT_USAGE, "%s",
-			     err);
+		r = cli_fail(cli_status(r), "%s", err);
 	else if (fflush(stdout))
 		r = cli_fail(CLI_EXIT_USAGE, "cannot write the output");
 	cli_pager_end(&pager);
@@ -185,7 +176,7 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 	r = parse(cmd, argc, argv, &a);
 	if (!r)
 		r = annotate(&a);
-	else if (r < 0)
+	else if (r == CLI_HELP_SHOWN)
 		r = 0;
 	free(a.symbols);
 	cmd_common_free(&a.c);

@@ -8,9 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collect/annot.h"
 #include "output/bolt.h"
 #include "builtin/cli.h"
 #include "builtin/cmd_common.h"
+#include "output/summary.h"
 
 static const char synopsis[] =
 	"usage: blockrange bolt [-i FILE|-] [--dso NAME | --binary BIN] [-o FILE] [-j N]\n"
@@ -64,13 +66,14 @@ static int export(const struct cmd_common *c, const char *output)
 	struct annot_cfg cfg;
 	struct annot an;
 	const struct annot_dso *pick = NULL;
+	char err[BR_ERR_MAX];
 	size_t i, n = 0;
 	FILE *out;
 	int r;
 
 	cmd_session_opts(c, &so);
 	cmd_annot_cfg(c, ANNOT_BOLT, &cfg);
-	r = annot_init(&an, cli_input_name(c->input), &so, &cfg);
+	r = cmd_annot_init(c, &an, &so, &cfg);
 	if (r)
 		return r;
 	r = cmd_collect(c, &an);
@@ -83,9 +86,9 @@ static int export(const struct cmd_common *c, const char *output)
 				pick = an.per[i];
 		}
 	}
-	session_report(&an.s, "exported", pick ? 1 : 0);
+	summary_print(stderr, &an.s, "exported", pick ? 1 : 0);
 	if (!n) {
-		session_nothing(&an.s, "export");
+		summary_nothing(stderr, &an.s, "export");
 		r = CLI_EXIT_INPUT;
 		goto out;
 	}
@@ -104,9 +107,10 @@ static int export(const struct cmd_common *c, const char *output)
 		r = cli_fail(CLI_EXIT_USAGE, "%s: %s", output, strerror(errno));
 		goto out;
 	}
-	if (bolt_write(&pick->bolt, out) || fflush(out))
-		r = cli_fail(CLI_EXIT_USAGE, "%s: cannot write the profile",
-			     output ? output : "<stdout>");
+	r = bolt_write(&pick->bolt, out, output ? output : "<stdout>", err,
+		       sizeof(err));
+	if (r)
+		r = cli_fail(cli_status(r), "%s", err);
 	if (output && fclose(out) && !r)
 		r = cli_fail(CLI_EXIT_USAGE, "%s: %s", output, strerror(errno));
 out:
@@ -127,7 +131,7 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 	if (!r)
 		r = export(&c, output);
 	cmd_common_free(&c);
-	return r < 0 ? 0 : r;
+	return r == CLI_HELP_SHOWN ? 0 : r;
 }
 
 const struct cli_cmd cli_cmd_bolt = {

@@ -11,10 +11,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "collect/annotate.h"
-#include "input/brprof.h"
+#include "collect/annot.h"
 #include "input/input.h"
 #include "input/par.h"
+#include "output/progress.h"
+#include "output/summary.h"
 
 void cmd_common_init(struct cmd_common *c)
 {
@@ -34,7 +35,7 @@ int cmd_push(const char ***v, size_t *nr, const char *s)
 	const char **x = realloc(*v, (*nr + 1) * sizeof(*x));
 
 	if (!x)
-		return -1;
+		return BR_ESYS;
 	x[(*nr)++] = s;
 	*v = x;
 	return 0;
@@ -102,7 +103,7 @@ int cmd_common_opt(const struct cli_cmd *cmd, struct cmd_common *c, int opt,
 		c->progress = 0;
 		return 0;
 	default:
-		return -1;
+		return CMD_NOT_COMMON;
 	}
 }
 
@@ -116,7 +117,7 @@ int cmd_parse_output(const struct cli_cmd *cmd, struct cmd_common *c,
 	while (!r && (o = getopt_long(argc, argv, "+:i:o:j:h", cmd->options,
 				      NULL)) != -1) {
 		r = cmd_common_opt(cmd, c, o, argv);
-		if (r >= 0)
+		if (r != CMD_NOT_COMMON)
 			continue;
 		r = 0;
 		switch (o) {
@@ -125,7 +126,7 @@ int cmd_parse_output(const struct cli_cmd *cmd, struct cmd_common *c,
 			break;
 		case 'h':
 			cli_help(cmd);
-			r = -1;
+			r = CLI_HELP_SHOWN;
 			break;
 		default:
 			r = cli_bad_option(cmd, o, argv);
@@ -151,20 +152,31 @@ void cmd_session_opts(const struct cmd_common *c, struct session_opts *o)
 	o->nr_dsos = c->nr_dsos;
 }
 
-int cmd_read(const struct cmd_common *c, const struct ev_sink *sink,
-	     char *err, size_t errsz)
+int cmd_annot_init(const struct cmd_common *c, struct annot *a,
+		   const struct session_opts *so, const struct annot_cfg *cfg)
 {
-	struct input_opts io = { .skip_bad = c->skip_bad };
-	struct input_stats st;
-	int r = input_read(c->input, &io, sink, &st, err, errsz);
+	char err[BR_ERR_MAX];
+	int r = annot_init(a, cli_input_name(c->input), so, cfg, err,
+			   sizeof(err));
 
+	return r ? cli_fail(cli_status(r), "%s", err) : 0;
+}
+
+int cmd_load(const struct cmd_common *c, struct annot *a,
+	     const char *const *symbols, size_t nr_symbols, const char *done,
+	     const char *verb)
+{
+	int r = cmd_check_symbols(c, a, symbols, nr_symbols);
+
+	if (!r)
+		r = cmd_collect(c, a);
 	if (r)
-		return cli_fail(r == -1 ? CLI_EXIT_INPUT : CLI_EXIT_USAGE,
-				"%s", err);
-	if (c->skip_bad)
-		fprintf(stderr, "blockrange: skipped %lu malformed line%s\n",
-			(unsigned long)st.ps.bad_lines,
-			st.ps.bad_lines == 1 ? "" : "s");
+		return r;
+	summary_print(stderr, &a->s, done, annot_nr_dsos(a));
+	if (!annot_nr_dsos(a) && !annot_nr_profiles(a) && !nr_symbols) {
+		summary_nothing(stderr, &a->s, verb);
+		return CLI_EXIT_INPUT;
+	}
 	return 0;
 }
 
@@ -186,22 +198,16 @@ bool cmd_progress(const struct cmd_common *c)
 	return c->progress < 0 ? isatty(STDERR_FILENO) : c->progress;
 }
 
-/* Is @path a .brprof (a regular file starting with its magic)? */
-static bool is_brprof(const char *path)
+const struct par_progress *cmd_progress_of(const struct cmd_common *c,
+					   struct par_progress *pr,
+					   struct progress *prog)
 {
-	uint8_t head[8];
-	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) :
-				     dup(STDIN_FILENO);
-	struct stat sb;
-	bool yes = false;
-
-	if (fd < 0)
-		return false;
-	if (!fstat(fd, &sb) && S_ISREG(sb.st_mode) &&
-	    pread(fd, head, sizeof(head), 0) == (ssize_t)sizeof(head))
-		yes = brprof_sniff(head, sizeof(head));
-	close(fd);
-	return yes;
+	if (!cmd_progress(c))
+		return NULL;
+	progress_init(prog, stderr);
+	pr->show = progress_show;
+	pr->arg = prog;
+	return pr;
 }
 
 int cmd_check_symbols(const struct cmd_common *c, const struct annot *a,
@@ -221,26 +227,20 @@ int cmd_collect(const struct cmd_common *c, struct annot *a)
 {
 	struct input_opts io = { .skip_bad = c->skip_bad };
 	struct input_stats st;
-	char err[CLI_ERR_MAX];
+	struct par_consumer pc;
+	struct par_progress pr;
+	struct progress prog;
+	char err[BR_ERR_MAX];
 	int r;
 
-	if (is_brprof(c->input)) {
-		if (a->cfg.event || a->cfg.leading_ip_only || a->cfg.raw)
-			return cli_fail(CLI_EXIT_USAGE,
-					"%s: a .brprof holds llvm-profgen's profile of every sample of each DSO; --perf-event, --leading-ip-only and --base or --use-offset=0 without --dso need the input itself",
-					cli_input_name(c->input));
-		r = brprof_load(c->input, a, err, sizeof(err));
-		if (r)
-			return cli_fail(r == -1 ? CLI_EXIT_INPUT :
-					CLI_EXIT_USAGE, "%s", err);
-		return 0;
-	}
-	r = par_collect(c->input, &io, cmd_jobs(c), cmd_progress(c), a, &st,
-			err, sizeof(err));
+	annot_par_consumer(a, &pc);
+	r = par_collect(c->input, &io,
+			a->cfg.engine == ANNOT_ENGINE_TREE ? 1 : cmd_jobs(c),
+			cmd_progress_of(c, &pr, &prog), &pc, &st, err,
+			sizeof(err));
 	if (r)
-		return cli_fail(r == -1 ? CLI_EXIT_INPUT : CLI_EXIT_USAGE,
-				"%s", err);
-	if (c->skip_bad)
+		return cli_fail(cli_status(r), "%s", err);
+	if (c->skip_bad && st.format != INPUT_BRPROF)
 		fprintf(stderr, "blockrange: skipped %lu malformed line%s\n",
 			(unsigned long)st.ps.bad_lines,
 			st.ps.bad_lines == 1 ? "" : "s");

@@ -106,37 +106,51 @@ void cmd_common_init(struct cmd_common *c);
 void cmd_common_free(struct cmd_common *c);
 
 /*
- * Handle option @c if it is a common one: 0 handled, -1 not a common
- * option, > 0 an exit status after a usage message.
+ * Handle option @c if it is a common one: 0 handled, CMD_NOT_COMMON not a
+ * common option, > 0 an exit status after a usage message.
  */
+#define CMD_NOT_COMMON (-1)
 int cmd_common_opt(const struct cli_cmd *cmd, struct cmd_common *c, int opt,
 		   char **argv);
 
 /*
  * Parse the command line of a subcommand whose options are the common
  * ones, -o FILE (into @output, left alone when absent) and -h: 0 to go on,
- * -1 after the help was printed, or an exit status after a usage message.
+ * CLI_HELP_SHOWN after the help was printed, or an exit status after a
+ * usage message.
  * Arguments other than options are a usage error.  @cmd->options must give
  * "output" and "help" the values 'o' and 'h'.
  */
 int cmd_parse_output(const struct cli_cmd *cmd, struct cmd_common *c,
 		     int argc, char **argv, const char **output);
 
-/* Append @s to a growing array of strings; 0 or -1. */
+/* Append @s to a growing array of strings; 0 or BR_ESYS (out of memory). */
 int cmd_push(const char ***v, size_t *nr, const char *s);
 
 /* The session options the common options give. */
 void cmd_session_opts(const struct cmd_common *c, struct session_opts *o);
 
-/*
- * Read the input into @sink: 0, or an exit status after its one-line
- * message.  With --skip-bad, prints how many lines were skipped.
- */
-int cmd_read(const struct cmd_common *c, const struct ev_sink *sink,
-	     char *err, size_t errsz);
-
 struct annot;
 struct annot_cfg;
+
+/*
+ * annot_init() of @a for the input the common options name: 0, or an exit
+ * status after its one-line message.
+ */
+int cmd_annot_init(const struct cmd_common *c, struct annot *a,
+		   const struct session_opts *so, const struct annot_cfg *cfg);
+
+/*
+ * What annotate, report and profile do first, into @a (annot_init()ed):
+ * with --binary every name of @symbols must be one of its function symbols
+ * (cmd_check_symbols(), before the input is read), then the input is read
+ * (cmd_collect()) and the summary line says what was @done ("annotated");
+ * when no DSO has data (and no --symbol asks for one anyway), the "nothing
+ * to @verb" line.  0, or an exit status after its message.
+ */
+int cmd_load(const struct cmd_common *c, struct annot *a,
+	     const char *const *symbols, size_t nr_symbols, const char *done,
+	     const char *verb);
 
 /* The engine options the common options give (parts: ANNOT_*). */
 void cmd_annot_cfg(const struct cmd_common *c, unsigned parts,
@@ -145,6 +159,16 @@ void cmd_annot_cfg(const struct cmd_common *c, unsigned parts,
 /* -j's value (default: the online CPUs) and whether to show progress. */
 unsigned cmd_jobs(const struct cmd_common *c);
 bool cmd_progress(const struct cmd_common *c);
+
+/*
+ * The progress line of a read (output/progress.h) in @pr and @prog, or
+ * NULL when cmd_progress() says no.
+ */
+struct par_progress;
+struct progress;
+const struct par_progress *cmd_progress_of(const struct cmd_common *c,
+					   struct par_progress *pr,
+					   struct progress *prog);
 
 /*
  * Read the input into @a (its sink; with -j N, N threads, see par.h): 0,

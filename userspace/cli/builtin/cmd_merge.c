@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* `blockrange merge`: profiles added up.  See brprof.h. */
+/* `blockrange merge`: profiles added up.  See output/brprof_write.h. */
 #define _GNU_SOURCE
 
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/brprof.h"
+#include "output/brprof_write.h"
 #include "builtin/cli.h"
 
 static const char synopsis[] =
@@ -42,7 +42,7 @@ static const struct option opts[] = {
 static int run(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	const char *output = NULL;
-	char err[CLI_ERR_MAX];
+	char err[BR_ERR_MAX];
 	size_t bytes;
 	int o, r;
 
@@ -67,8 +67,7 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 			 (size_t)(argc - optind), output, &bytes, err,
 			 sizeof(err));
 	if (r)
-		return cli_fail(r == -1 ? CLI_EXIT_INPUT : CLI_EXIT_USAGE,
-				"%s", err);
+		return cli_fail(cli_status(r), "%s", err);
 	if (strcmp(output, "-"))
 		fprintf(stderr, "blockrange: wrote %s (%zu bytes)\n", output,
 			bytes);

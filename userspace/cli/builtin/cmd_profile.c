@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-/* `blockrange profile`: a mergeable .brprof of an input.  See brprof.h. */
+/* `blockrange profile`: a mergeable .brprof.  See output/brprof_write.h. */
 #define _GNU_SOURCE
 
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "collect/annotate.h"
-#include "input/brprof.h"
+#include "collect/annot.h"
+#include "output/brprof_write.h"
 #include "builtin/cli.h"
 #include "builtin/cmd_common.h"
 
@@ -61,25 +61,19 @@ static int profile(const struct cmd_common *c, const char *output)
 	struct session_opts so;
 	struct annot_cfg cfg;
 	struct annot an;
-	char err[CLI_ERR_MAX];
+	char err[BR_ERR_MAX];
 	size_t bytes = 0;
 	int r;
 
 	cmd_session_opts(c, &so);
 	cmd_annot_cfg(c, ANNOT_BLOCKS | ANNOT_PROFGEN | ANNOT_BOLT, &cfg);
 	cfg.engine = ANNOT_ENGINE_BATCH;
-	r = annot_init(&an, cli_input_name(c->input), &so, &cfg);
+	r = cmd_annot_init(c, &an, &so, &cfg);
 	if (r)
 		return r;
-	r = cmd_collect(c, &an);
+	r = cmd_load(c, &an, NULL, 0, "profiled", "profile");
 	if (r)
 		goto out;
-	session_report(&an.s, "profiled", annot_nr_dsos(&an));
-	if (!annot_nr_dsos(&an) && !annot_nr_profiles(&an)) {
-		session_nothing(&an.s, "profile");
-		r = CLI_EXIT_INPUT;
-		goto out;
-	}
 	r = brprof_write(&an, output, &bytes, err, sizeof(err));
 	if (r)
 		r = cli_fail(CLI_EXIT_USAGE, "%s", err);
@@ -104,7 +98,7 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 	if (!r)
 		r = profile(&c, output);
 	cmd_common_free(&c);
-	return r < 0 ? 0 : r;
+	return r == CLI_HELP_SHOWN ? 0 : r;
 }
 
 const struct cli_cmd cli_cmd_profile = {

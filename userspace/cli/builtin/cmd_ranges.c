@@ -11,7 +11,9 @@
 
 #include "builtin/cli.h"
 #include "builtin/cmd_common.h"
-#include "collect/annotate.h"
+#include "output/ranges.h"
+#include "output/summary.h"
+#include "collect/annot.h"
 
 static const char synopsis[] =
 	"usage: blockrange ranges [-i FILE|-] [--dso NAME | --binary BIN] [-o DIR]\n"
@@ -98,9 +100,10 @@ static uint64_t base_of(const struct args *a, const struct profile *prof)
 static int write_one(const struct args *a, const struct profile *prof,
 		     FILE *out)
 {
-	if (profile_write(prof, base_of(a, prof), out) || fflush(out))
-		return cli_fail(CLI_EXIT_USAGE, "cannot write the profile");
-	return 0;
+	char err[BR_ERR_MAX];
+	int r = profile_write(prof, base_of(a, prof), out, err, sizeof(err));
+
+	return r ? cli_fail(cli_status(r), "%s", err) : 0;
 }
 
 /* -o DIR: DIR/NAME.rawprof per DSO (NAME-BUILDID when two share a name). */
@@ -114,7 +117,7 @@ static int write_dir(const struct args *a, const struct annot *p)
 	for (i = 0; i < n; i++) {
 		const struct profile *prof = annot_profile_at(p, i);
 		const struct dso *d = prof->dso;
-		char hex[2 * DSO_BUILD_ID_MAX + 1], *path;
+		char hex[BR_BUILD_ID_HEX], *path;
 		bool dup = false;
 		FILE *f;
 		int r;
@@ -123,7 +126,7 @@ static int write_dir(const struct args *a, const struct annot *p)
 			if (k != i && !strcmp(annot_profile_at(p, k)->dso->short_name,
 					      d->short_name))
 				dup = true;
-		dso_build_id_hex(d->build_id, d->build_id_size, hex);
+		br_build_id_hex(d->build_id, d->build_id_size, hex);
 		if (asprintf(&path, "%s/%s%s%s.rawprof", a->outdir,
 			     d->short_name, dup ? "-" : "",
 			     dup ? (d->build_id_size ? hex : "nobuildid") : "") < 0)
@@ -167,7 +170,7 @@ static int pick_output(const struct args *a, struct annot *p)
 		return write_one(a, prof, stdout);
 	}
 	if (!n) {
-		session_nothing(&p->s, "profile");
+		summary_nothing(stderr, &p->s, "profile");
 		return CLI_EXIT_INPUT;
 	}
 	if (a->outdir)
@@ -198,13 +201,14 @@ static int ranges(struct args *a)
 	int r;
 
 	cmd_session_opts(&a->c, &so);
-	r = annot_init(&p, cli_input_name(a->c.input), &so, &po);
+	r = cmd_annot_init(&a->c, &p, &so, &po);
 	if (r)
 		return r;
 	r = cmd_collect(&a->c, &p);
 	if (!r) {
 		if (!po.raw)
-			session_report(&p.s, "profiled", annot_nr_profiles(&p));
+			summary_print(stderr, &p.s, "profiled",
+				      annot_nr_profiles(&p));
 		else
 			fprintf(stderr, "blockrange: %" PRIu64 " samples, %" PRIu64 " branch records: %zu ranges and %zu branches (no binary: every address counts as code)\n",
 				p.s.st.samples, p.s.st.entries, p.raw.ranges.nr,
@@ -230,7 +234,7 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 	opterr = 0;
 	while (!r && (c = getopt_long(argc, argv, "+:i:o:j:h", opts, NULL)) != -1) {
 		r = cmd_common_opt(cmd, &a.c, c, argv);
-		if (r >= 0)
+		if (r != CMD_NOT_COMMON)
 			continue;
 		r = 0;
 		switch (c) {
@@ -261,7 +265,7 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 			break;
 		case O_HELP:
 			cli_help(cmd);
-			r = -1;
+			r = CLI_HELP_SHOWN;
 			break;
 		default:
 			r = cli_bad_option(cmd, c, argv);
@@ -275,7 +279,7 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 	if (!r)
 		r = ranges(&a);
 	cmd_common_free(&a.c);
-	return r < 0 ? 0 : r;
+	return r == CLI_HELP_SHOWN ? 0 : r;
 }
 
 const struct cli_cmd cli_cmd_ranges = {

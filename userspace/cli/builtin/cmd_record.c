@@ -6,7 +6,9 @@
 #define _GNU_SOURCE
 
 #include <getopt.h>
+#include <inttypes.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "builtin/cli.h"
 #include "output/perfdata_write.h"
@@ -126,19 +128,190 @@ enum {
 	SEEN_TEXT = 1u << 7,	/* --script-copy, -F, --show-task-events */
 };
 
+/* The options that pick and tune an engine. */
+struct engine_opts {
+	bool qemu;		/* --engine=qemu (the default) */
+	bool exact;
+	uint64_t jitter;
+	const char *cpu;
+	unsigned seen;		/* SEEN_* */
+};
+
+/*
+ * The engine's own option @c into @x: 0, an exit status after a usage
+ * message, or 1 if @c is none of them.
+ */
+static int parse_engine(const struct cli_cmd *cmd, int c,
+			struct engine_opts *x)
+{
+	switch (c) {
+	case O_ENGINE:
+		if (!strcmp(optarg, "qemu"))
+			x->qemu = true;
+		else if (!strcmp(optarg, "ptrace"))
+			x->qemu = false;
+		else
+			return cli_usage(cmd, "expected --engine=qemu or ptrace, got '%s'",
+					 optarg);
+		return 0;
+	case O_EXACT:
+		x->exact = true;
+		return 0;
+	case O_JITTER:
+		x->seen |= SEEN_JITTER;
+		if (!cli_parse_u64(optarg, &x->jitter))
+			return cli_usage(cmd, "expected --jitter J (a number of taken branches), got '%s'",
+					 optarg);
+		return 0;
+	case O_CPU:
+		x->seen |= SEEN_CPU;
+		if (!*optarg || strchr(optarg, ','))
+			return cli_usage(cmd, "expected --cpu MODEL (a name from qemu-x86_64 -cpu help), got '%s'",
+					 optarg);
+		x->cpu = optarg;
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+/* The text options of @c into @o and @x; as parse_engine(). */
+static int parse_text(const struct cli_cmd *cmd, int c,
+		      struct record_opts *o, struct engine_opts *x)
+{
+	switch (c) {
+	case O_FORMAT:
+		x->seen |= SEEN_FORMAT;
+		if (!strcmp(optarg, "perfdata"))
+			o->format = RECORD_PERFDATA;
+		else if (!strcmp(optarg, "perfscript"))
+			o->format = RECORD_PERFSCRIPT;
+		else
+			return cli_usage(cmd, "expected --format=perfdata or perfscript, got '%s'",
+					 optarg);
+		return 0;
+	case O_COPY:
+		x->seen |= SEEN_TEXT;
+		o->script_copy = optarg;
+		return 0;
+	case 'F':
+		x->seen |= SEEN_TEXT;
+		if (!psw_parse_fields(optarg, &o->fields))
+			return cli_usage(cmd, "expected -F with some of comm,pid,tid,time,ip,brstack, got '%s'",
+					 optarg);
+		return 0;
+	case O_TASKS:
+		x->seen |= SEEN_TEXT;
+		o->task_events = true;
+		return 0;
+	default:
+		return parse_engine(cmd, c, x);
+	}
+}
+
+/*
+ * The options of @argv into @o and @x (*@depth, *@have_output: -o was
+ * given): 0 to go on, CLI_HELP_SHOWN after the help, or an exit status
+ * after a usage message.
+ */
+static int parse(const struct cli_cmd *cmd, int argc, char **argv,
+		 struct record_opts *o, struct engine_opts *x,
+		 uint64_t *depth, bool *have_output)
+{
+	int c, r;
+
+	optind = 1;
+	opterr = 0;
+	/* '+': stop at the first non-option (PROGRAM). */
+	while ((c = getopt_long(argc, argv, "+:o:F:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			o->output = optarg;
+			*have_output = true;
+			break;
+		case O_START:
+			x->seen |= SEEN_START;
+			if (!strcmp(optarg, "entry"))
+				o->from_exec = false;
+			else if (!strcmp(optarg, "exec"))
+				o->from_exec = true;
+			else
+				return cli_usage(cmd, "expected --start=entry or exec, got '%s'",
+						 optarg);
+			break;
+		case O_COUNTS:
+			x->seen |= SEEN_COUNTS;
+			o->counts = optarg;
+			break;
+		case O_DEPTH:
+			x->seen |= SEEN_DEPTH;
+			if (!cli_parse_u64(optarg, depth) || *depth > 1u << 20)
+				return cli_usage(cmd, "expected --depth N (0 = unbounded, at most 1048576), got '%s'",
+						 optarg);
+			break;
+		case O_PERIOD:
+			x->seen |= SEEN_PERIOD;
+			if (!cli_parse_u64(optarg, &o->period) || !o->period)
+				return cli_usage(cmd, "expected --period P >= 1, got '%s'",
+						 optarg);
+			break;
+		case O_HELP:
+			cli_help(cmd);
+			return CLI_HELP_SHOWN;
+		default:
+			r = parse_text(cmd, c, o, x);
+			if (r == 1)
+				return cli_bad_option(cmd, c, argv);
+			if (r)
+				return r;
+		}
+	}
+	if (optind >= argc)
+		return cli_usage(cmd, "record needs -- PROGRAM [ARGS...]");
+	return 0;
+}
+
+/* What the options say together; 0 or an exit status after a message. */
+static int check(const struct cli_cmd *cmd, struct record_opts *o,
+		 const struct engine_opts *x, uint64_t depth, bool have_output)
+{
+	if (!have_output && x->exact)
+		o->output = "blockrange.brprof";
+	else if (!have_output && o->format == RECORD_PERFSCRIPT)
+		o->output = "blockrange.perfscript";
+	if (!x->qemu && (x->exact || (x->seen & (SEEN_JITTER | SEEN_CPU))))
+		return cli_usage(cmd, "%s is an option of --engine=qemu",
+				 x->exact ? "--exact" : x->seen & SEEN_JITTER ?
+				 "--jitter" : "--cpu");
+	if (o->format == RECORD_PERFDATA && depth > PDW_MAX_BRANCHES)
+		return cli_usage(cmd, "expected --depth of at most %d for perf.data (a record holds no more), got '%llu'",
+				 PDW_MAX_BRANCHES, (unsigned long long)depth);
+	if (o->format == RECORD_PERFDATA && !depth &&
+	    o->period >= PDW_MAX_BRANCHES)
+		return cli_usage(cmd, "expected --period below %d with --depth 0 for perf.data (a sample holds period + 1 branches), got '%llu'",
+				 PDW_MAX_BRANCHES, (unsigned long long)o->period);
+	if (o->script_copy && o->format == RECORD_PERFSCRIPT &&
+	    !strcmp(o->script_copy, o->output))
+		return cli_usage(cmd, "--script-copy names the output itself");
+	if (o->script_copy && !strcmp(o->script_copy, "-") &&
+	    !strcmp(o->output, "-"))
+		return cli_usage(cmd, "only one of -o and --script-copy can be stdout");
+	return 0;
+}
+
+/* The QEMU engine's checks and run; record's exit status. */
 static int run_qemu(const struct cli_cmd *cmd, const struct record_opts *ro,
-		    bool exact, uint64_t depth, bool have_period,
-		    uint64_t jitter, const char *cpu, unsigned seen)
+		    const struct engine_opts *x, uint64_t depth)
 {
 	struct qrec_opts o;
-	char err[CLI_ERR_MAX];
-	int r;
+	char err[BR_ERR_MAX];
+	int r, status = 0;
 
-	if (seen & (SEEN_START | SEEN_COUNTS))
+	if (x->seen & (SEEN_START | SEEN_COUNTS))
 		return cli_usage(cmd, "%s is an option of --engine=ptrace",
-				 seen & SEEN_START ? "--start" : "--counts");
-	if (exact && (seen & (SEEN_DEPTH | SEEN_PERIOD | SEEN_JITTER |
-			      SEEN_FORMAT | SEEN_TEXT)))
+				 x->seen & SEEN_START ? "--start" : "--counts");
+	if (x->exact && (x->seen & (SEEN_DEPTH | SEEN_PERIOD | SEEN_JITTER |
+				    SEEN_FORMAT | SEEN_TEXT)))
 		return cli_usage(cmd, "--exact counts every branch into a .brprof: it takes no --depth, --period, --jitter, --format, --script-copy, -F or --show-task-events");
 	memset(&o, 0, sizeof(o));
 	o.output = ro->output;
@@ -146,38 +319,55 @@ static int run_qemu(const struct cli_cmd *cmd, const struct record_opts *ro,
 	o.script_copy = ro->script_copy;
 	o.fields = ro->fields;
 	o.task_events = ro->task_events;
-	o.exact = exact;
+	o.exact = x->exact;
 	o.depth = (unsigned)depth;
-	o.period = have_period ? ro->period : QREC_DEFAULT_PERIOD;
-	o.jitter = jitter;
-	o.cpu = cpu;
+	o.period = x->seen & SEEN_PERIOD ? ro->period : QREC_DEFAULT_PERIOD;
+	o.jitter = x->jitter;
+	o.cpu = x->cpu;
 	o.argv = ro->argv;
 	o.cmd_argc = ro->cmd_argc;
 	o.cmd_argv = ro->cmd_argv;
 	if (!depth)
 		return cli_usage(cmd, "expected --depth of at least 1 with --engine=qemu (ptrace's --depth 0 is a full trace: use --exact)");
-	if (jitter >= o.period)
+	if (x->jitter >= o.period)
 		return cli_usage(cmd, "expected --jitter below the period (%llu), got '%llu'",
 				 (unsigned long long)o.period,
-				 (unsigned long long)jitter);
-	r = qrec_record(&o, err, sizeof(err));
-	if (r < 0) {
+				 (unsigned long long)x->jitter);
+	r = qrec_record(&o, &status, err, sizeof(err));
+	if (r) {
 		fprintf(stderr, "blockrange record: %s\n", err);
 		return CLI_EXIT_USAGE;
 	}
-	return r;
+	return status;
+}
+
+/* The ptrace engine's run and summary line; record's exit status. */
+static int run_ptrace(struct record_opts *o)
+{
+	struct record_stats st;
+	char err[BR_ERR_MAX];
+
+	if (record_run(o, &st, err, sizeof(err))) {
+		fprintf(stderr, "blockrange record: %s\n", err);
+		return CLI_EXIT_USAGE;
+	}
+	fprintf(stderr,
+		"blockrange record: %s %s %d; %" PRIu64 " instructions executed (%" PRIu64 " steps) in %" PRIu64 " task%s, %" PRIu64 " taken branches, %" PRIu64 " samples written to %s\n",
+		o->argv[0], WIFEXITED(st.status) ? "exited with status" :
+		"killed by signal", WIFEXITED(st.status) ?
+		WEXITSTATUS(st.status) : WTERMSIG(st.status), st.executed,
+		st.steps, st.tasks, st.tasks == 1 ? "" : "s", st.taken,
+		st.samples, strcmp(o->output, "-") ? o->output : "<stdout>");
+	return 0;
 }
 
 static int run(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct record_opts o;
-	char err[CLI_ERR_MAX];
-	uint64_t depth = 32, jitter = 0;
-	bool have_output = false, have_period = false, qemu = true;
-	bool exact = false;
-	const char *cpu = NULL;
-	unsigned seen = 0;
-	int c;
+	struct engine_opts x = { .qemu = true };
+	uint64_t depth = 32;
+	bool have_output = false;
+	int r;
 
 	memset(&o, 0, sizeof(o));
 	o.output = "perf.data";
@@ -186,130 +376,16 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 	o.period = 1;
 	o.cmd_argc = argc;
 	o.cmd_argv = argv;
-	optind = 1;
-	opterr = 0;
-	/* '+': stop at the first non-option (PROGRAM). */
-	while ((c = getopt_long(argc, argv, "+:o:F:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			o.output = optarg;
-			have_output = true;
-			break;
-		case O_ENGINE:
-			if (!strcmp(optarg, "qemu"))
-				qemu = true;
-			else if (!strcmp(optarg, "ptrace"))
-				qemu = false;
-			else
-				return cli_usage(cmd, "expected --engine=qemu or ptrace, got '%s'",
-						 optarg);
-			break;
-		case O_EXACT:
-			exact = true;
-			break;
-		case O_FORMAT:
-			seen |= SEEN_FORMAT;
-			if (!strcmp(optarg, "perfdata"))
-				o.format = RECORD_PERFDATA;
-			else if (!strcmp(optarg, "perfscript"))
-				o.format = RECORD_PERFSCRIPT;
-			else
-				return cli_usage(cmd, "expected --format=perfdata or perfscript, got '%s'",
-						 optarg);
-			break;
-		case O_START:
-			seen |= SEEN_START;
-			if (!strcmp(optarg, "entry"))
-				o.from_exec = false;
-			else if (!strcmp(optarg, "exec"))
-				o.from_exec = true;
-			else
-				return cli_usage(cmd, "expected --start=entry or exec, got '%s'",
-						 optarg);
-			break;
-		case O_COUNTS:
-			seen |= SEEN_COUNTS;
-			o.counts = optarg;
-			break;
-		case O_COPY:
-			seen |= SEEN_TEXT;
-			o.script_copy = optarg;
-			break;
-		case 'F':
-			seen |= SEEN_TEXT;
-			if (!psw_parse_fields(optarg, &o.fields))
-				return cli_usage(cmd, "expected -F with some of comm,pid,tid,time,ip,brstack, got '%s'",
-						 optarg);
-			break;
-		case O_TASKS:
-			seen |= SEEN_TEXT;
-			o.task_events = true;
-			break;
-		case O_DEPTH:
-			seen |= SEEN_DEPTH;
-			if (!cli_parse_u64(optarg, &depth) || depth > 1u << 20)
-				return cli_usage(cmd, "expected --depth N (0 = unbounded, at most 1048576), got '%s'",
-						 optarg);
-			break;
-		case O_PERIOD:
-			seen |= SEEN_PERIOD;
-			if (!cli_parse_u64(optarg, &o.period) || !o.period)
-				return cli_usage(cmd, "expected --period P >= 1, got '%s'",
-						 optarg);
-			have_period = true;
-			break;
-		case O_JITTER:
-			seen |= SEEN_JITTER;
-			if (!cli_parse_u64(optarg, &jitter))
-				return cli_usage(cmd, "expected --jitter J (a number of taken branches), got '%s'",
-						 optarg);
-			break;
-		case O_CPU:
-			seen |= SEEN_CPU;
-			if (!*optarg || strchr(optarg, ','))
-				return cli_usage(cmd, "expected --cpu MODEL (a name from qemu-x86_64 -cpu help), got '%s'",
-						 optarg);
-			cpu = optarg;
-			break;
-		case O_HELP:
-			return cli_help(cmd);
-		default:
-			return cli_bad_option(cmd, c, argv);
-		}
-	}
-	if (optind >= argc)
-		return cli_usage(cmd, "record needs -- PROGRAM [ARGS...]");
-	if (!have_output && exact)
-		o.output = "blockrange.brprof";
-	else if (!have_output && o.format == RECORD_PERFSCRIPT)
-		o.output = "blockrange.perfscript";
-	if (!qemu && (exact || (seen & (SEEN_JITTER | SEEN_CPU))))
-		return cli_usage(cmd, "%s is an option of --engine=qemu",
-				 exact ? "--exact" : seen & SEEN_JITTER ?
-				 "--jitter" : "--cpu");
-	if (o.format == RECORD_PERFDATA && depth > PDW_MAX_BRANCHES)
-		return cli_usage(cmd, "expected --depth of at most %d for perf.data (a record holds no more), got '%llu'",
-				 PDW_MAX_BRANCHES, (unsigned long long)depth);
-	if (o.format == RECORD_PERFDATA && !depth &&
-	    o.period >= PDW_MAX_BRANCHES)
-		return cli_usage(cmd, "expected --period below %d with --depth 0 for perf.data (a sample holds period + 1 branches), got '%llu'",
-				 PDW_MAX_BRANCHES, (unsigned long long)o.period);
-	if (o.script_copy && o.format == RECORD_PERFSCRIPT &&
-	    !strcmp(o.script_copy, o.output))
-		return cli_usage(cmd, "--script-copy names the output itself");
-	if (o.script_copy && !strcmp(o.script_copy, "-") &&
-	    !strcmp(o.output, "-"))
-		return cli_usage(cmd, "only one of -o and --script-copy can be stdout");
+	r = parse(cmd, argc, argv, &o, &x, &depth, &have_output);
+	if (!r)
+		r = check(cmd, &o, &x, depth, have_output);
+	if (r)
+		return r == CLI_HELP_SHOWN ? 0 : r;
 	o.depth = (unsigned)depth;
 	o.argv = argv + optind;
-	if (qemu)
-		return run_qemu(cmd, &o, exact, depth, have_period, jitter, cpu,
-				seen);
-	if (record_run(&o, err, sizeof(err))) {
-		fprintf(stderr, "blockrange record: %s\n", err);
-		return CLI_EXIT_USAGE;
-	}
-	return 0;
+	if (x.qemu)
+		return run_qemu(cmd, &o, &x, depth);
+	return run_ptrace(&o);
 }
 
 const struct cli_cmd cli_cmd_record = {

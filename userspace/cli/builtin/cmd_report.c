@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "collect/annotate.h"
+#include "output/annotate.h"
 #include "builtin/cli.h"
 #include "builtin/cmd_common.h"
 #include "output/report.h"
@@ -129,7 +129,7 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv,
 			break;
 		case O_HELP:
 			cli_help(cmd);
-			return -1;
+			return CLI_HELP_SHOWN;
 		default:
 			return cli_bad_option(cmd, c, argv);
 		}
@@ -145,7 +145,7 @@ static int report(const struct args *a)
 	struct annot_cfg cfg;
 	struct report_opts ro;
 	struct annot an;
-	char err[CLI_ERR_MAX];
+	char err[BR_ERR_MAX];
 	bool to_stdout = !strcmp(a->output, "-");
 	FILE *out = NULL;
 	long size;
@@ -153,20 +153,13 @@ static int report(const struct args *a)
 
 	cmd_session_opts(&a->c, &so);
 	cmd_annot_cfg(&a->c, ANNOT_BLOCKS, &cfg);
-	r = annot_init(&an, cli_input_name(a->c.input), &so, &cfg);
+	r = cmd_annot_init(&a->c, &an, &so, &cfg);
 	if (r)
 		return r;
-	r = cmd_check_symbols(&a->c, &an, a->symbols, a->nr_symbols);
-	if (!r)
-		r = cmd_collect(&a->c, &an);
+	r = cmd_load(&a->c, &an, a->symbols, a->nr_symbols, "reported",
+		     "report");
 	if (r)
 		goto out;
-	session_report(&an.s, "reported", annot_nr_dsos(&an));
-	if (!annot_nr_dsos(&an) && !a->nr_symbols) {
-		session_nothing(&an.s, "report");
-		r = CLI_EXIT_INPUT;
-		goto out;
-	}
 	out = to_stdout ? stdout : fopen(a->output, "w");
 	if (!out) {
 		r = cli_fail(CLI_EXIT_USAGE, "%s: %s", a->output,
@@ -181,8 +174,7 @@ static int report(const struct args *a)
 	ro.max_blocks = a->max_blocks;
 	r = report_write(&an, &ro, out, err, sizeof(err));
 	if (r) {
-		r = cli_fail(r == -1 ? CLI_EXIT_INPUT : CLI_EXIT_USAGE, "%s",
-			     err);
+		r = cli_fail(cli_status(r), "%s", err);
 	} else if (fflush(out) || ferror(out)) {
 		r = cli_fail(CLI_EXIT_USAGE, "%s: cannot write the report",
 			     a->output);
@@ -214,7 +206,7 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 	r = parse(cmd, argc, argv, &a);
 	if (!r)
 		r = report(&a);
-	else if (r < 0)
+	else if (r == CLI_HELP_SHOWN)
 		r = 0;
 	free(a.symbols);
 	cmd_common_free(&a.c);

@@ -2,7 +2,7 @@
 /*
  * `blockrange script`: the samples' branch stacks in the text of perf 6.1's
  * `perf script -F ip,brstack`, from perf.data (file or pipe mode) or perf
- * script text.  See README.md.
+ * script text.  See docs/cli-reference.md.
  */
 #define _GNU_SOURCE
 
@@ -16,6 +16,8 @@
 #include "builtin/cmd_common.h"
 #include "input/input.h"
 #include "input/par.h"
+#include "output/progress.h"
+#include "output/pswrite.h"
 
 static const char synopsis[] =
 	"usage: blockrange script -i FILE|- [-j N] [--skip-bad] [--stats] [--progress]\n";
@@ -131,7 +133,7 @@ static int fmt_sample(void *arg, const struct ev_sample *s, struct par_buf *b,
 	(void)arg;
 	if (!p) {
 		snprintf(err, errsz, "out of memory for an output line");
-		return -2;
+		return BR_ESYS;
 	}
 	p = ip16(p, s->ip);
 	for (i = 0; s->has_brstack && i < s->nr; i++) {
@@ -203,30 +205,9 @@ static int dump_sample(void *arg, const struct ev_sample *s, char *err,
 static int dump_mmap(void *arg, const struct ev_mmap *m, char *err,
 		     size_t errsz)
 {
-	FILE *f = ((struct out *)arg)->f;
-
 	(void)err;
 	(void)errsz;
-	if (!m->has_prot) {
-		fprintf(f, "R MMAP %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 "]: %c %s\n",
-			m->pid, m->tid, m->start, m->len, m->pgoff,
-			m->exec ? 'x' : 'r', m->path);
-		return 0;
-	}
-	fprintf(f, "R MMAP2 %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 " ",
-		m->pid, m->tid, m->start, m->len, m->pgoff);
-	if (m->has_dev) {
-		fprintf(f, "%02x:%02x %" PRIu64 " %" PRIu64, m->maj, m->min,
-			m->ino, m->ino_generation);
-	} else {
-		fputc('<', f);
-		for (unsigned i = 0; i < m->build_id_size; i++)
-			fprintf(f, "%02x", m->build_id[i]);
-		fputc('>', f);
-	}
-	fprintf(f, "]: %c%c%c%c %s\n", m->prot & 1 ? 'r' : '-',
-		m->prot & 2 ? 'w' : '-', m->prot & 4 ? 'x' : '-',
-		m->flags & 1 ? 's' : 'p', m->path);
+	psw_mmap_text(((struct out *)arg)->f, "R ", m);
 	return 0;
 }
 
@@ -283,7 +264,7 @@ static int stats_attr(void *arg, const struct ev_attr *a, char *err,
 
 	if (!x) {
 		snprintf(err, errsz, "out of memory for the event names");
-		return -2;
+		return BR_ESYS;
 	}
 	o->names = x;
 	if (o->names_len) {
@@ -358,63 +339,78 @@ static void print_stats(const char *name, const struct input_stats *st,
 	fputc('\n', stderr);
 }
 
-static int run(const struct cli_cmd *cmd, int argc, char **argv)
-{
-	const char *input = NULL, *name;
-	bool stats = false, dump = false;
-	unsigned jobs = par_default_jobs();
-	int progress = -1;
-	uint64_t n;
+struct args {
+	const char *input;
+	bool stats;
+	bool dump;
+	unsigned jobs;
+	int progress;		/* -1: when stderr is a terminal */
 	struct input_opts io;
-	struct input_stats st;
-	struct ev_sink sink;
-	struct out o = { stdout, NULL, 0, NULL, 0 };
-	char err[CLI_ERR_MAX];
-	int c, r;
+};
 
-	memset(&io, 0, sizeof(io));
+/*
+ * 0 to go on, CLI_HELP_SHOWN after the help, or an exit status after a
+ * message.
+ */
+static int parse(const struct cli_cmd *cmd, int argc, char **argv,
+		 struct args *a)
+{
+	uint64_t n;
+	int c;
+
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:i:j:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
-			input = optarg;
+			a->input = optarg;
 			break;
 		case 'j':
 			if (!cli_parse_u64(optarg, &n) || !n || n > CMD_MAX_JOBS)
 				return cli_usage(cmd, "expected -j N with N from 1 to %u, got '%s'",
 						 CMD_MAX_JOBS, optarg);
-			jobs = (unsigned)n;
+			a->jobs = (unsigned)n;
 			break;
 		case O_PROGRESS:
-			progress = 1;
+			a->progress = 1;
 			break;
 		case O_NO_PROGRESS:
-			progress = 0;
+			a->progress = 0;
 			break;
 		case O_SKIP_BAD:
-			io.skip_bad = true;
+			a->io.skip_bad = true;
 			break;
 		case O_STATS:
-			stats = true;
+			a->stats = true;
 			break;
 		case O_DUMP:
-			dump = true;
+			a->dump = true;
 			break;
 		case O_HELP:
-			return cli_help(cmd);
+			cli_help(cmd);
+			return CLI_HELP_SHOWN;
 		default:
 			return cli_bad_option(cmd, c, argv);
 		}
 	}
 	if (optind < argc)
 		return cli_usage(cmd, "unexpected argument '%s'", argv[optind]);
-	if (!input)
+	if (!a->input)
 		return cli_usage(cmd, "script needs -i FILE|-");
-	name = cli_input_name(input);
-	memset(&sink, 0, sizeof(sink));
-	sink.arg = &o;
-	if (dump) {
+	return 0;
+}
+
+/* The input to stdout: its samples' lines, or every event (--dump). */
+static int script(const struct args *a, struct out *o, struct input_stats *st,
+		  char *err, size_t errsz)
+{
+	struct par_progress pr;
+	struct progress prog;
+	struct ev_sink sink;
+
+	if (a->dump) {
+		memset(&sink, 0, sizeof(sink));
+		sink.arg = o;
 		sink.attr = dump_attr;
 		sink.sample = dump_sample;
 		sink.mmap = dump_mmap;
@@ -422,33 +418,49 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 		sink.task = dump_task;
 		sink.build_id = dump_build_id;
 		sink.lost = dump_lost;
+		return input_read(a->input, &a->io, &sink, st, err, errsz);
 	}
+	if (a->progress < 0 ? isatty(STDERR_FILENO) : a->progress) {
+		progress_init(&prog, stderr);
+		pr.show = progress_show;
+		pr.arg = &prog;
+	} else {
+		pr.show = NULL;
+	}
+	return par_script(a->input, &a->io, a->jobs, pr.show ? &pr : NULL,
+			  fmt_sample, NULL, a->stats ? stats_attr : NULL, o,
+			  stdout, st, err, errsz);
+}
+
+static int run(const struct cli_cmd *cmd, int argc, char **argv)
+{
+	struct args a = { .jobs = par_default_jobs(), .progress = -1 };
+	struct input_stats st;
+	struct out o = { stdout, NULL, 0, NULL, 0 };
+	char err[BR_ERR_MAX];
+	const char *name;
+	int r = parse(cmd, argc, argv, &a);
+
+	if (r)
+		return r == CLI_HELP_SHOWN ? 0 : r;
+	name = cli_input_name(a.input);
 	/* whole lines go out in large writes */
 	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
-	if (progress < 0)
-		progress = isatty(STDERR_FILENO);
-	if (dump)
-		r = input_read(input, &io, &sink, &st, err, sizeof(err));
-	else
-		r = par_script(input, &io, jobs, progress, fmt_sample, NULL,
-			       stats ? stats_attr : NULL, &o, stdout, &st, err,
-			       sizeof(err));
+	r = script(&a, &o, &st, err, sizeof(err));
 	free(o.buf);
 	if (fflush(stdout) && !r) {
 		free(o.names);
 		return cli_fail(CLI_EXIT_USAGE, "cannot write the output");
 	}
-	if (stats)
+	if (a.stats)
 		print_stats(name, &st, &o);
 	free(o.names);
-	if (r) {
-		fprintf(stderr, "blockrange: %s\n", err);
-		return r == -1 ? CLI_EXIT_INPUT : CLI_EXIT_USAGE;
-	}
-	if (st.format == INPUT_PERFSCRIPT && io.skip_bad)
+	if (r)
+		return cli_fail(cli_status(r), "%s", err);
+	if (st.format == INPUT_PERFSCRIPT && a.io.skip_bad)
 		fprintf(stderr, "blockrange: skipped %lu malformed line%s\n",
 			st.ps.bad_lines, st.ps.bad_lines == 1 ? "" : "s");
-	if (dump)
+	if (a.dump)
 		return 0;
 	if (!st.samples)
 		return cli_fail(CLI_EXIT_INPUT, "%s: expected samples, got none",

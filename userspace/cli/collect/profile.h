@@ -2,7 +2,7 @@
 /*
  * The raw (unsymbolized) profile of llvm-profgen --skip-symbolization, for
  * LBR samples without call stacks, computed with llvm-profgen's rules (see
- * README.md, "ranges"):
+ * docs/cli-reference.md, "ranges"):
  *  - an address is code if a code-set instruction starts there; anything
  *    else (including unmapped addresses) is external, printed as 1 - base;
  *  - entries with neither end in code are dropped before pairing;
@@ -17,44 +17,16 @@
  * Every DSO gets its own profile, as llvm-profgen --binary=DSO would print
  * it: addresses in other DSOs are external to it.
  */
-#ifndef BLOCKRANGE_CLI_PROFILE_H
-#define BLOCKRANGE_CLI_PROFILE_H
+#ifndef BLOCKRANGE_CLI_COLLECT_PROFILE_H
+#define BLOCKRANGE_CLI_COLLECT_PROFILE_H
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 
-#include "resolve/elfbin.h"
+#include "base/pairmap.h"
 #include "input/events.h"
+#include "resolve/elfbin.h"
 #include "resolve/session.h"
-
-/* (a, b) -> count, open addressing. */
-struct pairmap {
-	struct pairmap_slot {
-		uint64_t a;
-		uint64_t b;
-		uint64_t count;
-		bool used;
-	} *slots;
-	size_t cap;
-	size_t nr;
-};
-
-/*
- * Add @count to (a, b): 0, -1 out of memory, or -2 (nothing changed) if the
- * sum would not fit in 64 bits.
- */
-int pairmap_add(struct pairmap *pm, uint64_t a, uint64_t b, uint64_t count);
-void pairmap_free(struct pairmap *pm);
-/* Count of (a, b), 0 if absent. */
-uint64_t pairmap_get(const struct pairmap *pm, uint64_t a, uint64_t b);
-/* Used slots sorted by (a, b); caller frees.  NULL if out of memory. */
-struct pairmap_slot *pairmap_sorted(const struct pairmap *pm);
-
-/* Add every slot of @src to @dst: 0, -1 out of memory, -2 overflow. */
-int pairmap_merge(struct pairmap *dst, const struct pairmap *src);
-/* Sum of the counts, saturating at UINT64_MAX. */
-uint64_t pairmap_total(const struct pairmap *pm);
 
 #define PROFILE_EXTERNAL 1
 
@@ -86,7 +58,7 @@ struct profile_kept {
  * target, resolved) gives the ELF addresses; NULL in raw mode (the
  * addresses as they are, all code).  @kept: room for @nr.  With
  * @exact_range (struct ev_sample) only the range and the entering branch
- * count.  0, -1 out of memory, -2 a count would pass 2^64 - 1.
+ * count.  0, BR_ESYS out of memory, BR_EINPUT a count would pass 2^64 - 1.
  */
 int profile_apply(struct profile *prof, const struct ev_branch *br,
 		  size_t nr, uint64_t repeat,
@@ -97,10 +69,4 @@ int profile_apply(struct profile *prof, const struct ev_branch *br,
 bool profile_code_of(const struct profile *prof,
 		     const struct session_addr *e);
 
-/*
- * Print @prof in llvm-profgen's text: addresses minus @base (external ones
- * as 1 - base).  0 or -1 (out of memory or an output error).
- */
-int profile_write(const struct profile *prof, uint64_t base, FILE *out);
-
-#endif /* BLOCKRANGE_CLI_PROFILE_H */
+#endif /* BLOCKRANGE_CLI_COLLECT_PROFILE_H */

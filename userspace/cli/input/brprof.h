@@ -2,8 +2,11 @@
 /*
  * .brprof: a mergeable profile, what `blockrange profile` writes and
  * annotate, report, ranges and bolt read back: the aggregated counts of
- * every DSO (struct annot with all its parts), which are sums, so that
- * profiles of any inputs add up (`blockrange merge`).
+ * every DSO (what the collector of collect/annot.h collects with all its
+ * parts), which are sums, so that profiles of any inputs add up
+ * (`blockrange merge`).  This is the format and its reader; the writer and
+ * the merge are output/brprof_write.h's, and the reader's events feed the
+ * collector like any other input's (input_read()).
  *
  * Format, version 1, every integer little-endian, every part 8-byte
  * aligned:
@@ -55,15 +58,15 @@
  * Nothing is allocated in proportion to a count before it is checked
  * against the size of the file.
  */
-#ifndef BLOCKRANGE_CLI_BRPROF_H
-#define BLOCKRANGE_CLI_BRPROF_H
+#ifndef BLOCKRANGE_CLI_INPUT_BRPROF_H
+#define BLOCKRANGE_CLI_INPUT_BRPROF_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "collect/annotate.h"
+#include "input/events.h"
 
 #define BRPROF_MAGIC "\x7f" "BRPROF\n"
 #define BRPROF_VERSION 1
@@ -71,16 +74,19 @@
 #define BRPROF_NR_STATS 19
 #define BRPROF_PATH_MAX 4096
 
+/* The sections of a DSO entry: the kinds of records of input/events.h. */
 enum brprof_section {
-	BRP_BLOCKS,
-	BRP_IPS,
-	BRP_EDGES,
-	BRP_RANGES,
-	BRP_BRANCHES,
-	BRP_BOLT_BR,
-	BRP_BOLT_FT,
-	BRP_NR_SECTIONS,
+	BRP_BLOCKS = EV_AGG_BLOCKS,
+	BRP_IPS = EV_AGG_IPS,
+	BRP_EDGES = EV_AGG_EDGES,
+	BRP_RANGES = EV_AGG_RANGES,
+	BRP_BRANCHES = EV_AGG_BRANCHES,
+	BRP_BOLT_BR = EV_AGG_BOLT_BR,
+	BRP_BOLT_FT = EV_AGG_BOLT_FT,
+	BRP_NR_SECTIONS = EV_AGG_NR,
 };
+
+_Static_assert(BRPROF_NR_STATS == EV_PROFILE_NR_STATS, "the statistics");
 
 /* u64 fields per record of each section, and how many form its key. */
 extern const unsigned brprof_fields[BRP_NR_SECTIONS];
@@ -90,7 +96,7 @@ extern const unsigned brprof_keys[BRP_NR_SECTIONS];
 struct brprof_dso {
 	const char *path;		/* not NUL-terminated */
 	uint32_t path_len;
-	uint8_t build_id[20];
+	uint8_t build_id[BR_BUILD_ID_MAX];
 	uint8_t build_id_size;
 	uint8_t flags;
 	uint64_t text_base;
@@ -127,37 +133,53 @@ bool brprof_sniff(const uint8_t *head, size_t n);
 uint64_t brprof_hash(const void *p, size_t n);
 
 /*
+ * brprof_hash() of @n bytes of a read-only file mapping; @drop: its pages
+ * leave the process behind the checksum (base/pages.h).
+ */
+uint64_t brprof_hash_mapped(const uint8_t *p, size_t n, bool drop);
+
+/*
  * Check all of @buf (@len bytes, named @name in messages) and describe it
- * in @out.  0, -1 malformed (one line in err), -2 out of memory.
- * brprof_free() releases what @out holds (not @buf).
+ * in @out; @drop: @buf is a file mapping whose pages may leave the process
+ * once checked.  0, or with one line in @err BR_EINPUT (malformed) or
+ * BR_ESYS (out of memory).  brprof_free() releases what @out holds (not
+ * @buf).
  */
 int brprof_parse(const uint8_t *buf, size_t len, const char *name,
-		 struct brprof *out, char *err, size_t errsz);
+		 struct brprof *out, bool drop, char *err, size_t errsz);
 void brprof_free(struct brprof *p);
 
-/*
- * Write what @a collected (all of ANNOT_BLOCKS, ANNOT_PROFGEN and
- * ANNOT_BOLT, before annot_finish()) as a .brprof to @path ("-": stdout).
- * 0, or -2 (I/O or memory) with a message.  *@bytes: the size written.
- */
-int brprof_write(const struct annot *a, const char *path, size_t *bytes,
-		 char *err, size_t errsz);
+/* Order of two records of section @s by their keys; of two DSO entries by
+ * their identity (kernel flag, build-id, else path). */
+int brprof_key_cmp(const uint8_t *a, const uint8_t *b, enum brprof_section s);
+int brprof_dso_cmp(const struct brprof_dso *a, const struct brprof_dso *b);
+
+/* A .brprof file, mapped. */
+struct brprof_file {
+	const uint8_t *p;
+	size_t len;
+	bool mapped;
+};
 
 /*
- * Read the .brprof @path into @a (initialised with the parts the caller
- * prints; only the DSOs session_wants(), --binary mapping its basename):
- * its DSOs are made in the file's order and loaded.  0, -1 malformed, -2
- * I/O or memory, with a message.
+ * Map @path ("-": standard input) or @fd, which must be a regular file
+ * (named @name in messages): 0, or BR_ESYS with a message.  Unmap with
+ * brprof_unmap().
  */
-int brprof_load(const char *path, struct annot *a, char *err, size_t errsz);
+int brprof_map(const char *path, const char *name, struct brprof_file *m,
+	       char *err, size_t errsz);
+int brprof_map_fd(int fd, const char *name, struct brprof_file *m,
+		  char *err, size_t errsz);
+void brprof_unmap(struct brprof_file *m);
 
 /*
- * Add the profiles @in[0..n) into one, written to @out ("-": stdout).
- * Commutative and associative: the output depends only on the multiset
- * of inputs, byte for byte.  0, -1 (a malformed input, or sums past
- * 2^64 - 1), -2 (I/O, memory) with a message.  *@bytes: the size written.
+ * Read the .brprof on @fd (a regular file, named @name in messages) and,
+ * once all of it is checked, deliver it to @sink as events (input/events.h:
+ * its statistics, then its DSOs in the file's order).  input_read() calls
+ * it for a .brprof.  0, BR_EINPUT malformed, BR_ESYS I/O or memory, or a
+ * callback's value, with a message.
  */
-int brprof_merge(const char *const *in, size_t n, const char *out,
-		 size_t *bytes, char *err, size_t errsz);
+int brprof_read(int fd, const char *name, const struct ev_sink *sink,
+		char *err, size_t errsz);
 
-#endif /* BLOCKRANGE_CLI_BRPROF_H */
+#endif /* BLOCKRANGE_CLI_INPUT_BRPROF_H */

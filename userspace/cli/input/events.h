@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The profile as a stream of events, whatever it was read from (perf.data
- * in file or pipe mode, the text of `perf script`, a saved profile).
+ * in file or pipe mode, the text of `perf script`, a .brprof).
  *
  *   input reader --(struct ev_sink callbacks)--> consumers
  *
@@ -25,6 +25,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "base/buildid.h"
 
 /* Where an event came from, for messages: "NAME:LINE" or "NAME: offset N". */
 struct ev_pos {
@@ -100,8 +102,6 @@ struct ev_sample {
 	struct ev_pos pos;
 };
 
-#define EV_BUILD_ID_MAX 20
-
 /*
  * PERF_RECORD_MMAP / MMAP2 (or the text of a perf-script mmap line).
  * @exec: the mapping is executable (MMAP2 prot has PROT_EXEC; MMAP without
@@ -125,7 +125,7 @@ struct ev_mmap {
 	uint64_t ino;
 	uint64_t ino_generation;
 	uint8_t build_id_size;	/* MMAP2 build-id form; 0: none */
-	uint8_t build_id[EV_BUILD_ID_MAX];
+	uint8_t build_id[BR_BUILD_ID_MAX];
 	bool has_time;
 	uint64_t time;
 	struct ev_pos pos;
@@ -161,7 +161,7 @@ struct ev_build_id {
 	int32_t pid;		/* -1 for the kernel / any */
 	enum ev_cpumode cpumode;
 	uint8_t size;
-	uint8_t id[EV_BUILD_ID_MAX];
+	uint8_t id[BR_BUILD_ID_MAX];
 	const char *path;
 	struct ev_pos pos;
 };
@@ -188,6 +188,74 @@ struct ev_attr {
 	uint64_t branch_sample_type;
 	uint64_t read_format;
 	struct ev_pos pos;
+};
+
+/*
+ * A .brprof profile (input/brprof.h) holds counts that were aggregated
+ * from samples, and arrives as such: first its statistics (struct
+ * ev_profile), then each of its DSOs with its records (struct
+ * ev_profile_dso).  No sample, mmap or task event comes with it.
+ *
+ * The records of a DSO come in runs of one kind each, sorted by their key
+ * (the first fields; blocks: the first three), keys unique; a record is
+ * the little-endian u64 fields listed below (ev_u64le() reads one).
+ * Addresses are ELF addresses of the DSO.
+ */
+enum ev_agg_kind {
+	EV_AGG_BLOCKS,		/* {start, end, prediction (0 -, 1 P, 2 M),
+				 *  count} */
+	EV_AGG_IPS,		/* {address, count}: sample IPs */
+	EV_AGG_EDGES,		/* {from, to, count, mispredicted}: taken
+				 * branches of annotate */
+	EV_AGG_RANGES,		/* {start, end, count}: llvm-profgen's */
+	EV_AGG_BRANCHES,	/* {from, to, count}: llvm-profgen's */
+	EV_AGG_BOLT_BR,		/* {from, to, count, mispredicted}: BOLT's */
+	EV_AGG_BOLT_FT,		/* {start, end, entered inside, entered
+				 *  elsewhere}: BOLT's traces */
+	EV_AGG_NR,
+};
+
+/* The little-endian u64 at @p (a field of a record). */
+static inline uint64_t ev_u64le(const uint8_t *p)
+{
+	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
+	       (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 |
+	       (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
+	       (uint64_t)p[7] << 56;
+}
+
+#define EV_PROFILE_NR_STATS 19
+
+/*
+ * A profile's statistics, in this order: samples, samples with a branch
+ * stack, branch records, candidate blocks, blocks counted, the blocks
+ * skipped for each of the 12 reasons (resolve/session.h's order), sample
+ * IPs in the kernel, samples counted by annotate.
+ */
+struct ev_profile {
+	const uint64_t *stats;		/* EV_PROFILE_NR_STATS */
+	const char *event;		/* "" when unknown */
+	bool mixed_events;		/* samples of several events */
+	bool exact;			/* every taken branch of a recording
+					 * counted (record --exact) */
+	struct ev_pos pos;
+};
+
+/* One DSO of a profile, identified by build-id (else path) and kind. */
+struct ev_profile_dso {
+	const char *path;
+	const uint8_t *build_id;
+	uint8_t build_id_size;		/* 0: none */
+	bool kernel;
+	bool has_blocks;		/* block data (blocks, IPs, edges) */
+	bool has_prof;			/* llvm-profgen's (ranges, branches) */
+	bool has_bolt;			/* BOLT's (branches, traces) */
+	uint64_t text_base;		/* llvm-profgen's base of the DSO */
+	uint64_t samples;		/* sample IPs in it */
+	uint64_t prof_samples;		/* samples that touched its code */
+	uint64_t nr[EV_AGG_NR];		/* records of each kind */
+	const uint8_t *rec[EV_AGG_NR];	/* and where they are */
+	struct ev_pos pos;		/* offset: of the DSO's entry */
 };
 
 struct pd_decoder;
@@ -221,6 +289,14 @@ struct ev_sink {
 			  const uint8_t *rec, size_t size, uint64_t off,
 			  char *err, size_t errsz);
 	int (*sync)(void *arg, char *err, size_t errsz);
+	/*
+	 * A .brprof (see above).  A sink without @profile_dso takes no
+	 * profile: input_read() refuses one with a message.
+	 */
+	int (*profile)(void *arg, const struct ev_profile *p, char *err,
+		       size_t errsz);
+	int (*profile_dso)(void *arg, const struct ev_profile_dso *d,
+			   char *err, size_t errsz);
 };
 
 #endif /* BLOCKRANGE_CLI_EVENTS_H */

@@ -15,23 +15,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "builtin/cli.h"
+#include "base/pages.h"
+#include "base/status.h"
 #include "input/perf_file.h"
 #include "input/perfdata.h"
 #include "input/perfscript.h"
-
-/* What a worker does with what it gets (annotate's collector, script). */
-struct consumer {
-	int (*sample)(void *w, const struct ev_sample *s, char *err,
-		      size_t errsz);
-	int (*mmap)(void *w, const struct ev_mmap *m,
-		    const struct session_mmap_res *res, char *err,
-		    size_t errsz);
-	int (*comm)(void *w, const struct ev_comm *c, char *err, size_t errsz);
-	int (*task)(void *w, const struct ev_task *t, char *err, size_t errsz);
-	/* the worker's buffer for the unit being handled (script) */
-	void (*set_out)(void *w, struct par_buf *out);
-};
 
 enum item_kind {
 	IT_UNIT,
@@ -64,7 +52,8 @@ struct unit {
 	const char *text;
 	size_t len;
 	bool at_end;
-	struct session_mmap_res *res;	/* its mmap lines, in order */
+	unsigned char *res;		/* what its mmap lines map, in order
+					 * (mmap_res_size bytes each) */
 	size_t nr_res, cap_res;
 	/* U_RECS */
 	const struct pd_decoder *dec;
@@ -89,10 +78,10 @@ struct item {
 	int skip;			/* the worker that applied it in place */
 	struct unit *u;
 	struct ev_mmap mmap;
-	struct session_mmap_res res;
 	struct ev_comm comm;
 	struct ev_task task;
 	char *str;
+	unsigned char res[];		/* IT_MMAP: mmap_prepare()'s */
 };
 
 struct queue {
@@ -119,7 +108,7 @@ struct worker {
 	bool failed;
 	uint64_t err_seq;
 	int err_ret;
-	char err[CLI_ERR_MAX];
+	char err[BR_ERR_MAX];
 	const char *err_text;		/* U_TEXT failed: the unit */
 	size_t err_len;
 	bool err_at_end;
@@ -130,7 +119,11 @@ struct worker {
 struct par {
 	const char *name;
 	const struct input_opts *opts;
-	const struct consumer *c;
+	const struct par_consumer *c;
+	bool collect;			/* a consumer of every event (not
+					 * script, which takes samples only) */
+	/* script: the worker's buffer for the unit being handled */
+	void (*set_out)(void *w, struct par_buf *out);
 	unsigned n;
 	struct worker *w;
 	size_t unit_bytes;
@@ -145,8 +138,7 @@ struct par {
 	struct unit *free_units;
 	unsigned nr_units;		/* allocated */
 	struct unit *cur;		/* U_RECS being filled */
-	/* reader side of annotate's collector */
-	struct annot *master;
+	void **wargs;			/* every worker's state */
 	bool started;
 	/* ordered output (script) */
 	FILE *out;
@@ -158,54 +150,20 @@ struct par {
 		    size_t errsz);
 	void *attr_arg;
 	/* progress */
-	bool progress;
-	bool tty;
+	const struct par_progress *progress;
 	uint64_t total_bytes;		/* 0: unknown */
 	uint64_t bytes;			/* read so far */
 	uint64_t samples;
-	struct timespec t0, last;
 	unsigned tick;
 };
 
 /* ---- progress --------------------------------------------------------- */
 
-static double since(const struct timespec *a, const struct timespec *b)
+static void progress_end(struct par *p)
 {
-	return (double)(b->tv_sec - a->tv_sec) +
-	       (double)(b->tv_nsec - a->tv_nsec) / 1e9;
-}
-
-static void progress_line(struct par *p, bool last)
-{
-	struct timespec now;
-	double t, rate, mb = (double)p->bytes / 1e6;
-	char eta[32] = "";
-
-	if (!p->progress)
-		return;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (!last && since(&p->last, &now) < (p->tty ? 0.25 : 1.0))
-		return;
-	p->last = now;
-	t = since(&p->t0, &now);
-	rate = t > 0 ? (double)p->samples / t : 0;
-	if (p->total_bytes && p->bytes && t > 0 && p->bytes < p->total_bytes) {
-		double left = t * (double)(p->total_bytes - p->bytes) /
-			      (double)p->bytes;
-
-		snprintf(eta, sizeof(eta), ", %d:%02d left", (int)left / 60,
-			 (int)left % 60);
-	}
-	if (p->total_bytes)
-		fprintf(stderr, "%sblockrange: %.1f of %.1f MB (%.0f%%), %.0f samples/s%s%s",
-			p->tty ? "\r" : "", mb, (double)p->total_bytes / 1e6,
-			100.0 * (double)p->bytes / (double)p->total_bytes, rate,
-			eta, p->tty ? "\033[K" : "\n");
-	else
-		fprintf(stderr, "%sblockrange: %.1f MB, %.0f samples/s%s",
-			p->tty ? "\r" : "", mb, rate, p->tty ? "\033[K" : "\n");
-	if (last && p->tty)
-		fputs("\r\033[K", stderr);
+	if (p->progress)
+		p->progress->show(p->progress->arg, p->bytes, p->total_bytes,
+				  p->samples, true);
 }
 
 static void progress(struct par *p, uint64_t bytes, uint64_t samples)
@@ -217,7 +175,8 @@ static void progress(struct par *p, uint64_t bytes, uint64_t samples)
 	p->samples += samples;
 	if (++p->tick % 256)
 		return;
-	progress_line(p, false);
+	p->progress->show(p->progress->arg, p->bytes, p->total_bytes,
+			  p->samples, false);
 }
 
 /* ---- units and queues ------------------------------------------------- */
@@ -288,7 +247,7 @@ static int push(struct par *p, struct worker *w, struct item *it)
 		struct item **v = malloc(c * sizeof(*v));
 
 		if (!v)
-			return -1;
+			return BR_ESYS;
 		for (i = 0; i < q->len; i++)
 			v[i] = q->v[(q->head + i) % q->cap];
 		free(q->v);
@@ -357,7 +316,7 @@ static void fail(struct worker *w, struct item *it, int ret, const char *msg)
 	if (!w->failed || it->seq < w->err_seq) {
 		w->failed = true;
 		w->err_seq = it->seq;
-		w->err_ret = ret ? ret : -2;
+		w->err_ret = ret ? ret : BR_ESYS;
 		snprintf(w->err, sizeof(w->err), "%s", msg);
 		if (it->kind == IT_UNIT && it->u->kind == U_TEXT) {
 			w->err_text = it->u->text;
@@ -371,7 +330,7 @@ static void fail(struct worker *w, struct item *it, int ret, const char *msg)
 	pthread_mutex_unlock(&p->lock);
 }
 
-/* Note a text unit's line count (lock held); -1 out of memory. */
+/* Note a text unit's line count (lock held); BR_ESYS out of memory. */
 static int note_lines(struct par *p, const struct unit *u)
 {
 	if (p->nr_lines == p->cap_lines) {
@@ -379,7 +338,7 @@ static int note_lines(struct par *p, const struct unit *u)
 		struct unit_lines *v = realloc(p->lines, c * sizeof(*v));
 
 		if (!v)
-			return -1;
+			return BR_ESYS;
 		p->lines = v;
 		p->cap_lines = c;
 	}
@@ -395,14 +354,16 @@ static int w_text_mmap(void *arg, const struct ev_mmap *m, char *err,
 	struct worker *w = arg;
 	struct unit *u = w->cur;
 
-	if (!w->p->master)
+	if (!w->p->collect)
 		return 0;	/* script: the mmap lines do not matter */
 	if (w->next_res >= u->nr_res) {
 		snprintf(err, errsz, "%s: the mmap lines of a unit changed",
 			 w->p->name);
-		return -2;
+		return BR_ESYS;
 	}
-	return w->p->c->mmap(w->arg, m, &u->res[w->next_res++], err, errsz);
+	return w->p->c->mmap_apply(w->arg, m,
+				   u->res + w->next_res++ * w->p->c->mmap_res_size,
+				   err, errsz);
 }
 
 static int w_sample(void *arg, const struct ev_sample *s, char *err,
@@ -443,20 +404,6 @@ static int do_recs(struct worker *w, struct unit *u, char *err, size_t errsz)
 	return 0;
 }
 
-/*
- * Done with [p, p + n) of the mapped input: its pages leave the process
- * (read again from the file if needed), so a large file streams through in
- * constant memory.
- */
-static void drop_pages(const char *p, size_t n)
-{
-	uintptr_t a = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
-	uintptr_t e = ((uintptr_t)p + n) & ~(uintptr_t)4095;
-
-	if (e > a)
-		(void)madvise((void *)a, e - a, MADV_DONTNEED);
-}
-
 static int do_text(struct worker *w, struct unit *u, char *err, size_t errsz)
 {
 	struct ev_sink sink = { 0 };
@@ -472,8 +419,9 @@ static int do_text(struct worker *w, struct unit *u, char *err, size_t errsz)
 	r = input_read_text_mem(u->text, u->len, w->p->name, 0, u->at_end,
 				w->p->opts, &sink, &w->st, err, errsz);
 	u->lines = w->st.ps.lines - lines;
-	drop_pages(u->text, u->len);
-	if (r == -3)
+	/* done with it: its pages leave the process (constant memory) */
+	br_drop_pages(u->text, u->text + u->len);
+	if (r == BR_EPARTIAL)
 		snprintf(err, errsz, "%s: a unit ended inside a sample",
 			 w->p->name);
 	return r;
@@ -481,19 +429,19 @@ static int do_text(struct worker *w, struct unit *u, char *err, size_t errsz)
 
 static int handle(struct worker *w, struct item *it, char *err, size_t errsz)
 {
-	const struct consumer *c = w->p->c;
+	const struct par_consumer *c = w->p->c;
 
 	switch (it->kind) {
 	case IT_UNIT:
 		w->cur = it->u;
-		if (c->set_out)
-			c->set_out(w->arg, &it->u->out);
+		if (w->p->set_out)
+			w->p->set_out(w->arg, &it->u->out);
 		return it->u->kind == U_TEXT ? do_text(w, it->u, err, errsz) :
 					       do_recs(w, it->u, err, errsz);
 	case IT_MMAP:
 		if (it->skip == (int)w->idx)
 			return 0;
-		return c->mmap(w->arg, &it->mmap, &it->res, err, errsz);
+		return c->mmap_apply(w->arg, &it->mmap, it->res, err, errsz);
 	case IT_COMM:
 		return c->comm(w->arg, &it->comm, err, errsz);
 	case IT_TASK:
@@ -504,14 +452,14 @@ static int handle(struct worker *w, struct item *it, char *err, size_t errsz)
 
 static bool has_event(const struct par *p, const struct worker *w)
 {
-	return p->master && ((const struct annot *)w->arg)->s.event;
+	return p->c->has_event && p->c->has_event(w->arg);
 }
 
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct par *p = w->p;
-	char err[CLI_ERR_MAX];
+	char err[BR_ERR_MAX];
 
 	for (;;) {
 		struct item *it;
@@ -550,7 +498,7 @@ static void *worker_main(void *arg)
 			p->stop = true;
 			p->fail_seq = 0;
 			w->failed = true;
-			w->err_ret = -2;
+			w->err_ret = BR_ESYS;
 			snprintf(w->err, sizeof(w->err), "%s: out of memory",
 				 p->name);
 		}
@@ -584,7 +532,7 @@ static int dispatch(struct par *p, struct unit *u, int *to)
 	unsigned i;
 
 	if (!it)
-		return -1;
+		return BR_ESYS;
 	it->kind = IT_UNIT;
 	it->u = u;
 	it->refs = 1;
@@ -611,7 +559,7 @@ static int dispatch(struct par *p, struct unit *u, int *to)
 	if (push(p, best, it)) {
 		pthread_mutex_unlock(&p->lock);
 		free(it);
-		return -1;
+		return BR_ESYS;
 	}
 	if (to)
 		*to = (int)best->idx;
@@ -658,7 +606,7 @@ static int flush_cur(struct par *p)
 		return 0;
 	}
 	r = dispatch(p, u, NULL);
-	return r < 0 ? -1 : 0;
+	return r < 0 ? BR_ESYS : 0;
 }
 
 /* Every worker has handled everything it got. */
@@ -672,20 +620,13 @@ static void barrier(struct par *p)
 /* Before the first sample: the kernel DSO, made here, for every replica. */
 static int start(struct par *p)
 {
-	unsigned i;
-
-	if (p->started || !p->master)
+	if (p->started || !p->collect)
 		return 0;
 	p->started = true;
 	if (flush_cur(p))
-		return -1;
+		return BR_ESYS;
 	barrier(p);
-	if (session_start(&p->master->s))
-		return -1;
-	for (i = 0; i < p->n; i++)
-		as_set_kernel_dso(((struct annot *)p->w[i].arg)->s.as,
-				  as_kernel_dso(p->master->s.as));
-	return 0;
+	return p->c->start ? p->c->start(p->c->master, p->wargs, p->n) : 0;
 }
 
 #define STOPPED 3	/* a callback's status: a worker failed */
@@ -693,7 +634,7 @@ static int start(struct par *p)
 static int oom(struct par *p, char *err, size_t errsz)
 {
 	snprintf(err, errsz, "%s: out of memory", p->name);
-	return -2;
+	return BR_ESYS;
 }
 
 /* Room for @n bytes in the current unit (flushing a full one first). */
@@ -805,7 +746,8 @@ static struct item *new_item(struct par *p, enum item_kind kind, int *r,
 		*r = STOPPED;
 		return NULL;
 	}
-	it = flush_cur(p) ? NULL : calloc(1, sizeof(*it));
+	it = flush_cur(p) ? NULL : calloc(1, sizeof(*it) +
+					       p->c->mmap_res_size);
 	if (!it) {
 		*r = oom(p, err, errsz);
 		return NULL;
@@ -818,15 +760,16 @@ static int r_mmap(void *arg, const struct ev_mmap *m, char *err, size_t errsz)
 {
 	struct par *p = arg;
 	struct item *it;
+	bool bar = false;
 	int r;
 
 	it = new_item(p, IT_MMAP, &r, err, errsz);
 	if (!it)
 		return r;
 	it->mmap = *m;
-	r = session_mmap_prepare(&p->master->s, m, &it->res, err, errsz);
-	if (!r && !it->res.skip && it->res.as.kernel_text)
-		barrier(p);	/* it changed a DSO the workers may load */
+	r = p->c->mmap_prepare(p->c->master, m, it->res, &bar, err, errsz);
+	if (!r && bar)
+		barrier(p);	/* e.g. a DSO the workers may be loading */
 	it->str = strdup(m->path);
 	if (r || !it->str) {
 		free(it->str);
@@ -874,7 +817,7 @@ static int r_build_id(void *arg, const struct ev_build_id *b, char *err,
 {
 	struct par *p = arg;
 
-	return session_build_id(&p->master->s, b, err, errsz);
+	return p->c->build_id ? p->c->build_id(p->c->master, b, err, errsz) : 0;
 }
 
 static int r_sync(void *arg, char *err, size_t errsz)
@@ -929,36 +872,6 @@ static size_t cut_at(const char *text, size_t size, size_t pos, size_t want,
 	}
 }
 
-/* The mmap line at @hit: convert as input_read() does. */
-static void text_mmap(const struct ps_mmap *m, const char *name,
-		      struct ev_mmap *e)
-{
-	const char *c;
-
-	memset(e, 0, sizeof(*e));
-	e->pid = (int32_t)m->pid;
-	e->tid = -1;
-	e->start = m->start;
-	e->len = m->len;
-	e->pgoff = m->pgoff;
-	e->path = m->path;
-	e->has_prot = true;
-	for (c = m->prot; *c; c++) {
-		if (*c == 'r')
-			e->prot |= 1;
-		else if (*c == 'w')
-			e->prot |= 2;
-		else if (*c == 'x')
-			e->prot |= 4;
-		else if (*c == 's')
-			e->flags |= 1;
-		else if (*c == 'p')
-			e->flags |= 2;
-	}
-	e->exec = e->prot & 4;
-	e->pos.name = name;
-}
-
 /*
  * The next "PERF_RECORD_MMAP" in [p, e), or NULL.  By its '_' (rare in
  * perf script text, unlike the 'P' of the prediction flags): much faster
@@ -992,15 +905,17 @@ static void free_ops(struct item **ops, size_t n)
 /*
  * The mmap line [ls, le) of unit @u: resolved here (its DSO made in input
  * order), into @u's list and a broadcast item.  0; 1 the line is not an
- * mmap (nothing to do) or holds an error (the worker reports it); -1 out
+ * mmap (nothing to do) or holds an error (the worker reports it); BR_ESYS out
  * of memory.
  */
 static int text_mmap_line(struct par *p, struct unit *u, const char *ls,
 			  const char *le, struct ps_line *pl,
 			  struct item ***ops, size_t *nops)
 {
-	char err[CLI_ERR_MAX];
+	size_t rs = p->c->mmap_res_size;
+	char err[BR_ERR_MAX];
 	struct item *it, **x;
+	bool bar = false;
 
 	if (ps_parse_line(ls, (size_t)(le - ls), pl, err, sizeof(err)))
 		return 2;
@@ -1008,36 +923,36 @@ static int text_mmap_line(struct par *p, struct unit *u, const char *ls,
 		return 1;
 	if (u->nr_res == u->cap_res) {
 		size_t c = u->cap_res ? 2 * u->cap_res : 8;
-		struct session_mmap_res *v = realloc(u->res, c * sizeof(*v));
+		unsigned char *v = realloc(u->res, c * (rs ? rs : 1));
 
 		if (!v)
-			return -1;
+			return BR_ESYS;
 		u->res = v;
 		u->cap_res = c;
 	}
 	x = realloc(*ops, (*nops + 1) * sizeof(*x));
 	if (!x)
-		return -1;
+		return BR_ESYS;
 	*ops = x;
-	it = calloc(1, sizeof(*it));
+	it = calloc(1, sizeof(*it) + rs);
 	if (!it)
-		return -1;
+		return BR_ESYS;
 	it->kind = IT_MMAP;
-	text_mmap(&pl->mmap, p->name, &it->mmap);
-	if (session_mmap_prepare(&p->master->s, &it->mmap, &it->res, err,
-				 sizeof(err))) {
+	input_text_mmap(&pl->mmap, p->name, &it->mmap);
+	if (p->c->mmap_prepare(p->c->master, &it->mmap, it->res, &bar, err,
+			       sizeof(err))) {
 		free(it);
 		return 2;
 	}
-	if (!it->res.skip && it->res.as.kernel_text)
+	if (bar)
 		barrier(p);
 	it->str = strdup(pl->mmap.path);
 	if (!it->str) {
 		free(it);
-		return -1;
+		return BR_ESYS;
 	}
 	it->mmap.path = it->str;
-	u->res[u->nr_res++] = it->res;
+	memcpy(u->res + u->nr_res++ * rs, it->res, rs);
 	(*ops)[(*nops)++] = it;
 	return 0;
 }
@@ -1049,7 +964,7 @@ static int text_mmap_line(struct par *p, struct unit *u, const char *ls,
 static int text_first_sample(struct par *p, const char *text, size_t size,
 			     size_t *scan, size_t limit, struct ps_line *pl)
 {
-	char err[CLI_ERR_MAX];
+	char err[BR_ERR_MAX];
 
 	while (!p->started && *scan < limit) {
 		const char *nl = memchr(text + *scan, '\n', size - *scan);
@@ -1058,7 +973,7 @@ static int text_first_sample(struct par *p, const char *text, size_t size,
 		if (!ps_parse_line(text + *scan, le - *scan, pl, err,
 				   sizeof(err)) && pl->kind == PS_SAMPLE &&
 		    start(p))
-			return -1;
+			return BR_ESYS;
 		*scan = nl ? le + 1 : size;
 	}
 	return 0;
@@ -1067,7 +982,7 @@ static int text_first_sample(struct par *p, const char *text, size_t size,
 /*
  * The text reader: cut, resolve the mmap lines of each unit (making the
  * kernel DSO at the first sample line), dispatch, broadcast them after.
- * Returns 0, -2 out of memory, STOPPED (a worker failed), or 1 when the
+ * Returns 0, BR_ESYS out of memory, STOPPED (a worker failed), or 1 when the
  * reader saw an error in a unit (the worker reports it).
  */
 static int read_text_units(struct par *p, const char *text, size_t size)
@@ -1092,14 +1007,14 @@ static int read_text_units(struct par *p, const char *text, size_t size)
 		u = unit_get(p);
 		pthread_mutex_unlock(&p->lock);
 		if (!u) {
-			r = -2;
+			r = BR_ESYS;
 			break;
 		}
 		u->kind = U_TEXT;
 		u->text = text + pos;
 		u->len = end - pos;
 		u->at_end = end == size;
-		while (p->master && !r && !bad) {
+		while (p->collect && !r && !bad) {
 			const char *hit = find_mmap_key(text + at, text + end);
 			const char *ls, *le;
 			int x;
@@ -1107,7 +1022,7 @@ static int read_text_units(struct par *p, const char *text, size_t size)
 			if (text_first_sample(p, text, size, &scan,
 					      hit ? (size_t)(hit - text) : end,
 					      &pl)) {
-				r = -2;
+				r = BR_ESYS;
 				break;
 			}
 			if (!hit)
@@ -1121,7 +1036,7 @@ static int read_text_units(struct par *p, const char *text, size_t size)
 			at = le < text + end ? (size_t)(le - text) + 1 : end;
 			x = text_mmap_line(p, u, ls, le, &pl, &ops, &nops);
 			if (x < 0)
-				r = -2;
+				r = BR_ESYS;
 			else if (x == 2)
 				bad = true;	/* the worker finds it too */
 		}
@@ -1136,12 +1051,12 @@ static int read_text_units(struct par *p, const char *text, size_t size)
 		r = dispatch(p, u, &to);
 		if (r) {
 			free_ops(ops, nops);
-			r = r < 0 ? -2 : STOPPED;
+			r = r < 0 ? BR_ESYS : STOPPED;
 			break;
 		}
 		for (i = 0; i < nops && !r; i++)
 			if (broadcast(p, ops[i], to))
-				r = -2;
+				r = BR_ESYS;
 		if (r)
 			free_ops(ops + i, nops - i);
 		else
@@ -1173,7 +1088,7 @@ static void text_error(struct par *p, const struct worker *w, char *err,
 			    w->err_at_end, p->opts && p->opts->skip_bad, NULL,
 			    &st, err, errsz);
 
-	if (!r || r == -3)
+	if (!r || r == BR_EPARTIAL)
 		snprintf(err, errsz, "%s", w->err);
 }
 
@@ -1201,7 +1116,7 @@ static size_t unit_bytes(void)
 }
 
 static int par_init(struct par *p, const char *name,
-		    const struct input_opts *opts, const struct consumer *c,
+		    const struct input_opts *opts, const struct par_consumer *c,
 		    unsigned n)
 {
 	memset(p, 0, sizeof(*p));
@@ -1212,15 +1127,15 @@ static int par_init(struct par *p, const char *name,
 	p->unit_bytes = unit_bytes();
 	p->w = calloc(n, sizeof(*p->w));
 	if (!p->w)
-		return -1;
+		return BR_ESYS;
 	if (pthread_mutex_init(&p->lock, NULL)) {
 		free(p->w);
-		return -1;
+		return BR_ESYS;
 	}
 	if (pthread_cond_init(&p->cond, NULL)) {
 		pthread_mutex_destroy(&p->lock);
 		free(p->w);
-		return -1;
+		return BR_ESYS;
 	}
 	return 0;
 }
@@ -1236,10 +1151,10 @@ static int par_start(struct par *p)
 		w->idx = i;
 		w->br = malloc(PD_MAX_BRANCHES * sizeof(*w->br));
 		if (!w->br || pthread_cond_init(&w->q.cond, NULL))
-			return -1;
+			return BR_ESYS;
 		if (pthread_create(&w->tid, NULL, worker_main, w)) {
 			pthread_cond_destroy(&w->q.cond);
-			return -1;
+			return BR_ESYS;
 		}
 		w->started = true;
 	}
@@ -1303,52 +1218,59 @@ static struct worker *first_failure(struct par *p)
 struct source {
 	int fd;
 	struct stat sb;
-	bool text;		/* perf script text (not perf.data) */
+	bool split;		/* worth reading with several threads */
+	bool text;		/* perf script text in a regular file, mapped */
 	const char *map;
 	size_t size;
 };
 
-/* Open @path and tell perf script text in a regular file (mapped). */
-static int open_source(const char *path, struct source *src, char *err,
-		       size_t errsz)
+/*
+ * Open @path and tell what it is: perf script text in a regular file is
+ * mapped (and cut into units, unless it is too small for two); perf.data
+ * from a file or a pipe, and text from a pipe, are read by the reader;
+ * anything else (a .brprof, what cannot be opened: input_read() says what
+ * is wrong with it) is read by one thread.
+ */
+static void open_source(const char *path, struct source *src)
 {
 	uint8_t head[8];
-	uint64_t magic = 0;
 	ssize_t n;
 
 	memset(src, 0, sizeof(*src));
-	src->fd = -1;
-	if (!strcmp(path, "-"))
-		src->fd = dup(STDIN_FILENO);
-	else
-		src->fd = open(path, O_RDONLY | O_CLOEXEC);
+	src->fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) :
+				      dup(STDIN_FILENO);
 	if (src->fd < 0 || fstat(src->fd, &src->sb)) {
-		/* input_read() says what is wrong with it */
 		if (src->fd >= 0)
 			close(src->fd);
 		src->fd = -1;
-		return 0;
+		return;
 	}
+	src->split = true;
 	if (!S_ISREG(src->sb.st_mode))
-		return 0;
-	n = pread(src->fd, head, 8, 0);
-	if (n == 8)
-		memcpy(&magic, head, 8);
-	if (n < 8 || magic == PF_MAGIC2 || magic == __builtin_bswap64(PF_MAGIC2) ||
-	    !memcmp(head, PF_MAGIC1, 8) || !memcmp(head, "ELIFFREP", 8))
-		return 0;
-	src->text = true;
+		return;
+	n = pread(src->fd, head, sizeof(head), 0);
+	switch (input_sniff(head, n > 0 ? (size_t)n : 0)) {
+	case INPUT_PERFSCRIPT:
+		break;
+	case INPUT_BRPROF:
+		src->split = false;
+		return;
+	default:
+		return;
+	}
 	src->size = (size_t)src->sb.st_size;
+	if (src->size < 2 * unit_bytes()) {
+		src->split = false;
+		return;
+	}
 	src->map = mmap(NULL, src->size, PROT_READ, MAP_PRIVATE, src->fd, 0);
 	if (src->map == MAP_FAILED) {
 		src->map = NULL;
-		src->text = false;
-		return 0;
+		src->split = false;
+		return;
 	}
+	src->text = true;
 	madvise((void *)src->map, src->size, MADV_SEQUENTIAL);
-	(void)err;
-	(void)errsz;
-	return 0;
 }
 
 static void close_source(struct source *src)
@@ -1379,40 +1301,13 @@ static void sum_text_stats(struct par *p, struct input_stats *st)
 	}
 }
 
-static void progress_begin(struct par *p, bool on, const struct source *src)
+static void progress_begin(struct par *p, const struct par_progress *pr,
+			   const struct source *src)
 {
-	p->progress = on;
-	p->tty = isatty(STDERR_FILENO);
+	p->progress = pr;
 	if (S_ISREG(src->sb.st_mode))
 		p->total_bytes = (uint64_t)src->sb.st_size;
-	clock_gettime(CLOCK_MONOTONIC, &p->t0);
-	p->last = p->t0;
 }
-
-/* ---- annotate's collector -------------------------------------------------- */
-
-static int a_mmap(void *w, const struct ev_mmap *m,
-		  const struct session_mmap_res *res, char *err, size_t errsz)
-{
-	return session_mmap_apply(&((struct annot *)w)->s, m, res, err, errsz);
-}
-
-static int a_comm(void *w, const struct ev_comm *c, char *err, size_t errsz)
-{
-	return session_comm(&((struct annot *)w)->s, c, err, errsz);
-}
-
-static int a_task(void *w, const struct ev_task *t, char *err, size_t errsz)
-{
-	return session_task(&((struct annot *)w)->s, t, err, errsz);
-}
-
-static const struct consumer collector = {
-	.sample = annot_sample,
-	.mmap = a_mmap,
-	.comm = a_comm,
-	.task = a_task,
-};
 
 /* One thread, with progress when asked. */
 struct seq_progress {
@@ -1442,10 +1337,12 @@ FWD(task, struct ev_task)
 FWD(build_id, struct ev_build_id)
 FWD(lost, struct ev_lost)
 FWD(attr, struct ev_attr)
+FWD(profile, struct ev_profile)
+FWD(profile_dso, struct ev_profile_dso)
 #undef FWD
 
 static int read_one(const char *path, const struct input_opts *opts,
-		    bool progress_on, const struct ev_sink *sink,
+		    const struct par_progress *pr, const struct ev_sink *sink,
 		    struct input_stats *st, char *err, size_t errsz)
 {
 	struct seq_progress sp;
@@ -1453,7 +1350,7 @@ static int read_one(const char *path, const struct input_opts *opts,
 	struct source src = { .fd = -1 };
 	int r;
 
-	if (!progress_on)
+	if (!pr)
 		return input_read(path, opts, sink, st, err, errsz);
 	memset(&sp, 0, sizeof(sp));
 	sp.inner = sink;
@@ -1464,7 +1361,7 @@ static int read_one(const char *path, const struct input_opts *opts,
 	} else if (stat(path, &src.sb)) {
 		memset(&src.sb, 0, sizeof(src.sb));
 	}
-	progress_begin(&sp.p, true, &src);
+	progress_begin(&sp.p, pr, &src);
 	wrap.sample = seq_sample;
 	wrap.mmap = seq_mmap;
 	wrap.comm = seq_comm;
@@ -1472,61 +1369,57 @@ static int read_one(const char *path, const struct input_opts *opts,
 	wrap.build_id = seq_build_id;
 	wrap.lost = seq_lost;
 	wrap.attr = seq_attr;
+	wrap.profile = seq_profile;
+	/* input_read() takes a .brprof for a sink that takes profiles */
+	wrap.profile_dso = sink->profile_dso ? seq_profile_dso : NULL;
 	wrap.arg = &sp;
 	r = input_read(path, opts, &wrap, st, err, errsz);
-	progress_line(&sp.p, true);
+	if (st->format != INPUT_BRPROF)
+		progress_end(&sp.p);	/* a profile has no samples to count */
 	return r;
 }
 
 /* Everything again with one thread, for the message it gives. */
 static int read_again(const char *path, const struct input_opts *opts,
-		      struct annot *a, struct input_stats *st, char *err,
-		      size_t errsz)
+		      const struct par_consumer *c, struct input_stats *st,
+		      char *err, size_t errsz)
 {
-	struct session_opts so = a->s.o;
-	struct annot_cfg cfg = a->cfg;
-	const char *name = a->s.name;
 	struct ev_sink sink;
+	int r = c->reset(c->master, err, errsz);
 
-	annot_free(a);
-	if (annot_init(a, name, &so, &cfg))
-		return -2;	/* it printed its message */
-	annot_sink(a, &sink);
+	if (r)
+		return r;
+	c->sink(c->master, &sink);
 	return input_read(path, opts, &sink, st, err, errsz);
 }
 
-static int worker_annots(struct par *p, struct annot *a)
+static int worker_states(struct par *p)
 {
 	unsigned i;
 
+	p->wargs = calloc(p->n, sizeof(*p->wargs));
+	if (!p->wargs)
+		return BR_ESYS;
 	for (i = 0; i < p->n; i++) {
-		struct annot *w = calloc(1, sizeof(*w));
-
-		if (!w)
-			return -1;
-		p->w[i].arg = w;
-		w->cfg = a->cfg;
-		if (session_init_replica(&w->s, &a->s))
-			return -1;
+		p->w[i].arg = p->wargs[i] = p->c->worker_new(p->c->master);
+		if (!p->w[i].arg)
+			return BR_ESYS;
 	}
 	return 0;
 }
 
-static void free_worker_annots(struct par *p)
+static void free_worker_states(struct par *p)
 {
 	unsigned i;
 
-	for (i = 0; i < p->n; i++) {
-		if (p->w[i].arg) {
-			annot_free(p->w[i].arg);
-			free(p->w[i].arg);
-		}
-	}
+	for (i = 0; i < p->n; i++)
+		if (p->w[i].arg)
+			p->c->worker_free(p->w[i].arg);
+	free(p->wargs);
 }
 
-/* Merge the workers into @a, the one with the earliest event first. */
-static int merge_workers(struct par *p, struct annot *a, char *err,
-			 size_t errsz)
+/* Merge the workers into the master, the one with the earliest event first. */
+static int merge_workers(struct par *p, char *err, size_t errsz)
 {
 	bool *done = calloc(p->n, sizeof(*done));
 	unsigned k, i;
@@ -1548,114 +1441,129 @@ static int merge_workers(struct par *p, struct annot *a, char *err,
 				best = w;
 		}
 		done[best->idx] = true;
-		r = annot_merge(a, best->arg);
+		r = p->c->merge(p->c->master, best->arg);
 	}
 	free(done);
-	if (r == -2)
+	if (r == BR_ESYS)
 		return oom(p, err, errsz);
 	return r;
 }
 
-int par_collect(const char *path, const struct input_opts *opts,
-		unsigned jobs, bool progress_on, struct annot *a,
-		struct input_stats *st, char *err, size_t errsz)
+#define READ_AGAIN 4	/* par_collect(): read with one thread for the message */
+
+/* perf.data (file or pipe mode) read by the reader into units. */
+static int read_records(struct par *p, const char *path,
+			struct input_stats *st, char *err, size_t errsz)
 {
+	struct ev_sink sink = { 0 };
+	int r;
+
+	sink.sample = r_sample;
+	sink.sample_raw = r_raw;
+	sink.mmap = r_mmap;
+	sink.comm = r_comm;
+	sink.task = r_task;
+	sink.build_id = r_build_id;
+	sink.sync = r_sync;
+	sink.arg = p;
+	r = input_read(path, p->opts, &sink, st, err, errsz);
+	if ((!r || r == STOPPED) && flush_cur(p))
+		r = oom(p, err, errsz);
+	return r;
+}
+
+/*
+ * The outcome of a read whose workers are done (@r: the reader's): the
+ * earliest error in input order, else the workers merged into the master.
+ * READ_AGAIN when only one thread can say what is wrong.
+ */
+static int collect_outcome(struct par *p, const struct source *src, int r,
+			   struct input_stats *st, char *err, size_t errsz)
+{
+	struct worker *bad = first_failure(p);
+
+	if (src->text) {
+		sum_text_stats(p, st);
+		if (r == 1 || r == STOPPED || bad)
+			return READ_AGAIN;
+	} else if (bad && (r == 0 || r == STOPPED || r == BR_EINPUT ||
+			   r == BR_ESYS)) {
+		/* the reader's own error is later than every unit */
+		snprintf(err, errsz, "%s", bad->err);
+		return bad->err_ret;
+	}
+	if (r)
+		return r;
+	r = merge_workers(p, err, errsz);
+	if (r == BR_EINPUT && src->text)
+		return READ_AGAIN;	/* a sum passed 2^64 - 1: which line? */
+	if (r == BR_EINPUT)
+		snprintf(err, errsz,
+			 "%s: expected repeat counts whose sums fit in 64 bits, got counts whose sum overflows (-j 1 names the line)",
+			 p->name);
+	if (!r && src->text && !st->ps.samples) {
+		input_text_no_samples(p->name, p->opts, st, err, errsz);
+		r = BR_EINPUT;
+	}
+	return r;
+}
+
+int par_collect(const char *path, const struct input_opts *opts,
+		unsigned jobs, const struct par_progress *pr,
+		const struct par_consumer *c, struct input_stats *st,
+		char *err, size_t errsz)
+{
+	const char *name = strcmp(path, "-") ? path : "<stdin>";
 	struct input_stats dummy;
 	struct source src;
-	struct ev_sink sink = { 0 };
+	struct ev_sink sink;
 	struct par p;
-	struct worker *bad;
 	int r;
 
 	if (!st)
 		st = &dummy;
-	if (jobs < 2 || a->cfg.engine == ANNOT_ENGINE_TREE) {
-		annot_sink(a, &sink);
-		return read_one(path, opts, progress_on, &sink, st, err, errsz);
+	if (jobs > 1)
+		open_source(path, &src);
+	if (jobs < 2 || !src.split) {
+		if (jobs > 1)
+			close_source(&src);
+		c->sink(c->master, &sink);
+		return read_one(path, opts, pr, &sink, st, err, errsz);
 	}
-	open_source(path, &src, err, errsz);
-	if (src.fd < 0 || (src.text && src.size < 2 * unit_bytes())) {
-		close_source(&src);
-		annot_sink(a, &sink);
-		return read_one(path, opts, progress_on, &sink, st, err, errsz);
-	}
-	if (par_init(&p, a->s.name, opts, &collector, jobs)) {
+	if (par_init(&p, name, opts, c, jobs)) {
 		close_source(&src);
 		return oom(&p, err, errsz);
 	}
-	p.master = a;
-	progress_begin(&p, progress_on, &src);
-	if (worker_annots(&p, a) || par_start(&p)) {
+	p.collect = true;
+	progress_begin(&p, pr, &src);
+	if (worker_states(&p) || par_start(&p)) {
 		par_end(&p);
-		free_worker_annots(&p);
+		free_worker_states(&p);
+		free(p.w);
 		close_source(&src);
-		snprintf(err, errsz, "%s: out of memory (threads)", a->s.name);
-		return -2;
+		snprintf(err, errsz, "%s: out of memory (threads)", name);
+		return BR_ESYS;
 	}
 	memset(st, 0, sizeof(*st));
 	if (src.text) {
 		r = read_text_units(&p, src.map, src.size);
-		if (r == -2)
+		if (r == BR_ESYS)
 			oom(&p, err, errsz);
 	} else {
-		sink.sample = r_sample;
-		sink.sample_raw = r_raw;
-		sink.mmap = r_mmap;
-		sink.comm = r_comm;
-		sink.task = r_task;
-		sink.build_id = r_build_id;
-		sink.sync = r_sync;
-		sink.arg = &p;
-		r = input_read(path, opts, &sink, st, err, errsz);
-		if (!r || r == STOPPED) {
-			if (flush_cur(&p))
-				r = oom(&p, err, errsz);
-		}
+		r = read_records(&p, path, st, err, errsz);
 	}
 	/* a failure of the reader comes after every unit it dispatched */
 	par_end(&p);
-	progress_line(&p, true);
-	bad = first_failure(&p);
-	if (src.text) {
-		sum_text_stats(&p, st);
-		if (r == 1 || r == STOPPED || bad) {
-			free_worker_annots(&p);
-			free(p.lines);
-			free(p.w);
-			close_source(&src);
-			memset(st, 0, sizeof(*st));
-			return read_again(path, opts, a, st, err, errsz);
-		}
-	} else if (bad && (r == 0 || r == STOPPED || r == -1 || r == -2)) {
-		/* the reader's own error is later than every unit */
-		snprintf(err, errsz, "%s", bad->err);
-		r = bad->err_ret;
-	}
-	if (!r) {
-		r = merge_workers(&p, a, err, errsz);
-		if (r == -1 && src.text) {
-			/* a sum passed 2^64 - 1: the message needs one thread */
-			free_worker_annots(&p);
-			free(p.lines);
-			free(p.w);
-			close_source(&src);
-			memset(st, 0, sizeof(*st));
-			return read_again(path, opts, a, st, err, errsz);
-		}
-		if (r == -1)
-			snprintf(err, errsz,
-				 "%s: expected repeat counts whose sums fit in 64 bits, got counts whose sum overflows (-j 1 names the line)",
-				 a->s.name);
-	}
-	if (!r && src.text && !st->ps.samples) {
-		input_text_no_samples(a->s.name, opts, st, err, errsz);
-		r = -1;
-	}
-	free_worker_annots(&p);
+	progress_end(&p);
+	r = collect_outcome(&p, &src, r, st, err, errsz);
+	free_worker_states(&p);
 	free(p.lines);
 	free(p.w);
 	close_source(&src);
-	return r;
+	if (r != READ_AGAIN)
+		return r;
+	memset(st, 0, sizeof(*st));
+	return read_again(path, opts, c, st, err, errsz);
 }
 
 /* ---- script ----------------------------------------------------------------- */
@@ -1679,22 +1587,9 @@ static void s_set_out(void *w, struct par_buf *out)
 	((struct script_worker *)w)->out = out;
 }
 
-static int s_ignore_mmap(void *w, const struct ev_mmap *m,
-			 const struct session_mmap_res *res, char *err,
-			 size_t errsz)
-{
-	(void)w;
-	(void)m;
-	(void)res;
-	(void)err;
-	(void)errsz;
-	return 0;
-}
-
-static const struct consumer scripter = {
+/* Script takes samples only: the workers get no side-band events. */
+static const struct par_consumer scripter = {
 	.sample = s_sample,
-	.mmap = s_ignore_mmap,
-	.set_out = s_set_out,
 };
 
 /* One thread: format into one buffer, written after each sample. */
@@ -1728,7 +1623,7 @@ static int seq_script_sample(void *arg, const struct ev_sample *s, char *err,
 		return r;
 	if (fwrite(ss->buf.p, 1, ss->buf.len, ss->out) != ss->buf.len) {
 		snprintf(err, errsz, "cannot write the output");
-		return -2;
+		return BR_ESYS;
 	}
 	return 0;
 }
@@ -1759,38 +1654,99 @@ static int s_dec(void *arg, const struct ev_sample *s, char *err,
 	return r_sample(arg, s, err, errsz);
 }
 
+/* One thread: each sample formatted and written at once. */
+static int script_one(const char *path, const struct input_opts *opts,
+		      const struct par_progress *pr, par_format_fn format,
+		      void *arg, int (*attr)(void *arg, const struct ev_attr *a,
+					     char *err, size_t errsz),
+		      void *attr_arg, FILE *out, struct input_stats *st,
+		      char *err, size_t errsz)
+{
+	struct seq_script ss = { format, arg, out, { 0 }, attr, attr_arg };
+	struct ev_sink sink = { 0 };
+	int r;
+
+	sink.sample = seq_script_sample;
+	sink.attr = attr ? seq_script_attr : NULL;
+	sink.arg = &ss;
+	r = read_one(path, opts, pr, &sink, st, err, errsz);
+	free(ss.buf.p);
+	return r;
+}
+
+/* The read of @path by the reader, whatever the format. */
+static int script_read(struct par *p, const struct source *src,
+		       const char *path, struct input_stats *st, char *err,
+		       size_t errsz)
+{
+	struct ev_sink sink = { 0 };
+	int r;
+
+	if (src->text) {
+		r = read_text_units(p, src->map, src->size);
+		return r == BR_ESYS ? oom(p, err, errsz) : 0;
+	}
+	sink.sample = s_dec;
+	sink.sample_raw = s_raw;
+	sink.sync = r_sync;
+	sink.attr = p->attr ? s_attr : NULL;
+	sink.arg = p;
+	r = input_read(path, p->opts, &sink, st, err, errsz);
+	if ((!r || r == STOPPED) && flush_cur(p))
+		r = oom(p, err, errsz);
+	return r;
+}
+
+/* The outcome of a read whose workers are done (@r: the reader's). */
+static int script_outcome(struct par *p, const struct source *src, int r,
+			  struct input_stats *st, char *err, size_t errsz)
+{
+	struct worker *bad = first_failure(p);
+
+	if (src->text)
+		sum_text_stats(p, st);
+	if (bad && (r == 0 || r == STOPPED || r == BR_EINPUT || r == BR_ESYS)) {
+		if (bad->err_text)
+			text_error(p, bad, err, errsz);
+		else
+			snprintf(err, errsz, "%s", bad->err);
+		return bad->err_ret;
+	}
+	if (!r && p->out_failed) {
+		snprintf(err, errsz, "cannot write the output");
+		return BR_ESYS;
+	}
+	if (!r && src->text && !st->ps.samples) {
+		input_text_no_samples(p->name, p->opts, st, err, errsz);
+		return BR_EINPUT;
+	}
+	return r;
+}
+
 int par_script(const char *path, const struct input_opts *opts,
-	       unsigned jobs, bool progress_on, par_format_fn format,
-	       void *arg,
+	       unsigned jobs, const struct par_progress *pr,
+	       par_format_fn format, void *arg,
 	       int (*attr)(void *arg, const struct ev_attr *a, char *err,
 			   size_t errsz), void *attr_arg,
 	       FILE *out, struct input_stats *st, char *err, size_t errsz)
 {
-	struct seq_script ss = { format, arg, out, { 0 }, NULL, NULL };
 	struct script_worker *sw = NULL;
-	struct ev_sink sink = { 0 };
 	struct input_stats dummy;
 	struct source src;
 	struct par p;
-	struct worker *bad;
 	const char *name = strcmp(path, "-") ? path : "<stdin>";
 	unsigned i;
 	int r;
 
 	if (!st)
 		st = &dummy;
-	open_source(path, &src, err, errsz);
-	if (jobs < 2 || src.fd < 0 ||
-	    (src.text && src.size < 2 * unit_bytes())) {
-		close_source(&src);
-		sink.sample = seq_script_sample;
-		sink.attr = attr ? seq_script_attr : NULL;
-		sink.arg = &ss;
-		ss.attr = attr;
-		ss.attr_arg = attr_arg;
-		r = read_one(path, opts, progress_on, &sink, st, err, errsz);
-		free(ss.buf.p);
-		return r;
+	if (jobs > 1)
+		open_source(path, &src);
+	if (jobs < 2 || !src.split) {
+		if (jobs > 1)
+			close_source(&src);
+		return script_one(path, opts, pr, format, arg, attr, attr_arg,
+				  out, st, err, errsz);
 	}
 	if (par_init(&p, name, opts, &scripter, jobs)) {
 		close_source(&src);
@@ -1798,15 +1754,17 @@ int par_script(const char *path, const struct input_opts *opts,
 	}
 	p.out = out;
 	p.started = true;
-	progress_begin(&p, progress_on, &src);
+	p.set_out = s_set_out;
+	p.attr = attr;
+	p.attr_arg = attr_arg;
+	progress_begin(&p, pr, &src);
 	sw = calloc(jobs, sizeof(*sw));
-	r = sw ? 0 : -1;
 	for (i = 0; sw && i < jobs; i++) {
 		sw[i].format = format;
 		sw[i].arg = arg;
 		p.w[i].arg = &sw[i];
 	}
-	if (r || par_start(&p)) {
+	if (!sw || par_start(&p)) {
 		par_end(&p);
 		free(p.w);
 		free(sw);
@@ -1814,42 +1772,10 @@ int par_script(const char *path, const struct input_opts *opts,
 		return oom(&p, err, errsz);
 	}
 	memset(st, 0, sizeof(*st));
-	if (src.text) {
-		r = read_text_units(&p, src.map, src.size);
-		if (r == -2)
-			oom(&p, err, errsz);
-		else
-			r = 0;
-	} else {
-		sink.sample = s_dec;
-		sink.sample_raw = s_raw;
-		sink.sync = r_sync;
-		sink.attr = attr ? s_attr : NULL;
-		sink.arg = &p;
-		p.attr = attr;
-		p.attr_arg = attr_arg;
-		r = input_read(path, opts, &sink, st, err, errsz);
-		if ((!r || r == STOPPED) && flush_cur(&p))
-			r = oom(&p, err, errsz);
-	}
+	r = script_read(&p, &src, path, st, err, errsz);
 	par_end(&p);
-	progress_line(&p, true);
-	bad = first_failure(&p);
-	if (src.text)
-		sum_text_stats(&p, st);
-	if (bad && (r == 0 || r == STOPPED || r == -1 || r == -2)) {
-		if (bad->err_text)
-			text_error(&p, bad, err, errsz);
-		else
-			snprintf(err, errsz, "%s", bad->err);
-		r = bad->err_ret;
-	} else if (!r && p.out_failed) {
-		snprintf(err, errsz, "cannot write the output");
-		r = -2;
-	} else if (!r && src.text && !st->ps.samples) {
-		input_text_no_samples(name, opts, st, err, errsz);
-		r = -1;
-	}
+	progress_end(&p);
+	r = script_outcome(&p, &src, r, st, err, errsz);
 	free(p.lines);
 	free(p.w);
 	free(sw);

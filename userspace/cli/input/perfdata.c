@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "base/status.h"
 #include "input/perf_file.h"
 
 #define HDR 8			/* struct perf_event_header */
@@ -84,7 +85,7 @@ static int errf(char *err, size_t errsz, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err, errsz, fmt, ap);
 	va_end(ap);
-	return -1;
+	return BR_EINPUT;
 }
 
 /* ------------------------------------------------------------------ */
@@ -254,16 +255,14 @@ static void update_positions(struct pd_decoder *d)
 	}
 }
 
-int pd_decoder_add_attr(struct pd_decoder *d, const uint8_t *p, size_t len,
-			const uint8_t *ids, size_t nr_ids, char *err,
-			size_t errsz)
+/* The fields of the perf_event_attr at @p (@len bytes) into @a. */
+static int parse_attr(const struct pd_decoder *d, const uint8_t *p,
+		      size_t len, struct pd_attr *a, char *err, size_t errsz)
 {
-	struct pd_attr a;
 	uint64_t flags;
 	uint32_t size;
-	size_t i;
 
-	memset(&a, 0, sizeof(a));
+	memset(a, 0, sizeof(*a));
 	if (len < PERF_ATTR_SIZE_VER0)
 		return errf(err, errsz,
 			    "expected a perf_event_attr of at least %d bytes, got %zu",
@@ -277,41 +276,47 @@ int pd_decoder_add_attr(struct pd_decoder *d, const uint8_t *p, size_t len,
 			    PERF_ATTR_SIZE_VER0, size);
 	if (len > size)
 		len = size;
-	a.type = ld32(d->swap, p);
-	a.size = size;
-	a.config = ld64(d->swap, p + 8);
-	a.sample_period = ld64(d->swap, p + 16);
-	a.sample_type = ld64(d->swap, p + 24);
-	a.read_format = ld64(d->swap, p + 32);
+	a->type = ld32(d->swap, p);
+	a->size = size;
+	a->config = ld64(d->swap, p + 8);
+	a->sample_period = ld64(d->swap, p + 16);
+	a->sample_type = ld64(d->swap, p + 24);
+	a->read_format = ld64(d->swap, p + 32);
 	flags = ld64(d->swap, p + 40);
 	if (len >= PERF_ATTR_SIZE_VER2)
-		a.branch_sample_type = ld64(d->swap, p + 72);
+		a->branch_sample_type = ld64(d->swap, p + 72);
 	if (len >= 88)
-		a.sample_regs_user = ld64(d->swap, p + 80);
+		a->sample_regs_user = ld64(d->swap, p + 80);
 	if (len >= PERF_ATTR_SIZE_VER4)
-		a.sample_regs_intr = ld64(d->swap, p + 96);
-	if (a.sample_type & ~SAMPLE_KNOWN)
+		a->sample_regs_intr = ld64(d->swap, p + 96);
+	if (a->sample_type & ~SAMPLE_KNOWN)
 		return errf(err, errsz,
 			    "expected sample_type bits below 0x%llx, got 0x%" PRIx64,
-			    (unsigned long long)PERF_SAMPLE_MAX, a.sample_type);
-	if (a.read_format & ~READ_KNOWN)
+			    (unsigned long long)PERF_SAMPLE_MAX, a->sample_type);
+	if (a->read_format & ~READ_KNOWN)
 		return errf(err, errsz,
 			    "expected read_format bits below 0x%x, got 0x%" PRIx64,
-			    PERF_FORMAT_MAX, a.read_format);
-	a.exclude_user = bits(d->swap, flags, 4, 1);
-	a.exclude_kernel = bits(d->swap, flags, 5, 1);
-	a.exclude_hv = bits(d->swap, flags, 6, 1);
-	a.precise_ip = (uint8_t)bits(d->swap, flags, 15, 2);
-	a.sample_id_all = bits(d->swap, flags, 18, 1);
-	a.exclude_host = bits(d->swap, flags, 19, 1);
-	a.exclude_guest = bits(d->swap, flags, 20, 1);
-	if (a.sample_id_all) {
-		a.id_hdr_size = 8 * popcount64(a.sample_type &
+			    PERF_FORMAT_MAX, a->read_format);
+	a->exclude_user = bits(d->swap, flags, 4, 1);
+	a->exclude_kernel = bits(d->swap, flags, 5, 1);
+	a->exclude_hv = bits(d->swap, flags, 6, 1);
+	a->precise_ip = (uint8_t)bits(d->swap, flags, 15, 2);
+	a->sample_id_all = bits(d->swap, flags, 18, 1);
+	a->exclude_host = bits(d->swap, flags, 19, 1);
+	a->exclude_guest = bits(d->swap, flags, 20, 1);
+	if (a->sample_id_all)
+		a->id_hdr_size = 8 * popcount64(a->sample_type &
 			(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
 			 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
 			 PERF_SAMPLE_IDENTIFIER));
-	}
-	pd_attr_name(&a, a.name, sizeof(a.name));
+	pd_attr_name(a, a->name, sizeof(a->name));
+	return 0;
+}
+
+/* Room for one more attr and @nr_ids more ids. */
+static int reserve_attr(struct pd_decoder *d, size_t nr_ids, char *err,
+			size_t errsz)
+{
 	if (d->nr_attrs >= PD_MAX_ATTRS)
 		return errf(err, errsz, "expected at most %d events, got more",
 			    PD_MAX_ATTRS);
@@ -324,7 +329,7 @@ int pd_decoder_add_attr(struct pd_decoder *d, const uint8_t *p, size_t len,
 
 		if (!x) {
 			snprintf(err, errsz, "out of memory for the events");
-			return -2;
+			return BR_ESYS;
 		}
 		d->attrs = x;
 		d->cap_attrs = n;
@@ -338,11 +343,26 @@ int pd_decoder_add_attr(struct pd_decoder *d, const uint8_t *p, size_t len,
 		x = realloc(d->ids, n * sizeof(*x));
 		if (!x) {
 			snprintf(err, errsz, "out of memory for the event ids");
-			return -2;
+			return BR_ESYS;
 		}
 		d->ids = x;
 		d->cap_ids = n;
 	}
+	return 0;
+}
+
+int pd_decoder_add_attr(struct pd_decoder *d, const uint8_t *p, size_t len,
+			const uint8_t *ids, size_t nr_ids, char *err,
+			size_t errsz)
+{
+	struct pd_attr a;
+	size_t i;
+	int r = parse_attr(d, p, len, &a, err, errsz);
+
+	if (!r)
+		r = reserve_attr(d, nr_ids, err, errsz);
+	if (r)
+		return r;
 	for (i = 0; i < nr_ids; i++) {
 		uint64_t id = ld64(d->swap, ids + 8 * i);
 
@@ -415,7 +435,7 @@ static bool take(struct cur *c, size_t n, const char *what)
 		     "expected %s (%zu bytes) at byte %zu of the record, got %zu bytes left of its %zu",
 		     what, n, (size_t)(c->p - c->base), (size_t)(c->e - c->p),
 		     (size_t)(c->e - c->base));
-		c->bad = -1;
+		c->bad = BR_EINPUT;
 		return false;
 	}
 	return true;
@@ -460,7 +480,7 @@ static uint64_t get_count(struct cur *c, size_t unit, const char *what)
 		errf(c->err, c->errsz,
 		     "expected %s of at most %zu (the bytes left), got %" PRIu64,
 		     what, (size_t)(c->e - c->p) / unit, n);
-		c->bad = -1;
+		c->bad = BR_EINPUT;
 		return 0;
 	}
 	return n;
@@ -586,6 +606,166 @@ static void skip_regs(struct cur *c, uint64_t mask, const char *what)
 		skip(c, 8 * (size_t)popcount64(mask), what);
 }
 
+/* PERF_SAMPLE_READ: where the values are, to be delivered one by one. */
+static int decode_read(struct cur *c, const struct pd_attr *a,
+		       struct pd_record *out)
+{
+	uint64_t rf = a->read_format;
+	size_t per = 8 * (1 + !!(rf & PERF_FORMAT_ID) +
+			  !!(rf & PERF_FORMAT_LOST));
+	size_t times = 8 * popcount64(rf & (PERF_FORMAT_TOTAL_TIME_ENABLED |
+					    PERF_FORMAT_TOTAL_TIME_RUNNING));
+
+	if (rf & PERF_FORMAT_GROUP) {
+		uint64_t nr = get_count(c, per, "the read group's nr");
+
+		skip(c, times, "the read times");
+		if (!c->bad && nr > (uint64_t)(c->e - c->p) / per)
+			return errf(c->err, c->errsz,
+				    "expected a read group of at most %zu values, got %" PRIu64,
+				    (size_t)(c->e - c->p) / per, nr);
+		out->read = c->p;
+		out->nr_read = nr;
+		out->read_group = true;
+		skip(c, per * (size_t)nr, "the read group values");
+	} else {
+		if (take(c, 8 + times + per - 8, "the read value"))
+			out->read = c->p;
+		out->nr_read = 1;
+		skip(c, 8 + times + per - 8, "the read value");
+	}
+	return 0;
+}
+
+/* The @nr entries of a branch stack at @q into @br (perf_branch_entry). */
+static void decode_entries(bool sw, const uint8_t *q, uint64_t nr,
+			   struct ev_branch *br)
+{
+	uint64_t i;
+
+	for (i = 0; i < nr; i++, q += 24) {
+		uint64_t f = ld64(sw, q + 16);
+		struct ev_branch *b = &br[i];
+
+		b->from = ld64(sw, q);
+		b->to = ld64(sw, q + 8);
+		b->mispredicted = bits(sw, f, 0, 1);
+		b->predicted = bits(sw, f, 1, 1);
+		b->in_tx = bits(sw, f, 2, 1);
+		b->abort = bits(sw, f, 3, 1);
+		b->cycles = (uint16_t)bits(sw, f, 4, 16);
+		b->type = (uint8_t)bits(sw, f, 20, 4);
+		b->spec = (uint8_t)bits(sw, f, 24, 2);
+		b->new_type = (uint8_t)bits(sw, f, 26, 4);
+		b->priv = (uint8_t)bits(sw, f, 30, 3);
+		b->not_taken = false;
+	}
+}
+
+/* PERF_SAMPLE_BRANCH_STACK (with hw_idx and counters when the attr has). */
+static int decode_brstack(struct cur *c, const struct pd_attr *a,
+			  struct ev_branch *br, struct ev_sample *s)
+{
+	uint64_t nr = get64(c, "the branch stack nr");
+
+	if (a->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) {
+		s->hw_idx = get64(c, "the branch stack hw_idx");
+		s->has_hw_idx = true;
+	}
+	if (!c->bad && nr > (uint64_t)(c->e - c->p) / 24)
+		return errf(c->err, c->errsz,
+			    "expected a branch stack nr of at most %zu (the bytes left), got %" PRIu64,
+			    (size_t)(c->e - c->p) / 24, nr);
+	if (c->bad)
+		return 0;
+	s->has_brstack = true;
+	s->nr = (size_t)nr;
+	s->br = br;
+	if (br)
+		decode_entries(c->swap, c->p, nr, br);
+	c->p += 24 * (size_t)nr;
+	if (a->branch_sample_type & BRANCH_COUNTERS)
+		skip(c, 8 * (size_t)nr, "the branch counters");
+	return 0;
+}
+
+/* The fields before PERF_SAMPLE_READ: ids, ip, pid/tid, time, cpu, period. */
+static void decode_sample_head(struct cur *c, uint64_t st,
+			       struct pd_record *out)
+{
+	struct ev_sample *s = &out->sample;
+
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		get64(c, "the sample identifier");
+	if (st & PERF_SAMPLE_IP) {
+		s->ip = get64(c, "the sample ip");
+		s->has_ip = true;
+	}
+	if (st & PERF_SAMPLE_TID) {
+		uint32_t p, t;
+
+		get32x2(c, "the sample pid/tid", &p, &t);
+		s->pid = (int32_t)p;
+		s->tid = (int32_t)t;
+	}
+	if (st & PERF_SAMPLE_TIME) {
+		s->time = get64(c, "the sample time");
+		s->has_time = true;
+		out->has_time = true;
+		out->time = s->time;
+	}
+	if (st & PERF_SAMPLE_ADDR)
+		get64(c, "the sample addr");
+	if (st & PERF_SAMPLE_ID)
+		get64(c, "the sample id");
+	if (st & PERF_SAMPLE_STREAM_ID)
+		get64(c, "the sample stream_id");
+	if (st & PERF_SAMPLE_CPU) {
+		uint32_t cp, res;
+
+		get32x2(c, "the sample cpu", &cp, &res);
+		s->cpu = cp;
+	}
+	if (st & PERF_SAMPLE_PERIOD)
+		s->period = get64(c, "the sample period");
+}
+
+/* The fields after the branch stack, only checked and skipped. */
+static void skip_sample_tail(struct cur *c, const struct pd_attr *a,
+			     uint64_t st)
+{
+	if (st & PERF_SAMPLE_REGS_USER)
+		skip_regs(c, a->sample_regs_user, "the user registers");
+	if (st & PERF_SAMPLE_STACK_USER) {
+		uint64_t n = get_count(c, 1, "the user stack size");
+
+		skip(c, (size_t)n, "the user stack");
+		if (n)
+			get64(c, "the user stack dyn_size");
+	}
+	if (st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT))
+		get64(c, "the sample weight");
+	if (st & PERF_SAMPLE_DATA_SRC)
+		get64(c, "the sample data_src");
+	if (st & PERF_SAMPLE_TRANSACTION)
+		get64(c, "the sample transaction");
+	if (st & PERF_SAMPLE_REGS_INTR)
+		skip_regs(c, a->sample_regs_intr, "the interrupt registers");
+	if (st & PERF_SAMPLE_PHYS_ADDR)
+		get64(c, "the sample phys_addr");
+	if (st & PERF_SAMPLE_CGROUP)
+		get64(c, "the sample cgroup");
+	if (st & PERF_SAMPLE_DATA_PAGE_SIZE)
+		get64(c, "the sample data_page_size");
+	if (st & PERF_SAMPLE_CODE_PAGE_SIZE)
+		get64(c, "the sample code_page_size");
+	if (st & PERF_SAMPLE_AUX) {
+		uint64_t n = get_count(c, 1, "the aux sample size");
+
+		skip(c, (size_t)n, "the aux sample");
+	}
+}
+
 static int decode_sample(const struct pd_decoder *d, const struct pd_attr *a,
 			 int ai, const uint8_t *rec, size_t size,
 			 struct ev_branch *br, struct pd_record *out,
@@ -603,149 +783,23 @@ static int decode_sample(const struct pd_decoder *d, const struct pd_attr *a,
 	s->cpumode = cpumode(misc);
 	s->event = a->name;
 	s->event_idx = (unsigned)ai;
-	if (st & PERF_SAMPLE_IDENTIFIER)
-		get64(&c, "the sample identifier");
-	if (st & PERF_SAMPLE_IP) {
-		s->ip = get64(&c, "the sample ip");
-		s->has_ip = true;
-	}
-	if (st & PERF_SAMPLE_TID) {
-		uint32_t p, t;
-
-		get32x2(&c, "the sample pid/tid", &p, &t);
-		s->pid = (int32_t)p;
-		s->tid = (int32_t)t;
-	}
-	if (st & PERF_SAMPLE_TIME) {
-		s->time = get64(&c, "the sample time");
-		s->has_time = true;
-		out->has_time = true;
-		out->time = s->time;
-	}
-	if (st & PERF_SAMPLE_ADDR)
-		get64(&c, "the sample addr");
-	if (st & PERF_SAMPLE_ID)
-		get64(&c, "the sample id");
-	if (st & PERF_SAMPLE_STREAM_ID)
-		get64(&c, "the sample stream_id");
-	if (st & PERF_SAMPLE_CPU) {
-		uint32_t cp, res;
-
-		get32x2(&c, "the sample cpu", &cp, &res);
-		s->cpu = cp;
-	}
-	if (st & PERF_SAMPLE_PERIOD)
-		s->period = get64(&c, "the sample period");
-	if (st & PERF_SAMPLE_READ) {
-		uint64_t rf = a->read_format;
-		size_t per = 8 * (1 + !!(rf & PERF_FORMAT_ID) +
-				  !!(rf & PERF_FORMAT_LOST));
-		size_t times = 8 * popcount64(rf & (PERF_FORMAT_TOTAL_TIME_ENABLED |
-						    PERF_FORMAT_TOTAL_TIME_RUNNING));
-
-		if (rf & PERF_FORMAT_GROUP) {
-			uint64_t nr = get_count(&c, per, "the read group's nr");
-
-			skip(&c, times, "the read times");
-			if (!c.bad && nr > (uint64_t)(c.e - c.p) / per)
-				return errf(err, errsz,
-					    "expected a read group of at most %zu values, got %" PRIu64,
-					    (size_t)(c.e - c.p) / per, nr);
-			out->read = c.p;
-			out->nr_read = nr;
-			out->read_group = true;
-			skip(&c, per * (size_t)nr, "the read group values");
-		} else {
-			if (take(&c, 8 + times + per - 8, "the read value"))
-				out->read = c.p;
-			out->nr_read = 1;
-			skip(&c, 8 + times + per - 8, "the read value");
-		}
-	}
+	decode_sample_head(&c, st, out);
+	if ((st & PERF_SAMPLE_READ) && decode_read(&c, a, out))
+		return BR_EINPUT;
 	if (st & PERF_SAMPLE_CALLCHAIN) {
 		uint64_t nr = get_count(&c, 8, "the callchain nr");
 
 		skip(&c, 8 * (size_t)nr, "the callchain");
 	}
-	if (st & PERF_SAMPLE_RAW) {
-		if (take(&c, 4, "the raw data size")) {
-			uint32_t n = ld32(d->swap, c.p);
+	if ((st & PERF_SAMPLE_RAW) && take(&c, 4, "the raw data size")) {
+		uint32_t n = ld32(d->swap, c.p);
 
-			c.p += 4;
-			skip(&c, n, "the raw data");
-		}
+		c.p += 4;
+		skip(&c, n, "the raw data");
 	}
-	if (st & PERF_SAMPLE_BRANCH_STACK) {
-		uint64_t nr = get64(&c, "the branch stack nr"), i;
-
-		if (a->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) {
-			s->hw_idx = get64(&c, "the branch stack hw_idx");
-			s->has_hw_idx = true;
-		}
-		if (!c.bad && nr > (uint64_t)(c.e - c.p) / 24)
-			return errf(err, errsz,
-				    "expected a branch stack nr of at most %zu (the bytes left), got %" PRIu64,
-				    (size_t)(c.e - c.p) / 24, nr);
-		if (!c.bad) {
-			s->has_brstack = true;
-			s->nr = (size_t)nr;
-			s->br = br;
-			if (br) {
-				for (i = 0; i < nr; i++) {
-					const uint8_t *q = c.p + 24 * i;
-					uint64_t f = ld64(d->swap, q + 16);
-					struct ev_branch *b = &br[i];
-					bool sw = d->swap;
-
-					b->from = ld64(sw, q);
-					b->to = ld64(sw, q + 8);
-					b->mispredicted = bits(sw, f, 0, 1);
-					b->predicted = bits(sw, f, 1, 1);
-					b->in_tx = bits(sw, f, 2, 1);
-					b->abort = bits(sw, f, 3, 1);
-					b->cycles = (uint16_t)bits(sw, f, 4, 16);
-					b->type = (uint8_t)bits(sw, f, 20, 4);
-					b->spec = (uint8_t)bits(sw, f, 24, 2);
-					b->new_type = (uint8_t)bits(sw, f, 26, 4);
-					b->priv = (uint8_t)bits(sw, f, 30, 3);
-					b->not_taken = false;
-				}
-			}
-			c.p += 24 * (size_t)nr;
-			if (a->branch_sample_type & BRANCH_COUNTERS)
-				skip(&c, 8 * (size_t)nr, "the branch counters");
-		}
-	}
-	if (st & PERF_SAMPLE_REGS_USER)
-		skip_regs(&c, a->sample_regs_user, "the user registers");
-	if (st & PERF_SAMPLE_STACK_USER) {
-		uint64_t n = get_count(&c, 1, "the user stack size");
-
-		skip(&c, (size_t)n, "the user stack");
-		if (n)
-			get64(&c, "the user stack dyn_size");
-	}
-	if (st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT))
-		get64(&c, "the sample weight");
-	if (st & PERF_SAMPLE_DATA_SRC)
-		get64(&c, "the sample data_src");
-	if (st & PERF_SAMPLE_TRANSACTION)
-		get64(&c, "the sample transaction");
-	if (st & PERF_SAMPLE_REGS_INTR)
-		skip_regs(&c, a->sample_regs_intr, "the interrupt registers");
-	if (st & PERF_SAMPLE_PHYS_ADDR)
-		get64(&c, "the sample phys_addr");
-	if (st & PERF_SAMPLE_CGROUP)
-		get64(&c, "the sample cgroup");
-	if (st & PERF_SAMPLE_DATA_PAGE_SIZE)
-		get64(&c, "the sample data_page_size");
-	if (st & PERF_SAMPLE_CODE_PAGE_SIZE)
-		get64(&c, "the sample code_page_size");
-	if (st & PERF_SAMPLE_AUX) {
-		uint64_t n = get_count(&c, 1, "the aux sample size");
-
-		skip(&c, (size_t)n, "the aux sample");
-	}
+	if ((st & PERF_SAMPLE_BRANCH_STACK) && decode_brstack(&c, a, br, s))
+		return BR_EINPUT;
+	skip_sample_tail(&c, a, st);
 	return c.bad;
 }
 
@@ -755,23 +809,158 @@ static bool cstring(const uint8_t *p, const uint8_t *e)
 	return p < e && memchr(p, '\0', (size_t)(e - p));
 }
 
+/* PERF_RECORD_MMAP and MMAP2 (@end: where its sample_id trailer starts). */
+static int decode_mmap(const struct pd_decoder *d, const struct pd_attr *a,
+		       const uint8_t *rec, size_t size, size_t end,
+		       struct pd_record *out, char *err, size_t errsz)
+{
+	uint32_t type = ld32(d->swap, rec);
+	uint16_t misc = ld16(d->swap, rec + 4);
+	const char *kind = type == PERF_RECORD_MMAP ? "MMAP" : "MMAP2";
+	struct ev_mmap *m = &out->mmap;
+	const uint8_t *p = rec + HDR;
+	size_t fixed = HDR + (type == PERF_RECORD_MMAP ? 32 : 64);
+	/* at least one byte of file name */
+	int r = parse_sample_id(a, rec, size, fixed + 1, d->swap, out, NULL,
+				NULL, NULL, err, errsz);
+
+	if (r)
+		return r;
+	if (size < fixed + 1 || end < fixed + 1)
+		return errf(err, errsz,
+			    "expected a %s record of at least %zu bytes, got %zu",
+			    kind, fixed + 1 + (size - end), size);
+	m->pid = (int32_t)ld32(d->swap, p);
+	m->tid = (int32_t)ld32(d->swap, p + 4);
+	m->start = ld64(d->swap, p + 8);
+	m->len = ld64(d->swap, p + 16);
+	m->pgoff = ld64(d->swap, p + 24);
+	m->cpumode = cpumode(misc);
+	if (type == PERF_RECORD_MMAP2) {
+		if (misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+			m->build_id_size = p[32];
+			if (m->build_id_size > BR_BUILD_ID_MAX)
+				return errf(err, errsz,
+					    "expected an MMAP2 build-id size of at most %d, got %u",
+					    BR_BUILD_ID_MAX, m->build_id_size);
+			memcpy(m->build_id, p + 36, m->build_id_size);
+		} else {
+			m->has_dev = true;
+			m->maj = ld32(d->swap, p + 32);
+			m->min = ld32(d->swap, p + 36);
+			m->ino = ld64(d->swap, p + 40);
+			m->ino_generation = ld64(d->swap, p + 48);
+		}
+		m->has_prot = true;
+		m->prot = ld32(d->swap, p + 56);
+		m->flags = ld32(d->swap, p + 60);
+		m->exec = m->prot & 4;	/* PROT_EXEC */
+	} else {
+		m->exec = !(misc & PERF_RECORD_MISC_MMAP_DATA);
+	}
+	if (!cstring(rec + fixed, rec + end))
+		return errf(err, errsz,
+			    "expected a NUL-terminated file name in the %s record, got %zu bytes without NUL",
+			    kind, end - fixed);
+	m->path = (const char *)rec + fixed;
+	m->has_time = out->has_time;
+	m->time = out->time;
+	out->kind = PD_REC_MMAP;
+	return 0;
+}
+
+static int decode_comm(const struct pd_decoder *d, const struct pd_attr *a,
+		       const uint8_t *rec, size_t size, size_t end,
+		       struct pd_record *out, char *err, size_t errsz)
+{
+	size_t fixed = HDR + 8;
+	int r = parse_sample_id(a, rec, size, fixed + 1, d->swap, out, NULL,
+				NULL, NULL, err, errsz);
+
+	if (r)
+		return r;
+	if (end < fixed + 1)
+		return errf(err, errsz,
+			    "expected a COMM record of at least %zu bytes, got %zu",
+			    fixed + 1 + (size - end), size);
+	if (!cstring(rec + fixed, rec + end))
+		return errf(err, errsz,
+			    "expected a NUL-terminated name in the COMM record, got %zu bytes without NUL",
+			    end - fixed);
+	out->comm.pid = (int32_t)ld32(d->swap, rec + HDR);
+	out->comm.tid = (int32_t)ld32(d->swap, rec + HDR + 4);
+	out->comm.comm = (const char *)rec + fixed;
+	out->comm.exec = ld16(d->swap, rec + 4) & PERF_RECORD_MISC_COMM_EXEC;
+	out->kind = PD_REC_COMM;
+	return 0;
+}
+
+/* PERF_RECORD_FORK and EXIT. */
+static int decode_task(const struct pd_decoder *d, const struct pd_attr *a,
+		       const uint8_t *rec, size_t size, size_t end,
+		       struct pd_record *out, char *err, size_t errsz)
+{
+	uint32_t type = ld32(d->swap, rec);
+	const uint8_t *p = rec + HDR;
+	size_t fixed = HDR + 24;
+	int r = parse_sample_id(a, rec, size, fixed, d->swap, out, NULL, NULL,
+				NULL, err, errsz);
+
+	if (r)
+		return r;
+	if (end < fixed)
+		return errf(err, errsz,
+			    "expected a %s record of at least %zu bytes, got %zu",
+			    type == PERF_RECORD_FORK ? "FORK" : "EXIT",
+			    fixed + (size - end), size);
+	out->task.pid = (int32_t)ld32(d->swap, p);
+	out->task.ppid = (int32_t)ld32(d->swap, p + 4);
+	out->task.tid = (int32_t)ld32(d->swap, p + 8);
+	out->task.ptid = (int32_t)ld32(d->swap, p + 12);
+	out->task.time = ld64(d->swap, p + 16);
+	out->task.exit = type == PERF_RECORD_EXIT;
+	out->kind = PD_REC_TASK;
+	return 0;
+}
+
+/* PERF_RECORD_LOST and LOST_SAMPLES. */
+static int decode_lost(const struct pd_decoder *d, const struct pd_attr *a,
+		       const uint8_t *rec, size_t size, size_t end,
+		       struct pd_record *out, char *err, size_t errsz)
+{
+	uint32_t type = ld32(d->swap, rec);
+	size_t fixed = HDR + (type == PERF_RECORD_LOST ? 16 : 8);
+	int r = parse_sample_id(a, rec, size, fixed, d->swap, out, NULL, NULL,
+				NULL, err, errsz);
+
+	if (r)
+		return r;
+	if (end < fixed)
+		return errf(err, errsz,
+			    "expected a LOST record of at least %zu bytes, got %zu",
+			    fixed + (size - end), size);
+	out->lost.lost = ld64(d->swap, rec + fixed - 8);
+	out->lost.samples = type == PERF_RECORD_LOST_SAMPLES;
+	out->kind = PD_REC_LOST;
+	return 0;
+}
+
 int pd_decode_record(const struct pd_decoder *d, const uint8_t *rec,
 		     size_t size, struct ev_branch *br, struct pd_record *out,
 		     char *err, size_t errsz)
 {
 	uint32_t type = ld32(d->swap, rec);
-	uint16_t misc = ld16(d->swap, rec + 4);
 	const struct pd_attr *a;
-	size_t fixed, end;
+	size_t end;
 	bool unknown;
-	int ai, r;
+	int ai;
 
 	memset(out, 0, sizeof(*out));
 	out->type = type;
 	out->attr = -1;
 	ai = record_attr(d, type, rec, size, &unknown, err, errsz);
 	if (ai < 0)
-		return -1;
+		return BR_EINPUT;
 	out->attr = ai;
 	a = &d->attrs[ai];
 	out->unknown_id = unknown;
@@ -787,125 +976,23 @@ int pd_decode_record(const struct pd_decoder *d, const uint8_t *rec,
 	end = size - (a->sample_id_all ? a->id_hdr_size : 0);
 	switch (type) {
 	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2: {
-		struct ev_mmap *m = &out->mmap;
-		const uint8_t *p = rec + HDR;
-
-		fixed = HDR + (type == PERF_RECORD_MMAP ? 32 : 64);
-		/* at least one byte of file name */
-		r = parse_sample_id(a, rec, size, fixed + 1, d->swap, out, NULL,
-				    NULL, NULL, err, errsz);
-		if (r)
-			return r;
-		if (size < fixed + 1 || end < fixed + 1)
-			return errf(err, errsz,
-				    "expected a %s record of at least %zu bytes, got %zu",
-				    type == PERF_RECORD_MMAP ? "MMAP" : "MMAP2",
-				    fixed + 1 + (size - end), size);
-		m->pid = (int32_t)ld32(d->swap, p);
-		m->tid = (int32_t)ld32(d->swap, p + 4);
-		m->start = ld64(d->swap, p + 8);
-		m->len = ld64(d->swap, p + 16);
-		m->pgoff = ld64(d->swap, p + 24);
-		m->cpumode = cpumode(misc);
-		if (type == PERF_RECORD_MMAP2) {
-			if (misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
-				m->build_id_size = p[32];
-				if (m->build_id_size > EV_BUILD_ID_MAX)
-					return errf(err, errsz,
-						    "expected an MMAP2 build-id size of at most %d, got %u",
-						    EV_BUILD_ID_MAX,
-						    m->build_id_size);
-				memcpy(m->build_id, p + 36, m->build_id_size);
-			} else {
-				m->has_dev = true;
-				m->maj = ld32(d->swap, p + 32);
-				m->min = ld32(d->swap, p + 36);
-				m->ino = ld64(d->swap, p + 40);
-				m->ino_generation = ld64(d->swap, p + 48);
-			}
-			m->has_prot = true;
-			m->prot = ld32(d->swap, p + 56);
-			m->flags = ld32(d->swap, p + 60);
-			m->exec = m->prot & 4;	/* PROT_EXEC */
-		} else {
-			m->exec = !(misc & PERF_RECORD_MISC_MMAP_DATA);
-		}
-		if (!cstring(rec + fixed, rec + end))
-			return errf(err, errsz,
-				    "expected a NUL-terminated file name in the %s record, got %zu bytes without NUL",
-				    type == PERF_RECORD_MMAP ? "MMAP" : "MMAP2",
-				    end - fixed);
-		m->path = (const char *)rec + fixed;
-		m->has_time = out->has_time;
-		m->time = out->time;
-		out->kind = PD_REC_MMAP;
-		return 0;
-	}
-	case PERF_RECORD_COMM: {
-		fixed = HDR + 8;
-		r = parse_sample_id(a, rec, size, fixed + 1, d->swap, out, NULL,
-				    NULL, NULL, err, errsz);
-		if (r)
-			return r;
-		if (end < fixed + 1)
-			return errf(err, errsz,
-				    "expected a COMM record of at least %zu bytes, got %zu",
-				    fixed + 1 + (size - end), size);
-		if (!cstring(rec + fixed, rec + end))
-			return errf(err, errsz,
-				    "expected a NUL-terminated name in the COMM record, got %zu bytes without NUL",
-				    end - fixed);
-		out->comm.pid = (int32_t)ld32(d->swap, rec + HDR);
-		out->comm.tid = (int32_t)ld32(d->swap, rec + HDR + 4);
-		out->comm.comm = (const char *)rec + fixed;
-		out->comm.exec = misc & PERF_RECORD_MISC_COMM_EXEC;
-		out->kind = PD_REC_COMM;
-		return 0;
-	}
+	case PERF_RECORD_MMAP2:
+		return decode_mmap(d, a, rec, size, end, out, err, errsz);
+	case PERF_RECORD_COMM:
+		return decode_comm(d, a, rec, size, end, out, err, errsz);
 	case PERF_RECORD_FORK:
-	case PERF_RECORD_EXIT: {
-		const uint8_t *p = rec + HDR;
-
-		fixed = HDR + 24;
-		r = parse_sample_id(a, rec, size, fixed, d->swap, out, NULL,
-				    NULL, NULL, err, errsz);
-		if (r)
-			return r;
-		if (end < fixed)
-			return errf(err, errsz,
-				    "expected a %s record of at least %zu bytes, got %zu",
-				    type == PERF_RECORD_FORK ? "FORK" : "EXIT",
-				    fixed + (size - end), size);
-		out->task.pid = (int32_t)ld32(d->swap, p);
-		out->task.ppid = (int32_t)ld32(d->swap, p + 4);
-		out->task.tid = (int32_t)ld32(d->swap, p + 8);
-		out->task.ptid = (int32_t)ld32(d->swap, p + 12);
-		out->task.time = ld64(d->swap, p + 16);
-		out->task.exit = type == PERF_RECORD_EXIT;
-		out->kind = PD_REC_TASK;
-		return 0;
-	}
+	case PERF_RECORD_EXIT:
+		return decode_task(d, a, rec, size, end, out, err, errsz);
 	case PERF_RECORD_LOST:
 	case PERF_RECORD_LOST_SAMPLES:
-		fixed = HDR + (type == PERF_RECORD_LOST ? 16 : 8);
-		r = parse_sample_id(a, rec, size, fixed, d->swap, out, NULL,
-				    NULL, NULL, err, errsz);
-		if (r)
-			return r;
-		if (end < fixed)
-			return errf(err, errsz,
-				    "expected a LOST record of at least %zu bytes, got %zu",
-				    fixed + (size - end), size);
-		out->lost.lost = ld64(d->swap, rec + fixed - 8);
-		out->lost.samples = type == PERF_RECORD_LOST_SAMPLES;
-		out->kind = PD_REC_LOST;
-		return 0;
+		return decode_lost(d, a, rec, size, end, out, err, errsz);
 	default:
 		/* THROTTLE, AUX, SWITCH, KSYMBOL, ...: only their time. */
-		if (type < PERF_RECORD_MAX && type != PERF_RECORD_SAMPLE) {
-			r = parse_sample_id(a, rec, size, HDR, d->swap, out,
-					    NULL, NULL, NULL, err, errsz);
+		if (type < PERF_RECORD_MAX) {
+			int r = parse_sample_id(a, rec, size, HDR, d->swap,
+						out, NULL, NULL, NULL, err,
+						errsz);
+
 			if (r)
 				return r;
 		}
@@ -1031,7 +1118,7 @@ static int fail_at(struct pd_reader *r, uint64_t off, uint32_t sub,
 	else
 		snprintf(r->err, r->errsz, "%s: offset %" PRIu64 ": %s",
 			 r->name, off, msg);
-	return -1;
+	return BR_EINPUT;
 }
 
 /* A message from a decoder function ("expected ...") at the record. */
@@ -1040,9 +1127,9 @@ static int fail_msg(struct pd_reader *r, int ret, const char *msg)
 	char copy[PD_ERR_MAX];
 
 	snprintf(copy, sizeof(copy), "%s", msg);
-	if (ret == -2) {
+	if (ret == BR_ESYS) {
 		snprintf(r->err, r->errsz, "%s: %s", r->name, copy);
-		return -2;
+		return BR_ESYS;
 	}
 	return fail_at(r, r->off, r->sub, "%s", copy);
 }
@@ -1050,7 +1137,7 @@ static int fail_msg(struct pd_reader *r, int ret, const char *msg)
 static int oom(struct pd_reader *r, const char *what)
 {
 	snprintf(r->err, r->errsz, "%s: out of memory for %s", r->name, what);
-	return -2;
+	return BR_ESYS;
 }
 
 static struct ev_pos pos_of(const struct pd_reader *r, uint64_t off)
@@ -1586,13 +1673,13 @@ static int build_id_record(struct pd_reader *r, const uint8_t *p, size_t size,
 	memset(&b, 0, sizeof(b));
 	b.pid = (int32_t)ld32(r->d.swap, p + HDR);
 	b.cpumode = cpumode(misc);
-	b.size = EV_BUILD_ID_MAX;
+	b.size = BR_BUILD_ID_MAX;
 	if (misc & PF_MISC_BUILD_ID_SIZE) {
 		b.size = p[HDR + 4 + 20];
-		if (b.size > EV_BUILD_ID_MAX)
+		if (b.size > BR_BUILD_ID_MAX)
 			return fail_at(r, off, r->sub,
 				       "expected a build-id size of at most %d, got %u",
-				       EV_BUILD_ID_MAX, b.size);
+				       BR_BUILD_ID_MAX, b.size);
 	}
 	memcpy(b.id, p + HDR + 4, b.size);
 	if (!cstring(p + HDR + 28, e))
@@ -1957,93 +2044,116 @@ static int file_features(struct pd_reader *r, const uint8_t *m, size_t len,
 	return 0;
 }
 
-static int read_file_mode(struct pd_reader *r)
+/* The sections a file-mode header points at. */
+struct file_hdr {
+	uint64_t hsize;			/* of the header */
+	uint64_t asize, aoff, alen;	/* attr entries */
+	uint64_t doff, dlen;		/* data */
+	uint64_t flags[4];		/* features */
+};
+
+/* The header: its size, and sections within the file and apart. */
+static int file_header(struct pd_reader *r, struct file_hdr *h)
 {
 	const uint8_t *m = r->map;
 	size_t len = r->map_len;
-	uint64_t hsize, asize, aoff, alen, doff, dlen, p, end;
-	uint64_t flags[4] = { 0, 0, 0, 0 };
-	int ret;
 
-	r->off = 0;
+	memset(h, 0, sizeof(*h));
 	if (len < FILE_HDR_OLD)
 		return fail_at(r, 0, 0,
 			       "expected a perf.data header of %d bytes, got %zu",
 			       FILE_HDR_SIZE, len);
-	hsize = ld64(r->d.swap, m + 8);
-	if (hsize != FILE_HDR_SIZE && hsize != FILE_HDR_OLD)
+	h->hsize = ld64(r->d.swap, m + 8);
+	if (h->hsize != FILE_HDR_SIZE && h->hsize != FILE_HDR_OLD)
 		return fail_at(r, 8, 0,
 			       "expected a header size of %d or %d (file mode) or %d (pipe mode), got %" PRIu64,
-			       FILE_HDR_SIZE, FILE_HDR_OLD, PIPE_HDR_SIZE, hsize);
-	if (len < hsize)
+			       FILE_HDR_SIZE, FILE_HDR_OLD, PIPE_HDR_SIZE, h->hsize);
+	if (len < h->hsize)
 		return fail_at(r, 0, 0,
 			       "expected a perf.data header of %" PRIu64 " bytes, got %zu",
-			       hsize, len);
-	asize = ld64(r->d.swap, m + 16);
-	aoff = ld64(r->d.swap, m + 24);
-	alen = ld64(r->d.swap, m + 32);
-	doff = ld64(r->d.swap, m + 40);
-	dlen = ld64(r->d.swap, m + 48);
-	if (hsize == FILE_HDR_SIZE)
+			       h->hsize, len);
+	h->asize = ld64(r->d.swap, m + 16);
+	h->aoff = ld64(r->d.swap, m + 24);
+	h->alen = ld64(r->d.swap, m + 32);
+	h->doff = ld64(r->d.swap, m + 40);
+	h->dlen = ld64(r->d.swap, m + 48);
+	if (h->hsize == FILE_HDR_SIZE)
 		for (int i = 0; i < 4; i++)
-			flags[i] = ld64(r->d.swap, m + 72 + 8 * i);
-	if (asize < PERF_ATTR_SIZE_VER0 + 16 || asize > 4096 + 16)
+			h->flags[i] = ld64(r->d.swap, m + 72 + 8 * i);
+	if (h->asize < PERF_ATTR_SIZE_VER0 + 16 || h->asize > 4096 + 16)
 		return fail_at(r, 16, 0,
 			       "expected an attr entry size of %d..%d, got %" PRIu64,
-			       PERF_ATTR_SIZE_VER0 + 16, 4096 + 16, asize);
-	if (!in_file(aoff, alen, len))
+			       PERF_ATTR_SIZE_VER0 + 16, 4096 + 16, h->asize);
+	if (!in_file(h->aoff, h->alen, len))
 		return fail_at(r, 24, 0,
 			       "expected the attr section within the file (%zu bytes), got offset %" PRIu64 " size %" PRIu64,
-			       len, aoff, alen);
-	if (alen % asize)
+			       len, h->aoff, h->alen);
+	if (h->alen % h->asize)
 		return fail_at(r, 32, 0,
 			       "expected an attr section of whole %" PRIu64 "-byte entries, got %" PRIu64 " bytes",
-			       asize, alen);
-	if (!in_file(doff, dlen, len))
+			       h->asize, h->alen);
+	if (!in_file(h->doff, h->dlen, len))
 		return fail_at(r, 40, 0,
 			       "expected the data section within the file (%zu bytes), got offset %" PRIu64 " size %" PRIu64,
-			       len, doff, dlen);
-	if (doff < hsize || (alen && aoff < hsize))
-		return fail_at(r, doff < hsize ? 40 : 24, 0,
+			       len, h->doff, h->dlen);
+	if (h->doff < h->hsize || (h->alen && h->aoff < h->hsize))
+		return fail_at(r, h->doff < h->hsize ? 40 : 24, 0,
 			       "expected the %s section after the %" PRIu64 "-byte header, got offset %" PRIu64,
-			       doff < hsize ? "data" : "attr", hsize,
-			       doff < hsize ? doff : aoff);
-	if (alen && dlen && aoff < doff + dlen && doff < aoff + alen)
+			       h->doff < h->hsize ? "data" : "attr", h->hsize,
+			       h->doff < h->hsize ? h->doff : h->aoff);
+	if (h->alen && h->dlen && h->aoff < h->doff + h->dlen &&
+	    h->doff < h->aoff + h->alen)
 		return fail_at(r, 24, 0,
 			       "expected the attr section [%" PRIu64 ", %" PRIu64 ") apart from the data section [%" PRIu64 ", %" PRIu64 "), got them overlapping",
-			       aoff, aoff + alen, doff, doff + dlen);
-	for (p = aoff; p < aoff + alen; p += asize) {
-		uint64_t ioff = ld64(r->d.swap, m + p + asize - 16);
-		uint64_t ilen = ld64(r->d.swap, m + p + asize - 8);
+			       h->aoff, h->aoff + h->alen, h->doff,
+			       h->doff + h->dlen);
+	return 0;
+}
+
+/* The attr entries and their ids. */
+static int file_attrs(struct pd_reader *r, const struct file_hdr *h)
+{
+	const uint8_t *m = r->map;
+	uint64_t p;
+	int ret;
+
+	for (p = h->aoff; p < h->aoff + h->alen; p += h->asize) {
+		uint64_t ioff = ld64(r->d.swap, m + p + h->asize - 16);
+		uint64_t ilen = ld64(r->d.swap, m + p + h->asize - 8);
 
 		r->off = p;
-		if (!in_file(ioff, ilen, len) || ilen % 8)
-			return fail_at(r, p + asize - 16, 0,
+		if (!in_file(ioff, ilen, r->map_len) || ilen % 8)
+			return fail_at(r, p + h->asize - 16, 0,
 				       "expected the ids of attr %" PRIu64 " within the file in whole u64s, got offset %" PRIu64 " size %" PRIu64,
-				       (p - aoff) / asize + 1, ioff, ilen);
-		ret = add_attr(r, m + p, asize - 16, m + ioff, ilen / 8);
+				       (p - h->aoff) / h->asize + 1, ioff, ilen);
+		ret = add_attr(r, m + p, h->asize - 16, m + ioff, ilen / 8);
 		if (ret)
 			return ret;
 	}
-	ret = file_features(r, m, len, doff + dlen, flags);
-	if (ret)
-		return ret;
-	r->ordered = r->d.nr_attrs && r->d.attrs[0].sample_id_all;
-	r->st->ordered = r->ordered;
-	p = doff;
-	end = doff + dlen;
-	(void)madvise((void *)((uintptr_t)m & ~(uintptr_t)4095),
-		      len + ((uintptr_t)m & 4095), MADV_SEQUENTIAL);
-	/*
-	 * A large file streams through in constant memory: the pages of every
-	 * window of PD_DROP_STEP bytes behind the one being read are dropped
-	 * from the mapping once none of its records waits in the queue.
-	 */
-	if (r->own_map && len >= PD_DROP_MIN) {
-		r->nr_win = len / PD_DROP_STEP + 1;
-		r->win_pending = calloc(r->nr_win, sizeof(*r->win_pending));
-		r->drop = r->win_pending != NULL;
+	return 0;
+}
+
+/*
+ * A large file streams through in constant memory: the pages of every
+ * window of PD_DROP_STEP bytes behind the one being read are dropped
+ * from the mapping once none of its records waits in the queue.
+ */
+static void drop_windows(struct pd_reader *r, uint64_t p)
+{
+	while (r->drop && r->win_dropped < p / PD_DROP_STEP &&
+	       !r->win_pending[r->win_dropped]) {
+		(void)madvise((void *)(r->map + r->win_dropped * PD_DROP_STEP),
+			      PD_DROP_STEP, MADV_DONTNEED);
+		r->win_dropped++;
 	}
+}
+
+/* The records of the data section [@p, @end). */
+static int file_records(struct pd_reader *r, uint64_t p, uint64_t end)
+{
+	const uint8_t *m = r->map;
+	int ret;
+
 	while (p < end) {
 		uint16_t size;
 		uint32_t type;
@@ -2069,12 +2179,7 @@ static int read_file_mode(struct pd_reader *r)
 			return ret;
 		p += size;
 		r->st->bytes = p;
-		while (r->drop && r->win_dropped < p / PD_DROP_STEP &&
-		       !r->win_pending[r->win_dropped]) {
-			(void)madvise((void *)(m + r->win_dropped * PD_DROP_STEP),
-				      PD_DROP_STEP, MADV_DONTNEED);
-			r->win_dropped++;
-		}
+		drop_windows(r, p);
 		if (type == PF_RECORD_AUXTRACE ||
 		    type == PF_RECORD_HEADER_TRACING_DATA) {
 			uint64_t n;
@@ -2090,6 +2195,32 @@ static int read_file_mode(struct pd_reader *r)
 		}
 	}
 	return 0;
+}
+
+static int read_file_mode(struct pd_reader *r)
+{
+	struct file_hdr h;
+	size_t len = r->map_len;
+	int ret;
+
+	r->off = 0;
+	ret = file_header(r, &h);
+	if (!ret)
+		ret = file_attrs(r, &h);
+	if (!ret)
+		ret = file_features(r, r->map, len, h.doff + h.dlen, h.flags);
+	if (ret)
+		return ret;
+	r->ordered = r->d.nr_attrs && r->d.attrs[0].sample_id_all;
+	r->st->ordered = r->ordered;
+	(void)madvise((void *)((uintptr_t)r->map & ~(uintptr_t)4095),
+		      len + ((uintptr_t)r->map & 4095), MADV_SEQUENTIAL);
+	if (r->own_map && len >= PD_DROP_MIN) {
+		r->nr_win = len / PD_DROP_STEP + 1;
+		r->win_pending = calloc(r->nr_win, sizeof(*r->win_pending));
+		r->drop = r->win_pending != NULL;
+	}
+	return file_records(r, h.doff, h.doff + h.dlen);
 }
 
 /* ---- pipe mode ---- */
@@ -2133,7 +2264,7 @@ static int fill(struct pd_reader *r, size_t n, bool eof_ok)
 				continue;
 			snprintf(r->err, r->errsz, "%s: offset %" PRIu64 ": read error: %s",
 				 r->name, r->buf_off + r->buf_len, strerror(errno));
-			return -2;
+			return BR_ESYS;
 		}
 		if (!got) {
 			r->eof = true;
@@ -2201,7 +2332,7 @@ static int read_pipe_mode(struct pd_reader *r)
 
 			ret = fill(r, 1, false);
 			if (ret) {
-				if (ret == -1)
+				if (ret == BR_EINPUT)
 					fail_at(r, off, 0,
 						"expected a payload of %" PRIu64 " more bytes after the record, got the end of the stream",
 						n);
@@ -2360,7 +2491,7 @@ static int spool(struct pd_reader *r, int fd, const uint8_t *prefix,
 		snprintf(r->err, r->errsz,
 			 "%s: cannot make a temporary file in %s for a file-mode perf.data on a pipe: %s",
 			 r->name, dir, strerror(errno));
-		return -2;
+		return BR_ESYS;
 	}
 	if (prefix_len && write(t, prefix, prefix_len) != (ssize_t)prefix_len)
 		goto werr;
@@ -2373,7 +2504,7 @@ static int spool(struct pd_reader *r, int fd, const uint8_t *prefix,
 			snprintf(r->err, r->errsz, "%s: read error: %s", r->name,
 				 strerror(errno));
 			close(t);
-			return -2;
+			return BR_ESYS;
 		}
 		if (!n)
 			break;
@@ -2386,7 +2517,115 @@ werr:
 	snprintf(r->err, r->errsz, "%s: cannot write the temporary copy of the input: %s",
 		 r->name, strerror(errno));
 	close(t);
-	return -2;
+	return BR_ESYS;
+}
+
+/* The first 16 bytes of a stream (after @prefix), which tell its mode. */
+static int stream_head(struct pd_reader *r, int fd, const uint8_t *prefix,
+		       size_t prefix_len, uint8_t head[16], size_t *have)
+{
+	*have = prefix_len < 16 ? prefix_len : 16;
+	memcpy(head, prefix, *have);
+	while (*have < 16) {
+		ssize_t n = read(fd, head + *have, 16 - *have);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			snprintf(r->err, r->errsz, "%s: read error: %s",
+				 r->name, strerror(errno));
+			return BR_ESYS;
+		}
+		if (!n)
+			break;
+		*have += (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * A stream (not a regular file): pipe mode is read as it comes (*@fd is
+ * then -1); file mode is spooled to an unlinked temporary file first
+ * (*@fd, *@sb, *@tmp: that file).
+ */
+static int read_stream(struct pd_reader *r, int *fd, const uint8_t *prefix,
+		       size_t prefix_len, struct stat *sb, int *tmp)
+{
+	uint8_t head[16], *all;
+	size_t have;
+	int ret = stream_head(r, *fd, prefix, prefix_len, head, &have);
+
+	if (!ret)
+		ret = magic(r, head, have);
+	if (ret)
+		return ret;
+	if (have < 16)
+		return fail_at(r, 0, 0,
+			       "expected a perf.data header of %d bytes, got %zu",
+			       FILE_HDR_SIZE, have);
+	if (ld64(r->d.swap, head + 8) != PIPE_HDR_SIZE) {
+		if (prefix_len > 16)	/* sniffing reads at most 16 */
+			return fail_at(r, 0, 0,
+				       "expected at most 16 sniffed bytes, got %zu",
+				       prefix_len);
+		ret = spool(r, *fd, head, 16, tmp);
+		if (ret)
+			return ret;
+		if (fstat(*tmp, sb) < 0) {
+			snprintf(r->err, r->errsz, "%s: %s", r->name,
+				 strerror(errno));
+			return BR_ESYS;
+		}
+		*fd = *tmp;
+		return 0;
+	}
+	/* pipe mode: the bytes read so far come first */
+	all = malloc(prefix_len > 16 ? prefix_len : 16);
+	if (!all)
+		return oom(r, "the input");
+	memcpy(all, head, have);
+	if (prefix_len > 16)
+		memcpy(all + 16, prefix + 16, prefix_len - 16);
+	r->fd = *fd;
+	r->prefix = all;
+	r->prefix_len = prefix_len > 16 ? prefix_len : 16;
+	ret = run(r, true);
+	free(all);
+	*fd = -1;
+	return ret;
+}
+
+/* A regular file of @len bytes, mapped: file mode, or pipe mode stored. */
+static int read_mapped(struct pd_reader *r, int fd, size_t len)
+{
+	void *m;
+	int ret;
+
+	if (!len)
+		return fail_at(r, 0, 0,
+			       "expected the perf.data magic 'PERFILE2', got an empty file");
+	m = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (m == MAP_FAILED) {
+		snprintf(r->err, r->errsz, "%s: cannot map the file: %s",
+			 r->name, strerror(errno));
+		return BR_ESYS;
+	}
+	ret = magic(r, m, len);
+	if (!ret && len >= 16 &&
+	    ld64(r->d.swap, (const uint8_t *)m + 8) == PIPE_HDR_SIZE) {
+		r->prefix = m;
+		r->prefix_len = len;
+		r->eof = true;
+		ret = run(r, true);
+	} else if (!ret) {
+		r->map = m;
+		r->map_len = len;
+		r->own_map = true;
+		r->st->bytes = len;
+		ret = run(r, false);
+	}
+	munmap(m, len);
+	return ret;
 }
 
 int pd_read(int fd, const char *name, const uint8_t *prefix,
@@ -2397,119 +2636,17 @@ int pd_read(int fd, const char *name, const uint8_t *prefix,
 	struct pd_stats dummy;
 	struct pd_reader r;
 	struct stat sb;
-	uint8_t head[16];
-	size_t have = 0;
-	int ret, tmp = -1;
+	int ret = 0, tmp = -1;
 
 	reader_init(&r, name, opts, sink, stats ? stats : &dummy, err, errsz);
 	if (fstat(fd, &sb) < 0) {
 		snprintf(err, errsz, "%s: %s", name, strerror(errno));
-		reader_free(&r);
-		return -2;
+		ret = BR_ESYS;
+	} else if (!S_ISREG(sb.st_mode)) {
+		ret = read_stream(&r, &fd, prefix, prefix_len, &sb, &tmp);
 	}
-	if (!S_ISREG(sb.st_mode)) {
-		/* the first 16 bytes tell pipe from file mode */
-		have = prefix_len < 16 ? prefix_len : 16;
-		memcpy(head, prefix, have);
-		while (have < 16) {
-			ssize_t n = read(fd, head + have, 16 - have);
-
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0) {
-				snprintf(err, errsz, "%s: read error: %s", name,
-					 strerror(errno));
-				reader_free(&r);
-				return -2;
-			}
-			if (!n)
-				break;
-			have += (size_t)n;
-		}
-		ret = magic(&r, head, have);
-		if (ret)
-			goto out;
-		if (have < 16) {
-			ret = fail_at(&r, 0, 0,
-				      "expected a perf.data header of %d bytes, got %zu",
-				      FILE_HDR_SIZE, have);
-			goto out;
-		}
-		if (ld64(r.d.swap, head + 8) == PIPE_HDR_SIZE) {
-			/* stream: the bytes read so far come first */
-			uint8_t *all = malloc(prefix_len > 16 ? prefix_len : 16);
-
-			if (!all) {
-				ret = oom(&r, "the input");
-				goto out;
-			}
-			memcpy(all, head, have);
-			if (prefix_len > 16)
-				memcpy(all + 16, prefix + 16, prefix_len - 16);
-			r.fd = fd;
-			r.prefix = all;
-			r.prefix_len = prefix_len > 16 ? prefix_len : 16;
-			ret = run(&r, true);
-			free(all);
-			goto out;
-		}
-		/* file mode on a stream: spool it */
-		{
-			uint8_t all[16];
-
-			memcpy(all, head, 16);
-			if (prefix_len > 16) {
-				/* not expected: sniffing reads at most 16 */
-				ret = fail_at(&r, 0, 0,
-					      "expected at most 16 sniffed bytes, got %zu",
-					      prefix_len);
-				goto out;
-			}
-			ret = spool(&r, fd, all, 16, &tmp);
-			if (ret)
-				goto out;
-			if (fstat(tmp, &sb) < 0) {
-				snprintf(err, errsz, "%s: %s", name, strerror(errno));
-				ret = -2;
-				goto out;
-			}
-			fd = tmp;
-		}
-	}
-	if (sb.st_size == 0) {
-		ret = fail_at(&r, 0, 0,
-			      "expected the perf.data magic 'PERFILE2', got an empty file");
-		goto out;
-	}
-	{
-		size_t len = (size_t)sb.st_size;
-		void *m = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
-
-		if (m == MAP_FAILED) {
-			snprintf(err, errsz, "%s: cannot map the file: %s", name,
-				 strerror(errno));
-			ret = -2;
-			goto out;
-		}
-		ret = magic(&r, m, len);
-		if (!ret) {
-			if (len >= 16 && ld64(r.d.swap, (const uint8_t *)m + 8) ==
-					 PIPE_HDR_SIZE) {
-				r.prefix = m;
-				r.prefix_len = len;
-				r.eof = true;
-				ret = run(&r, true);
-			} else {
-				r.map = m;
-				r.map_len = len;
-				r.own_map = true;
-				r.st->bytes = len;
-				ret = run(&r, false);
-			}
-		}
-		munmap(m, len);
-	}
-out:
+	if (!ret && fd >= 0)
+		ret = read_mapped(&r, fd, (size_t)sb.st_size);
 	if (tmp >= 0)
 		close(tmp);
 	reader_free(&r);

@@ -2,7 +2,8 @@
 /*
  * perf.data reader: file mode and pipe mode, both byte orders, every writer
  * from perf 3.x to 6.x, PERF_RECORD_COMPRESSED (zstd).  Delivers the
- * records as events (events.h).  See README.md, "perf.data input".
+ * records as events (events.h).  See docs/cli-reference.md,
+ * "perf.data input".
  *
  * Layers (so that a later change can decode disjoint record ranges in
  * parallel):
@@ -36,8 +37,9 @@
  * Errors: one line, "NAME: offset N: expected ..., got ..." (N: file offset
  * of the record or field; in pipe mode, the stream offset; inside a
  * compressed record, "offset N+M": M bytes into its decompressed data).
- * pd_read() returns -1 for malformed input, -2 for I/O or memory errors,
- * or the non-zero value a sink callback returned.  Nothing is allocated in
+ * pd_read() returns BR_EINPUT for malformed input, BR_ESYS for I/O or
+ * memory errors, or the non-zero value a sink callback returned
+ * (base/status.h).  Nothing is allocated in
  * proportion to a count the input claims before the bytes are there.
  */
 #ifndef BLOCKRANGE_CLI_PERFDATA_H
@@ -101,8 +103,8 @@ void pd_decoder_free(struct pd_decoder *d);
 
 /*
  * Add an attr (bytes of a perf_event_attr of @len bytes, as stored) with
- * its ids.  -1 (err: "expected ..., got ...", no prefix) if malformed, -2
- * out of memory.
+ * its ids.  BR_EINPUT (err: "expected ..., got ...", no prefix) if
+ * malformed, BR_ESYS out of memory.
  */
 int pd_decoder_add_attr(struct pd_decoder *d, const uint8_t *attr,
 			size_t len, const uint8_t *ids, size_t nr_ids,
@@ -145,8 +147,8 @@ struct pd_record {
 /*
  * Decode one kernel record (type < 64) of @size bytes at @rec (file offset
  * @off for messages, already in the error prefix's terms).  @br receives up
- * to PD_MAX_BRANCHES entries (NULL: check only).  0, or -1 with "expected
- * ..., got ..." in err (no prefix).
+ * to PD_MAX_BRANCHES entries (NULL: check only).  0, or BR_EINPUT with
+ * "expected ..., got ..." in err (no prefix).
  */
 int pd_decode_record(const struct pd_decoder *d, const uint8_t *rec,
 		     size_t size, struct ev_branch *br, struct pd_record *out,
@@ -155,7 +157,7 @@ int pd_decode_record(const struct pd_decoder *d, const uint8_t *rec,
 /*
  * A sample record passed to ev_sink.sample_raw, decoded into @out as the
  * reader would have delivered it (@off and @name make its ev_pos; @br
- * receives the entries, room for PD_MAX_BRANCHES).  0, or -1 with
+ * receives the entries, room for PD_MAX_BRANCHES).  0, or BR_EINPUT with
  * "expected ..." in err if it is not a sample (never for what the reader
  * passed).
  */

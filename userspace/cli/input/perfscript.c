@@ -7,6 +7,8 @@
 
 #include "input/perfscript.h"
 
+#include "base/status.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -70,7 +72,7 @@ static int fail(char *err, size_t errsz, const char *got, size_t gotlen,
 	quote(text, sizeof(text), got, gotlen > GOT_MAX ? GOT_MAX : gotlen);
 	snprintf(err, errsz, "expected %s, got '%s%s'", what, text,
 		 gotlen > GOT_MAX ? "..." : "");
-	return -1;
+	return BR_EINPUT;
 }
 
 /* Parse exactly [s, e) as hex (1..16 digits); false if not. */
@@ -377,14 +379,14 @@ static int parse_entry(const struct tok *t, unsigned idx, struct ps_entry *en,
 		return 0;
 	memset(en, 0, sizeof(*en));
 	if (parse_addr(&p, e, t, idx, "branch source", &en->from, err, errsz))
-		return -1;
+		return BR_EINPUT;
 	if (p == e || *p != '/')
 		return fail(err, errsz, t->s, toklen(t),
 			    "'/' and the branch target after the source in branch entry %u",
 			    idx);
 	p++;
 	if (parse_addr(&p, e, t, idx, "branch target", &en->to, err, errsz))
-		return -1;
+		return BR_EINPUT;
 	if (p == e)
 		return 0;	/* FROM/TO only */
 	if (*p != '/')
@@ -462,7 +464,7 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
 		n *= 2;
 	q = realloc(*p, n * elem);
 	if (!q)
-		return -2;
+		return BR_ESYS;
 	*p = q;
 	*cap = n;
 	return 0;
@@ -565,10 +567,10 @@ static int parse_mmap(const char *p, const char *e, struct ps_line *out,
 	out->mmap.pid = pid;
 	out->mmap.prot = store(out, &off, prot, prot_e);
 	if (!out->mmap.prot)
-		return -2;
+		return BR_ESYS;
 	out->mmap.path = store(out, &off, p, e);
 	if (!out->mmap.path)
-		return -2;
+		return BR_ESYS;
 	out->kind = PS_MMAP;
 	return 0;
 }
@@ -655,7 +657,7 @@ static int parse_sample(struct tok *tk, size_t nt, struct ps_line *out,
 					       tk[h - 1].e - 1);
 
 			if (!ev)
-				return -2;
+				return BR_ESYS;
 			if (!*ev)
 				return fail(err, errsz, tk[h - 1].s,
 					    toklen(&tk[h - 1]),
@@ -680,11 +682,11 @@ static int parse_sample(struct tok *tk, size_t nt, struct ps_line *out,
 	}
 	if (grow((void **)&out->ent, &out->ent_cap, nt - first_entry + 1,
 		 sizeof(*out->ent)))
-		return -2;
+		return BR_ESYS;
 	for (i = first_entry; i < nt; i++) {
 		if (parse_entry(&tk[i], (unsigned)(i - first_entry + 1),
 				&out->ent[i - first_entry], err, errsz))
-			return -1;
+			return BR_EINPUT;
 	}
 	smp->entries = out->ent;
 	smp->nr = nt - first_entry;
@@ -692,19 +694,102 @@ static int parse_sample(struct tok *tk, size_t nt, struct ps_line *out,
 	return 0;
 }
 
+/*
+ * A hybrid call-stack frame line [@p, @e) (tab-indented): its address;
+ * the symbol and "(dso)" that may follow are ignored.
+ */
+static int parse_frame(const char *p, const char *e, struct ps_line *out,
+		       char *err, size_t errsz)
+{
+	const char *q;
+
+	while (p < e && is_blank(*p))
+		p++;
+	for (q = p; q < e && !is_blank(*q); q++)
+		;
+	if (!parse_hex_opt0x(p, q, &out->frame))
+		return fail(err, errsz, p, (size_t)(q - p),
+			    "a call-stack frame address (hex) on a tab-indented line");
+	/*
+	 * A sample line indented with a tab would lose its stack here:
+	 * branch entries after a frame address are an error.
+	 */
+	for (p = q; p < e; p = q) {
+		while (p < e && is_blank(*p))
+			p++;
+		for (q = p; q < e && !is_blank(*q); q++)
+			;
+		if (q - p > 2 && p[0] == '0' && p[1] == 'x' &&
+		    memchr(p, '/', (size_t)(q - p)))
+			return fail(err, errsz, p, (size_t)(q - p),
+				    "only a symbol and '(dso)' after the call-stack frame address on a tab-indented line (sample lines must not start with a tab)");
+	}
+	out->kind = PS_FRAME;
+	return 0;
+}
+
+/* The blank-separated tokens of [@p, @e) into *@tk (*@nt); BR_ESYS no memory. */
+static int tokenize(const char *p, const char *e, struct tok **tk,
+		    size_t *nt)
+{
+	size_t cap = 0;
+
+	*tk = NULL;
+	*nt = 0;
+	while (p < e) {
+		const char *q = skip_nonblank(p, e);
+
+		if (*nt == cap) {
+			size_t n = cap ? cap * 2 : 64;
+			struct tok *t2 = realloc(*tk, n * sizeof(**tk));
+
+			if (!t2)
+				return BR_ESYS;
+			*tk = t2;
+			cap = n;
+		}
+		(*tk)[*nt].s = p;
+		(*tk)[*nt].e = q;
+		(*nt)++;
+		p = q;
+		while (p < e && is_blank(*p))
+			p++;
+	}
+	return 0;
+}
+
+/* A tokenized line ending at @e: a PERF_RECORD_* line or a sample. */
+static int parse_tokens(struct tok *tk, size_t nt, const char *e,
+			struct ps_line *out, char *err, size_t errsz)
+{
+	size_t i;
+
+	for (i = 0; i < nt && i < 4; i++) {
+		if (!tok_starts(&tk[i], "PERF_RECORD_"))
+			continue;
+		if ((toklen(&tk[i]) == strlen("PERF_RECORD_MMAP2") &&
+		     tok_starts(&tk[i], "PERF_RECORD_MMAP2")) ||
+		    (toklen(&tk[i]) == strlen("PERF_RECORD_MMAP") &&
+		     tok_starts(&tk[i], "PERF_RECORD_MMAP")))
+			return parse_mmap(tk[i].e, e, out, err, errsz);
+		return 0;	/* COMM, FORK, EXIT, ... */
+	}
+	return parse_sample(tk, nt, out, err, errsz);
+}
+
 int ps_parse_line(const char *line, size_t len, struct ps_line *out,
 		  char *err, size_t errsz)
 {
 	const char *p = line, *e = line + len, *nul;
-	struct tok *tk = NULL;
-	size_t nt = 0, cap = 0, i;
+	struct tok *tk;
+	size_t nt;
 	int ret;
 
 	out->kind = PS_SKIP;
 	/* Room for every string a line can yield (each at most the line). */
 	if (grow((void **)&out->buf, &out->buf_cap, 2 * len + 2, 1)) {
 		snprintf(err, errsz, "memory for a line");
-		return -2;
+		return BR_ESYS;
 	}
 	nul = memchr(line, '\0', len);
 	if (nul)
@@ -715,35 +800,8 @@ int ps_parse_line(const char *line, size_t len, struct ps_line *out,
 		e--;
 	if (p == e)
 		return 0;
-	/* Hybrid call-stack frame: tab-indented address (symbol ignored). */
-	if (*p == '\t') {
-		const char *q;
-
-		while (p < e && is_blank(*p))
-			p++;
-		for (q = p; q < e && !is_blank(*q); q++)
-			;
-		if (!parse_hex_opt0x(p, q, &out->frame))
-			return fail(err, errsz, p, (size_t)(q - p),
-				    "a call-stack frame address (hex) on a tab-indented line");
-		/*
-		 * The symbol and "(dso)" that may follow are ignored, so a
-		 * sample line indented with a tab would lose its stack here:
-		 * branch entries after a frame address are an error.
-		 */
-		for (p = q; p < e; p = q) {
-			while (p < e && is_blank(*p))
-				p++;
-			for (q = p; q < e && !is_blank(*q); q++)
-				;
-			if (q - p > 2 && p[0] == '0' && p[1] == 'x' &&
-			    memchr(p, '/', (size_t)(q - p)))
-				return fail(err, errsz, p, (size_t)(q - p),
-					    "only a symbol and '(dso)' after the call-stack frame address on a tab-indented line (sample lines must not start with a tab)");
-		}
-		out->kind = PS_FRAME;
-		return 0;
-	}
+	if (*p == '\t')
+		return parse_frame(p, e, out, err, errsz);
 	/* Aggregation count: only decimal digits, from column 0. */
 	if (all_digits(p, e)) {
 		if (!parse_dec(p, e, UINT64_MAX, &out->count))
@@ -756,48 +814,11 @@ int ps_parse_line(const char *line, size_t len, struct ps_line *out,
 		p++;
 	if (*p == ';' || *p == '#' || (e - p >= 2 && p[0] == '/' && p[1] == '/'))
 		return 0;
-	/* Tokenize. */
-	while (p < e) {
-		const char *q = skip_nonblank(p, e);
-
-		if (nt == cap) {
-			size_t n = cap ? cap * 2 : 64;
-			struct tok *t2 = realloc(tk, n * sizeof(*tk));
-
-			if (!t2) {
-				free(tk);
-				snprintf(err, errsz, "memory for a line");
-				return -2;
-			}
-			tk = t2;
-			cap = n;
-		}
-		tk[nt].s = p;
-		tk[nt].e = q;
-		nt++;
-		p = q;
-		while (p < e && is_blank(*p))
-			p++;
-	}
-	for (i = 0; i < nt && i < 4; i++) {
-		if (!tok_starts(&tk[i], "PERF_RECORD_"))
-			continue;
-		if (toklen(&tk[i]) == strlen("PERF_RECORD_MMAP2") &&
-		    tok_starts(&tk[i], "PERF_RECORD_MMAP2"))
-			ret = parse_mmap(tk[i].e, e, out, err, errsz);
-		else if (toklen(&tk[i]) == strlen("PERF_RECORD_MMAP") &&
-			 tok_starts(&tk[i], "PERF_RECORD_MMAP"))
-			ret = parse_mmap(tk[i].e, e, out, err, errsz);
-		else
-			ret = 0;	/* COMM, FORK, EXIT, ... */
-		free(tk);
-		if (ret == -2)
-			snprintf(err, errsz, "memory for a line");
-		return ret;
-	}
-	ret = parse_sample(tk, nt, out, err, errsz);
+	ret = tokenize(p, e, &tk, &nt);
+	if (!ret)
+		ret = parse_tokens(tk, nt, e, out, err, errsz);
 	free(tk);
-	if (ret == -2)
+	if (ret == BR_ESYS)
 		snprintf(err, errsz, "memory for a line");
 	return ret;
 }
@@ -858,27 +879,27 @@ int ps_reader_line(struct ps_reader *r, const char *line, size_t len,
 		/* Only the last line can lack it: a cut file. */
 		x = fail(perr, sizeof(perr), line, len,
 			 "a newline at the end of the last line (the input looks cut off)");
-	if (x == -2) {
+	if (x == BR_ESYS) {
 		snprintf(err, errsz, "%s:%lu: out of memory", r->name,
 			 r->lineno);
-		return -2;
+		return BR_ESYS;
 	}
 	if (!x && pl->kind == PS_COUNT && r->have_count) {
 		fail(perr, sizeof(perr), line, len,
 		     "a sample after the repeat count on line %lu",
 		     r->count_line);
-		x = -1;
+		x = BR_EINPUT;
 	}
 	if (!x && pl->kind == PS_SAMPLE && !pl->ip_present && !r->nframes) {
 		fail(perr, sizeof(perr), line, len,
 		     "the sample IP before the branch stack");
-		x = -1;
+		x = BR_EINPUT;
 	}
 	if (x) {
 		if (!r->skip_bad) {
 			snprintf(err, errsz, "%s:%lu: %s", r->name, r->lineno,
 				 perr);
-			return -1;
+			return BR_EINPUT;
 		}
 		r->stats->bad_lines++;
 		/* A bad sample line consumes the pending state. */
@@ -941,7 +962,7 @@ int ps_reader_end(struct ps_reader *r, char *err, size_t errsz)
 			 "%s:%lu: expected a sample after the %s on this line, got end of file",
 			 r->name, at,
 			 r->have_count ? "repeat count" : "call-stack frames");
-		return -1;
+		return BR_EINPUT;
 	}
 	r->stats->bad_lines++;
 	return 0;
@@ -962,10 +983,12 @@ struct line_reader {
 
 /*
  * The next line: *@line (valid until the next call) and its length without
- * the newline (*@nl: it had one).  Returns the length, -1 at the end of the
- * input, -2 on a read error, -3 when the line is longer than PS_LINE_MAX,
- * -4 when memory ran out.
+ * the newline (*@nl: it had one).  Returns the length, or one of these
+ * (all negative):
  */
+enum { LINE_EOF = -1, LINE_READ_ERROR = -2, LINE_TOO_LONG = -3,
+       LINE_NO_MEMORY = -4 };
+
 static ssize_t next_line(struct line_reader *lr, const char **line, bool *nl)
 {
 	for (;;) {
@@ -984,10 +1007,10 @@ static ssize_t next_line(struct line_reader *lr, const char **line, bool *nl)
 		n = lr->end - lr->start;
 		lr->scanned = n;
 		if (n > PS_LINE_MAX)
-			return -3;
+			return LINE_TOO_LONG;
 		if (lr->eof) {
 			if (!n)
-				return -1;
+				return LINE_EOF;
 			*line = lr->b + lr->start;
 			*nl = false;
 			lr->start = lr->end;
@@ -1007,7 +1030,7 @@ static ssize_t next_line(struct line_reader *lr, const char **line, bool *nl)
 				ncap = (size_t)PS_LINE_MAX + 65536;
 			b2 = realloc(lr->b, ncap);
 			if (!b2)
-				return -4;
+				return LINE_NO_MEMORY;
 			lr->b = b2;
 			lr->cap = ncap;
 		}
@@ -1015,7 +1038,7 @@ static ssize_t next_line(struct line_reader *lr, const char **line, bool *nl)
 		lr->end += n;
 		if (!n) {
 			if (ferror(lr->f))
-				return -2;
+				return LINE_READ_ERROR;
 			lr->eof = true;
 		}
 	}
@@ -1039,23 +1062,23 @@ int ps_read(FILE *f, const char *name, bool skip_bad,
 		if (ret)
 			goto out;
 	}
-	if (n == -3) {
+	if (n == LINE_TOO_LONG) {
 		snprintf(err, errsz,
 			 "%s:%lu: expected a line of at most %u bytes (perf script text), got a longer one",
 			 name, r.lineno + 1, PS_LINE_MAX);
-		ret = -1;
+		ret = BR_EINPUT;
 		goto out;
 	}
-	if (n == -4) {
+	if (n == LINE_NO_MEMORY) {
 		snprintf(err, errsz, "%s:%lu: out of memory", name,
 			 r.lineno + 1);
-		ret = -2;
+		ret = BR_ESYS;
 		goto out;
 	}
-	if (n == -2) {
+	if (n == LINE_READ_ERROR) {
 		snprintf(err, errsz, "%s:%lu: read error: %s", name,
 			 r.lineno + 1, strerror(errno));
-		ret = -2;
+		ret = BR_ESYS;
 		goto out;
 	}
 	ret = ps_reader_end(&r, err, errsz);
@@ -1087,7 +1110,7 @@ int ps_read_mem(const char *buf, size_t len, const char *name,
 	if (at_end)
 		ret = ps_reader_end(&r, err, errsz);
 	else if (!ps_reader_clean(&r))
-		ret = -3;
+		ret = BR_EPARTIAL;
 out:
 	ps_reader_free(&r);
 	return ret;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Reader of `perf script -F ip,brstack` text, every generation perf has
- * printed (see README.md, "Input format"):
+ * printed (see docs/cli-reference.md, "Input format"):
  *
  *   [comm] [pid[/tid]] [time:] [event:] IP [(dso)]  ENTRY  ENTRY ...
  *   ENTRY := [buildid:]0xFROM[(dso)]/[buildid:]0xTO[(dso)]
@@ -105,9 +105,9 @@ struct ps_line {
 };
 
 /*
- * Parse one line (@len bytes, no newline).  Returns 0 and fills @out, or -1
- * with "expected ..., got '...'" (no file/line prefix) in @err; -2 if memory
- * ran out.
+ * Parse one line (@len bytes, no newline).  Returns 0 and fills @out, or
+ * BR_EINPUT with "expected ..., got '...'" (no file/line prefix) in @err;
+ * BR_ESYS if memory ran out.
  */
 int ps_parse_line(const char *line, size_t len, struct ps_line *out,
 		  char *err, size_t errsz);
@@ -137,10 +137,10 @@ struct ps_callbacks {
 #define PS_LINE_MAX (16u << 20)
 
 /*
- * Read all of @f (named @name in messages).  Returns 0, -1 on a malformed
- * line (err: "NAME:LINE: expected ..., got '...'"; a line longer than
- * PS_LINE_MAX is malformed, so memory stays bounded), -2 on I/O or memory
- * errors (err says which), or a callback's non-zero value.
+ * Read all of @f (named @name in messages).  Returns 0, BR_EINPUT on a
+ * malformed line (err: "NAME:LINE: expected ..., got '...'"; a line longer
+ * than PS_LINE_MAX is malformed, so memory stays bounded), BR_ESYS on I/O
+ * or memory errors (err says which), or a callback's non-zero value.
  */
 int ps_read(FILE *f, const char *name, bool skip_bad,
 	    const struct ps_callbacks *cb, struct ps_stats *stats,
@@ -182,8 +182,9 @@ void ps_reader_free(struct ps_reader *r);
 /*
  * Read @len bytes of text at @buf as lines @line_base + 1, ...: the same
  * rules as ps_read().  @at_end: the input ends here (pending counts or
- * frames are then an error); otherwise -3 if something is still pending
- * at the end of @buf (the caller cut the text where it should not have).
+ * frames are then an error); otherwise BR_EPARTIAL (base/status.h) if
+ * something is still pending at the end of @buf (the caller cut the text
+ * where it should not have).
  */
 int ps_read_mem(const char *buf, size_t len, const char *name,
 		unsigned long line_base, bool at_end, bool skip_bad,

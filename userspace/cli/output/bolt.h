@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * BOLT's pre-aggregated profile (what `perf2bolt -pa` reads) of one DSO,
- * from annotate's collector (ANNOT_BOLT, struct bolt_dso):
+ * from the collector (ANNOT_BOLT, collect/bolt.h):
  *
  *   B FROM TO COUNT MISPREDICTED   a taken branch (either end may be
  *                                  outside the DSO: written as 0)
@@ -22,11 +22,16 @@
 #ifndef BLOCKRANGE_CLI_BOLT_H
 #define BLOCKRANGE_CLI_BOLT_H
 
+#include <stddef.h>
 #include <stdio.h>
 
-#include "collect/annotate.h"
+#include "collect/bolt.h"
 
-/* Write @bd's profile to @out: 0, or -1 out of memory or an output error. */
-int bolt_write(const struct bolt_dso *bd, FILE *out);
+/*
+ * Write @bd's profile to @out (named @name in messages): 0, or BR_ESYS
+ * with a message (out of memory, or @out could not be written).
+ */
+int bolt_write(const struct bolt_dso *bd, FILE *out, const char *name,
+	       char *err, size_t errsz);
 
 #endif /* BLOCKRANGE_CLI_BOLT_H */

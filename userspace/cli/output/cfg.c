@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/status.h"
+
 const char *const cfg_edge_kind_names[] = {
 	[CFG_TAKEN] = "taken",
 	[CFG_CALL] = "call",
@@ -89,7 +91,7 @@ static int decode(const struct annot_sym *p, struct annot_insn_text *tx,
 			struct cfg_insn *v = realloc(g->insns, c * sizeof(*v));
 
 			if (!v)
-				return -1;
+				return BR_ESYS;
 			g->insns = v;
 			cap = c;
 		}
@@ -133,7 +135,7 @@ static int make_blocks(const struct annot_sym *p, struct cfg *g,
 	long k;
 
 	if (!leader)
-		return -1;
+		return BR_ESYS;
 	if (g->nr_insns)
 		leader[0] = true;
 	for (i = 0; i < g->nr_insns; i++) {
@@ -152,7 +154,7 @@ static int make_blocks(const struct annot_sym *p, struct cfg *g,
 	g->blocks = calloc(n ? n : 1, sizeof(*g->blocks));
 	if (!g->blocks) {
 		free(leader);
-		return -1;
+		return BR_ESYS;
 	}
 	for (i = 0; i < g->nr_insns; i++) {
 		const struct cfg_insn *in = &g->insns[i];
@@ -279,14 +281,14 @@ static long ext_node(struct cfg *g, size_t *cap, const struct annot_sym *p,
 		struct cfg_ext *v = realloc(g->exts, c * sizeof(*v));
 
 		if (!v)
-			return -1;
+			return BR_ESYS;
 		g->exts = v;
 		*cap = c;
 	}
 	g->exts[g->nr_exts].name = strdup(name);
 	g->exts[g->nr_exts].drawn = false;
 	if (!g->exts[g->nr_exts].name)
-		return -1;
+		return BR_ESYS;
 	return (long)g->nr_exts++;
 }
 
@@ -332,7 +334,7 @@ static int make_edges(const struct annot_sym *p, struct cfg *g,
 			f.ext = true;
 		}
 		if (x < 0)
-			return -1;
+			return BR_ESYS;
 		f.idx = (size_t)x;
 		if (in_to) {
 			x = cfg_block_at(g, br[k].to);
@@ -341,11 +343,11 @@ static int make_edges(const struct annot_sym *p, struct cfg *g,
 			t.ext = true;
 		}
 		if (x < 0)
-			return -1;
+			return BR_ESYS;
 		t.idx = (size_t)x;
 		e = add_edge(g, &ecap, branch_kind(p, g, br[k].from), f, t);
 		if (!e)
-			return -1;
+			return BR_ESYS;
 		e->count += br[k].count;
 		e->mispredicted += br[k].mispredicted;
 	}
@@ -366,19 +368,19 @@ static int make_edges(const struct annot_sym *p, struct cfg *g,
 
 			if (!add_edge(g, &ecap, last->kind == EB_CALL ?
 				      CFG_CALL : CFG_TAKEN, f, tt))
-				return -1;
+				return BR_ESYS;
 		}
 		if (i + 1 >= g->nr_blocks || last->kind == EB_JMP ||
 		    last->kind == EB_JMP_IND || last->kind == EB_RET)
 			continue;
 		if (last->kind == EB_CALL) {
 			if (!add_edge(g, &ecap, CFG_AFTER_CALL, f, t))
-				return -1;
+				return BR_ESYS;
 			continue;
 		}
 		e = add_edge(g, &ecap, CFG_FALL, f, t);
 		if (!e)
-			return -1;
+			return BR_ESYS;
 		r = range_at(p, last->addr, &rec);
 		if (r)
 			e->count = r->coverage - (r->end == last->addr ?
@@ -411,7 +413,7 @@ static int apply_cap(struct cfg *g, size_t max_blocks)
 	if (g->nr_blocks > max_blocks) {
 		order = malloc(g->nr_blocks * sizeof(*order));
 		if (!order)
-			return -1;
+			return BR_ESYS;
 		for (i = 0; i < g->nr_blocks; i++)
 			order[i] = i;
 		qsort_r(order, g->nr_blocks, sizeof(*order), cmp_hot,
@@ -454,12 +456,12 @@ int cfg_build(const struct annot_sym *p, size_t max_blocks,
 	memset(g, 0, sizeof(*g));
 	nr_br = annot_sym_branches(p, &br);
 	if (nr_br < 0)
-		return -1;
+		return BR_ESYS;
 	if (decode(p, tx, g) || make_blocks(p, g, br, nr_br) ||
 	    make_edges(p, g, br, nr_br) || apply_cap(g, max_blocks)) {
 		free(br);
 		cfg_free(g);
-		return -1;
+		return BR_ESYS;
 	}
 	free(br);
 	return 0;

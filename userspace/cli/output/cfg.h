@@ -60,7 +60,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "collect/annotate.h"
+#include "output/annotate.h"
 
 struct cfg_insn {
 	uint64_t addr;
@@ -130,7 +130,7 @@ struct cfg {
 
 /*
  * Build the graph of @sym (not a kallsyms symbol: it needs code).  @tx
- * decodes (annot_insn_text_init()).  0, or -1 out of memory (then @g is
+ * decodes (annot_insn_text_init()).  0, or BR_ESYS out of memory (then @g is
  * empty).  Free with cfg_free().
  */
 int cfg_build(const struct annot_sym *sym, size_t max_blocks,

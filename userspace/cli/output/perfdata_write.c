@@ -6,13 +6,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <gelf.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+
+#include "base/status.h"
 
 #define PDW_SUPPORTED_SAMPLE                                              \
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |       \
@@ -76,12 +77,12 @@ static int fail(struct pdw *w, const char *fmt, ...)
 	va_list ap;
 
 	if (w->failed)
-		return -1;
+		return BR_ESYS;
 	va_start(ap, fmt);
 	vsnprintf(w->err, sizeof(w->err), fmt, ap);
 	va_end(ap);
 	w->failed = true;
-	return -1;
+	return BR_ESYS;
 }
 
 const char *pdw_error(const struct pdw *w)
@@ -99,7 +100,7 @@ static int buf_reserve(struct buf *b, size_t n)
 			cap *= 2;
 		p = realloc(b->p, cap);
 		if (!p)
-			return -1;
+			return BR_ESYS;
 		b->p = p;
 		b->cap = cap;
 	}
@@ -109,7 +110,7 @@ static int buf_reserve(struct buf *b, size_t n)
 static int buf_put(struct buf *b, const void *data, size_t n)
 {
 	if (buf_reserve(b, n))
-		return -1;
+		return BR_ESYS;
 	if (n)
 		memcpy(b->p + b->len, data, n);
 	b->len += n;
@@ -119,7 +120,7 @@ static int buf_put(struct buf *b, const void *data, size_t n)
 static int buf_zero(struct buf *b, size_t n)
 {
 	if (buf_reserve(b, n))
-		return -1;
+		return BR_ESYS;
 	memset(b->p + b->len, 0, n);
 	b->len += n;
 	return 0;
@@ -141,7 +142,7 @@ static int buf_string(struct buf *b, const char *s)
 	size_t n = strlen(s) + 1, len = (n + 7) & ~(size_t)7;
 
 	if (buf_u32(b, (uint32_t)len) || buf_put(b, s, n - 1))
-		return -1;
+		return BR_ESYS;
 	return buf_zero(b, len - (n - 1));
 }
 
@@ -178,7 +179,7 @@ static int flush(struct pdw *w)
 static int emit(struct pdw *w)
 {
 	if (w->failed)
-		return -1;
+		return BR_ESYS;
 	if (buf_put(&w->out, w->rec.p, w->rec.len))
 		return fail(w, "out of memory");
 	if (w->out.len >= 1 << 16)
@@ -222,7 +223,7 @@ static int open_common(struct pdw **wp, int fd, bool own, bool pipe,
 		if (own)
 			close(fd);
 		snprintf(err, errsz, "out of memory");
-		return -1;
+		return BR_ESYS;
 	}
 	w->fd = fd;
 	w->own_fd = own;
@@ -242,14 +243,14 @@ int pdw_open(struct pdw **wp, const char *path, char *err, size_t errsz)
 	if (fd < 0) {
 		snprintf(err, errsz, "%s: %s", path, strerror(errno));
 		*wp = NULL;
-		return -1;
+		return BR_ESYS;
 	}
 	if (lseek(fd, 0, SEEK_SET) != 0) {
 		snprintf(err, errsz, "%s: expected a seekable file for perf.data (use - for pipe mode), got %s",
 			 path, strerror(errno));
 		close(fd);
 		*wp = NULL;
-		return -1;
+		return BR_ESYS;
 	}
 	return open_common(wp, fd, true, false, path, err, errsz);
 }
@@ -263,7 +264,7 @@ int pdw_open_fd(struct pdw **wp, int fd, bool pipe, const char *name,
 static int not_started(struct pdw *w, const char *what)
 {
 	if (w->failed)
-		return -1;
+		return BR_ESYS;
 	if (w->started)
 		return fail(w, "%s: %s after the first record", w->name, what);
 	return 0;
@@ -275,7 +276,7 @@ int pdw_add_event(struct pdw *w, const struct perf_event_attr *attr,
 	struct pdw_event *ev;
 
 	if (not_started(w, "an event added"))
-		return -1;
+		return BR_ESYS;
 	if (attr->sample_type & ~(uint64_t)PDW_SUPPORTED_SAMPLE)
 		return fail(w, "%s: sample_type 0x%llx has fields the writer does not support",
 			    w->name, (unsigned long long)attr->sample_type);
@@ -299,7 +300,7 @@ int pdw_set_string(struct pdw *w, enum pf_feature feat, const char *s)
 	size_t i;
 
 	if (not_started(w, "a header feature set"))
-		return -1;
+		return BR_ESYS;
 	for (i = 0; i < NR_STRING_FEATS; i++) {
 		if (string_feats[i] != feat)
 			continue;
@@ -315,7 +316,7 @@ int pdw_set_cmdline(struct pdw *w, int argc, char *const argv[])
 	int i;
 
 	if (not_started(w, "a header feature set"))
-		return -1;
+		return BR_ESYS;
 	for (i = 0; i < w->cmdline_argc; i++)
 		free(w->cmdline[i]);
 	free(w->cmdline);
@@ -335,7 +336,7 @@ int pdw_set_cmdline(struct pdw *w, int argc, char *const argv[])
 int pdw_set_nrcpus(struct pdw *w, uint32_t available, uint32_t online)
 {
 	if (not_started(w, "a header feature set"))
-		return -1;
+		return BR_ESYS;
 	w->has_nrcpus = true;
 	w->nrcpus[0] = available;
 	w->nrcpus[1] = online;
@@ -353,7 +354,7 @@ int pdw_set_host(struct pdw *w)
 	if (pdw_set_string(w, PF_FEAT_HOSTNAME, u.nodename) ||
 	    pdw_set_string(w, PF_FEAT_OSRELEASE, u.release) ||
 	    pdw_set_string(w, PF_FEAT_ARCH, u.machine))
-		return -1;
+		return BR_ESYS;
 	return pdw_set_nrcpus(w, conf > 0 ? (uint32_t)conf : 1,
 			      onln > 0 ? (uint32_t)onln : 1);
 }
@@ -384,22 +385,22 @@ static int feature_data(struct pdw *w, int feat, struct buf *b)
 		if (!w->cmdline)
 			return 0;
 		if (buf_u32(b, (uint32_t)w->cmdline_argc))
-			return -1;
+			return BR_ESYS;
 		for (k = 0; k < w->cmdline_argc; k++)
 			if (buf_string(b, w->cmdline[k]))
-				return -1;
+				return BR_ESYS;
 		return 1;
 	case PF_FEAT_EVENT_DESC:
 		if (!w->nr_ev)
 			return 0;
 		if (buf_u32(b, (uint32_t)w->nr_ev) ||
 		    buf_u32(b, sizeof(struct perf_event_attr)))
-			return -1;
+			return BR_ESYS;
 		for (i = 0; i < w->nr_ev; i++)
 			if (buf_put(b, &w->ev[i].attr, sizeof(w->ev[i].attr)) ||
 			    buf_u32(b, 1) || buf_string(b, w->ev[i].name) ||
 			    buf_u64(b, w->ev[i].id))
-				return -1;
+				return BR_ESYS;
 		return 1;
 	case PF_FEAT_BRANCH_STACK:
 		/* No data: the bit says the samples carry branch stacks. */
@@ -428,7 +429,7 @@ static int start(struct pdw *w)
 	int feat;
 
 	if (w->failed)
-		return -1;
+		return BR_ESYS;
 	if (w->started)
 		return 0;
 	w->started = true;
@@ -451,7 +452,7 @@ static int start(struct pdw *w)
 			    buf_u64(&w->rec, w->ev[i].id))
 				return nomem(w);
 			if (rec_end(w))
-				return -1;
+				return BR_ESYS;
 		}
 		for (feat = 1; feat < PF_FEAT_BITS; feat++) {
 			int r;
@@ -463,7 +464,7 @@ static int start(struct pdw *w)
 			if (r < 0)
 				return nomem(w);
 			if (r && rec_end(w))
-				return -1;
+				return BR_ESYS;
 		}
 		return 0;
 	}
@@ -517,7 +518,7 @@ static int put_padded(struct buf *b, const char *s)
 	size_t n = strlen(s) + 1;
 
 	if (buf_put(b, s, n))
-		return -1;
+		return BR_ESYS;
 	return buf_zero(b, ((n + 7) & ~(size_t)7) - n);
 }
 
@@ -525,7 +526,7 @@ int pdw_comm(struct pdw *w, int32_t pid, int32_t tid, const char *comm,
 	     bool exec, uint64_t time)
 {
 	if (start(w))
-		return -1;
+		return BR_ESYS;
 	if (rec_begin(w, PERF_RECORD_COMM,
 		      PERF_RECORD_MISC_USER |
 		      (exec ? PERF_RECORD_MISC_COMM_EXEC : 0)) ||
@@ -533,7 +534,7 @@ int pdw_comm(struct pdw *w, int32_t pid, int32_t tid, const char *comm,
 	    put_padded(&w->rec, comm))
 		return nomem(w);
 	if (sample_id(w, pid, tid, time))
-		return -1;
+		return BR_ESYS;
 	return rec_end(w);
 }
 
@@ -541,13 +542,13 @@ static int task(struct pdw *w, uint32_t type, int32_t pid, int32_t ppid,
 		int32_t tid, int32_t ptid, uint64_t time)
 {
 	if (start(w))
-		return -1;
+		return BR_ESYS;
 	if (rec_begin(w, type, 0) || buf_u32(&w->rec, (uint32_t)pid) ||
 	    buf_u32(&w->rec, (uint32_t)ppid) || buf_u32(&w->rec, (uint32_t)tid) ||
 	    buf_u32(&w->rec, (uint32_t)ptid) || buf_u64(&w->rec, time))
 		return nomem(w);
 	if (sample_id(w, pid, tid, time))
-		return -1;
+		return BR_ESYS;
 	return rec_end(w);
 }
 
@@ -570,8 +571,8 @@ int pdw_mmap2(struct pdw *w, const struct pdw_mmap *m)
 	int r;
 
 	if (start(w))
-		return -1;
-	if (m->build_id_size > 20)
+		return BR_ESYS;
+	if (m->build_id_size > BR_BUILD_ID_MAX)
 		return fail(w, "%s: build-id of %u bytes (at most 20)", w->name,
 			    m->build_id_size);
 	if (m->build_id_size)
@@ -593,7 +594,7 @@ int pdw_mmap2(struct pdw *w, const struct pdw_mmap *m)
 	if (r)
 		return nomem(w);
 	if (sample_id(w, m->pid, m->tid, m->time))
-		return -1;
+		return BR_ESYS;
 	return rec_end(w);
 }
 
@@ -605,7 +606,7 @@ int pdw_sample(struct pdw *w, const struct pdw_sample *s)
 	int r;
 
 	if (start(w))
-		return -1;
+		return BR_ESYS;
 	if (s->event >= w->nr_ev)
 		return fail(w, "%s: sample of event %u, which was not added",
 			    w->name, s->event);
@@ -663,10 +664,10 @@ static int build_id_entry(struct buf *b, uint32_t type, int32_t pid,
 	h.size = (uint16_t)(sizeof(h) + sizeof(int32_t) + sizeof(bid) + n +
 			    pad);
 	memcpy(bid, id, size);
-	bid[20] = (uint8_t)size;
+	bid[BR_BUILD_ID_MAX] = (uint8_t)size;	/* PF_MISC_BUILD_ID_SIZE */
 	if (buf_put(b, &h, sizeof(h)) || buf_put(b, &pid, sizeof(pid)) ||
 	    buf_put(b, bid, sizeof(bid)) || buf_put(b, path, n))
-		return -1;
+		return BR_ESYS;
 	return buf_zero(b, pad);
 }
 
@@ -677,8 +678,8 @@ int pdw_build_id(struct pdw *w, int32_t pid, uint16_t cpumode,
 	size_t i;
 
 	if (start(w))
-		return -1;
-	if (size > 20 || strlen(path) > 4096)
+		return BR_ESYS;
+	if (size > BR_BUILD_ID_MAX || strlen(path) > 4096)
 		return fail(w, "%s: build-id of %zu bytes for %s", w->name,
 			    size, path);
 	if (w->pipe) {
@@ -709,7 +710,7 @@ int pdw_build_id(struct pdw *w, int32_t pid, uint16_t cpumode,
 int pdw_finished_round(struct pdw *w)
 {
 	if (start(w))
-		return -1;
+		return BR_ESYS;
 	if (rec_begin(w, PF_RECORD_FINISHED_ROUND, 0))
 		return nomem(w);
 	return rec_end(w);
@@ -760,7 +761,7 @@ oom:
 out:
 	free(feats.p);
 	free(data.p);
-	return w->failed ? -1 : 0;
+	return w->failed ? BR_ESYS : 0;
 }
 
 int pdw_close(struct pdw *w, char *err, size_t errsz)
@@ -774,7 +775,7 @@ int pdw_close(struct pdw *w, char *err, size_t errsz)
 		finish_file(w);
 	if (w->own_fd && close(w->fd))
 		fail(w, "%s: %s", w->name, strerror(errno));
-	ret = w->failed ? -1 : 0;
+	ret = w->failed ? BR_ESYS : 0;
 	if (ret)
 		snprintf(err, errsz, "%s", w->err);
 	for (i = 0; i < w->nr_ev; i++)
@@ -793,77 +794,5 @@ int pdw_close(struct pdw *w, char *err, size_t errsz)
 	free(w->rec.p);
 	free(w->name);
 	free(w);
-	return ret;
-}
-
-int pdw_file_build_id(const char *path, uint8_t id[20])
-{
-	Elf *elf;
-	Elf_Scn *scn = NULL;
-	size_t phnum, i;
-	int fd, ret = 0;
-
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF)
-		goto out;
-	/* Notes of the PT_NOTE segments, else of SHT_NOTE sections. */
-	if (!elf_getphdrnum(elf, &phnum)) {
-		for (i = 0; i < phnum && !ret; i++) {
-			GElf_Phdr ph;
-			Elf_Data *d;
-
-			if (!gelf_getphdr(elf, (int)i, &ph) ||
-			    ph.p_type != PT_NOTE)
-				continue;
-			d = elf_getdata_rawchunk(elf, (int64_t)ph.p_offset,
-						 ph.p_filesz, ELF_T_NHDR);
-			if (!d)
-				continue;
-			{
-				GElf_Nhdr nh;
-				size_t off = 0, no, doff;
-
-				while (!ret && off < d->d_size &&
-				       (off = gelf_getnote(d, off, &nh, &no,
-							   &doff)) > 0) {
-					if (nh.n_type == NT_GNU_BUILD_ID &&
-					    nh.n_namesz == 4 &&
-					    !memcmp((char *)d->d_buf + no, "GNU", 4) &&
-					    nh.n_descsz > 0 && nh.n_descsz <= 20) {
-						memcpy(id, (char *)d->d_buf + doff,
-						       nh.n_descsz);
-						ret = (int)nh.n_descsz;
-					}
-				}
-			}
-		}
-	}
-	while (!ret && (scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-		GElf_Nhdr nh;
-		size_t off = 0, no, doff;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
-			continue;
-		d = elf_getdata(scn, NULL);
-		while (d && !ret && off < d->d_size &&
-		       (off = gelf_getnote(d, off, &nh, &no, &doff)) > 0)
-			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
-			    !memcmp((char *)d->d_buf + no, "GNU", 4) &&
-			    nh.n_descsz > 0 && nh.n_descsz <= 20) {
-				memcpy(id, (char *)d->d_buf + doff, nh.n_descsz);
-				ret = (int)nh.n_descsz;
-			}
-	}
-out:
-	if (elf)
-		elf_end(elf);
-	close(fd);
 	return ret;
 }

@@ -36,9 +36,9 @@
  * should not decrease (pdw_finished_round() tells perf that nothing
  * earlier follows; the writer does not reorder).
  *
- * Errors: a function returns 0, or -1 after storing a one-line message
+ * Errors: a function returns 0, or BR_ESYS after storing a one-line message
  * that pdw_error() returns; the writer then refuses everything but
- * pdw_close(), which returns -1 and frees it.  No global state: every
+ * pdw_close(), which returns BR_ESYS and frees it.  No global state: every
  * writer is independent.
  */
 #ifndef BLOCKRANGE_CLI_PERFDATA_WRITE_H
@@ -50,6 +50,7 @@
 
 #include <linux/perf_event.h>
 
+#include "base/buildid.h"
 #include "input/perf_file.h"
 
 struct pdw;
@@ -75,8 +76,8 @@ struct pdw_mmap {
 	uint32_t min;
 	uint64_t ino;
 	uint64_t ino_generation;
-	uint8_t build_id_size;	/* <= 20 */
-	uint8_t build_id[20];
+	uint8_t build_id_size;	/* <= BR_BUILD_ID_MAX */
+	uint8_t build_id[BR_BUILD_ID_MAX];
 	const char *path;
 	uint16_t cpumode;	/* PERF_RECORD_MISC_USER etc. */
 	uint64_t time;
@@ -120,7 +121,8 @@ const char *pdw_error(const struct pdw *w);
 /*
  * Add an event: @attr (attr->size is set by the writer to
  * sizeof(struct perf_event_attr)) and its name for HEADER_EVENT_DESC
- * (what perf prints as the event).  Returns its index (0, 1, ...) or -1.
+ * (what perf prints as the event).  Returns its index (0, 1, ...) or
+ * BR_ESYS.
  */
 int pdw_add_event(struct pdw *w, const struct perf_event_attr *attr,
 		  const char *name);
@@ -157,7 +159,7 @@ int pdw_mmap2(struct pdw *w, const struct pdw_mmap *m);
 int pdw_sample(struct pdw *w, const struct pdw_sample *s);
 
 /*
- * The build-id (@size <= 20 bytes) of @path as process @pid (-1: any, what
+ * The build-id (@size <= BR_BUILD_ID_MAX bytes) of @path as process @pid (-1: any, what
  * perf writes for user DSOs) maps it, @cpumode PERF_RECORD_MISC_USER or
  * _KERNEL.  File mode: an entry of the HEADER_BUILD_ID table (a path given
  * twice keeps its first entry); pipe mode: a PERF_RECORD_HEADER_BUILD_ID
@@ -171,15 +173,9 @@ int pdw_finished_round(struct pdw *w);
 
 /*
  * Finish (file mode: the feature sections and the header) and free @w.
- * 0, or -1 with the first error's message in @err.  A NULL @w is a no-op.
+ * 0, or BR_ESYS with the first error's message in @err.  A NULL @w is a
+ * no-op.
  */
 int pdw_close(struct pdw *w, char *err, size_t errsz);
-
-/*
- * The GNU build-id of the ELF file @path (its NT_GNU_BUILD_ID note), in
- * @id (20 bytes of room).  Returns its size, 0 if the file has none or is
- * not ELF, -1 if it cannot be read.
- */
-int pdw_file_build_id(const char *path, uint8_t id[20]);
 
 #endif /* BLOCKRANGE_CLI_PERFDATA_WRITE_H */

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "base/status.h"
+
 struct psw_comm {
 	int32_t tid;
 	char *comm;
@@ -65,14 +67,14 @@ int psw_open(struct psw **wp, const char *path, unsigned fields,
 	if (!w || !(w->name = strdup(strcmp(path, "-") ? path : "<stdout>"))) {
 		free(w);
 		snprintf(err, errsz, "out of memory");
-		return -1;
+		return BR_ESYS;
 	}
 	w->f = strcmp(path, "-") ? fopen(path, "w") : stdout;
 	if (!w->f) {
 		snprintf(err, errsz, "%s: %s", path, strerror(errno));
 		free(w->name);
 		free(w);
-		return -1;
+		return BR_ESYS;
 	}
 	w->fields = fields;
 	w->task_events = task_events;
@@ -120,7 +122,7 @@ oom:
 	if (!w->failed)
 		snprintf(w->err, sizeof(w->err), "out of memory");
 	w->failed = true;
-	return -1;
+	return BR_ESYS;
 }
 
 /* The fields before the record: comm, pid/tid, time. */
@@ -155,14 +157,14 @@ static int done(struct psw *w)
 		snprintf(w->err, sizeof(w->err), "%s: write error", w->name);
 		w->failed = true;
 	}
-	return w->failed ? -1 : 0;
+	return w->failed ? BR_ESYS : 0;
 }
 
 int psw_comm(struct psw *w, int32_t pid, int32_t tid, const char *comm,
 	     bool exec, uint64_t time)
 {
 	if (set_comm(w, tid, comm))
-		return -1;
+		return BR_ESYS;
 	if (w->task_events) {
 		prefix(w, pid, tid, time);
 		fprintf(w->f, "PERF_RECORD_COMM%s: %s:%d/%d\n",
@@ -185,7 +187,7 @@ int psw_fork(struct psw *w, int32_t pid, int32_t ppid, int32_t tid,
 			if (!w->failed)
 				snprintf(w->err, sizeof(w->err), "out of memory");
 			w->failed = true;
-			return -1;
+			return BR_ESYS;
 		}
 		free(c);
 	}
@@ -208,26 +210,47 @@ int psw_exit(struct psw *w, int32_t pid, int32_t ppid, int32_t tid,
 	return done(w);
 }
 
-int psw_mmap2(struct psw *w, const struct pdw_mmap *m)
+void psw_mmap_text(FILE *f, const char *prefix, const struct ev_mmap *m)
 {
-	prefix(w, m->pid, m->tid, m->time);
-	fprintf(w->f, "PERF_RECORD_MMAP2 %d/%d: [0x%" PRIx64 "(0x%" PRIx64 ") @ %#" PRIx64 " ",
-		(int)m->pid, (int)m->tid, m->start, m->len, m->pgoff);
-	if (m->build_id_size) {
-		unsigned i;
-
-		fputc('<', w->f);
-		for (i = 0; i < m->build_id_size; i++)
-			fprintf(w->f, "%02x", m->build_id[i]);
-		fputc('>', w->f);
-	} else {
-		fprintf(w->f, "%02x:%02x %" PRIu64 " %" PRIu64, m->maj, m->min,
-			m->ino, m->ino_generation);
+	if (!m->has_prot) {
+		fprintf(f, "%sMMAP %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 "]: %c %s\n",
+			prefix, (int)m->pid, (int)m->tid, m->start, m->len,
+			m->pgoff, m->exec ? 'x' : 'r', m->path);
+		return;
 	}
-	fprintf(w->f, "]: %c%c%c%c %s\n", m->prot & PROT_READ ? 'r' : '-',
+	fprintf(f, "%sMMAP2 %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 " ",
+		prefix, (int)m->pid, (int)m->tid, m->start, m->len, m->pgoff);
+	if (m->has_dev) {
+		fprintf(f, "%02x:%02x %" PRIu64 " %" PRIu64, m->maj, m->min,
+			m->ino, m->ino_generation);
+	} else {
+		char hex[BR_BUILD_ID_HEX];
+
+		br_build_id_hex(m->build_id, m->build_id_size, hex);
+		fprintf(f, "<%s>", hex);
+	}
+	fprintf(f, "]: %c%c%c%c %s\n", m->prot & PROT_READ ? 'r' : '-',
 		m->prot & PROT_WRITE ? 'w' : '-',
 		m->prot & PROT_EXEC ? 'x' : '-',
 		m->flags & MAP_SHARED ? 's' : 'p', m->path);
+}
+
+int psw_mmap2(struct psw *w, const struct pdw_mmap *m)
+{
+	struct ev_mmap e = {
+		.pid = m->pid, .tid = m->tid,
+		.start = m->start, .len = m->len, .pgoff = m->pgoff,
+		.path = m->path, .exec = m->prot & PROT_EXEC,
+		.has_prot = true, .prot = m->prot, .flags = m->flags,
+		.has_dev = !m->build_id_size,
+		.maj = m->maj, .min = m->min, .ino = m->ino,
+		.ino_generation = m->ino_generation,
+		.build_id_size = m->build_id_size,
+	};
+
+	memcpy(e.build_id, m->build_id, m->build_id_size);
+	prefix(w, m->pid, m->tid, m->time);
+	psw_mmap_text(w->f, "PERF_RECORD_", &e);
 	return done(w);
 }
 
@@ -271,7 +294,7 @@ int psw_close(struct psw *w, char *err, size_t errsz)
 			 strerror(errno));
 		w->failed = true;
 	}
-	ret = w->failed ? -1 : 0;
+	ret = w->failed ? BR_ESYS : 0;
 	if (ret)
 		snprintf(err, errsz, "%s", w->err);
 	for (i = 0; i < w->nr_comms; i++)

@@ -26,7 +26,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
+#include "input/events.h"
 #include "output/perfdata_write.h"
 
 enum psw_field {
@@ -51,7 +53,7 @@ struct psw;
 bool psw_parse_fields(const char *s, unsigned *fields);
 
 /*
- * Create @path ("-": stdout).  0, or -1 with a message in @err.  Errors
+ * Create @path ("-": stdout).  0, or BR_ESYS with a message in @err.  Errors
  * are reported like the perf.data writer's: sticky, by psw_close().
  */
 int psw_open(struct psw **wp, const char *path, unsigned fields,
@@ -69,7 +71,18 @@ int psw_exit(struct psw *w, int32_t pid, int32_t ppid, int32_t tid,
 int psw_mmap2(struct psw *w, const struct pdw_mmap *m);
 int psw_sample(struct psw *w, const struct pdw_sample *s);
 
-/* Flush, close and free; 0 or -1 with the first error in @err. */
+/*
+ * The text perf script prints for an MMAP or MMAP2 record (the one writer
+ * of it: psw_mmap2() and script --dump-events use it), after @prefix
+ * ("PERF_RECORD_" as perf prints it):
+ *   MMAP2 PID/TID: [0xSTART(0xLEN) @ 0xPGOFF MAJ:MIN INO GEN]: rwxp PATH
+ *   (the build-id form shows <BUILDID> instead of MAJ:MIN INO GEN), or
+ *   MMAP PID/TID: [0xSTART(0xLEN) @ 0xPGOFF]: x PATH  (without prot)
+ * with its newline.  Hex numbers as %#x prints them (0 is "0").
+ */
+void psw_mmap_text(FILE *f, const char *prefix, const struct ev_mmap *m);
+
+/* Flush, close and free; 0 or BR_ESYS with the first error in @err. */
 int psw_close(struct psw *w, char *err, size_t errsz);
 
 #endif /* BLOCKRANGE_CLI_PSWRITE_H */

@@ -11,8 +11,10 @@
 #include <graphviz/gvc.h>
 #include <graphviz/gvplugin.h>
 
-#include "output/cfg.h"
+#include "base/status.h"
 #include "base/version.h"
+#include "output/cfg.h"
+#include "output/json.h"
 
 /* The two Graphviz plugins the report needs, linked in (see report.h). */
 extern gvplugin_library_t gvplugin_dot_layout_LTX_library;
@@ -72,23 +74,6 @@ static void html(FILE *out, const char *s)
 			fputc(*s, out);
 		}
 	}
-}
-
-/* A JSON string that cannot end the <script> element it is in. */
-static void jstr(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20 || c == '<' || c == '>' || c == '&')
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
 }
 
 /* "%.2f" of a percentage figure, or @none. */
@@ -192,26 +177,8 @@ static Agnode_t *node_of(Agnode_t **blocks, Agnode_t **exts,
 	return ref.ext ? exts[ref.idx] : blocks[ref.idx];
 }
 
-/* Lay the graph of rs out and write its SVG; 0 or -1 with a message. */
-static int write_graph(struct rep *r, size_t si, const struct rsym *rs,
-		       char *err, size_t errsz)
+static void graph_attrs(Agraph_t *gr)
 {
-	const struct cfg *g = &rs->g;
-	Agnode_t **bn = calloc(g->nr_blocks + 1, sizeof(*bn));
-	Agnode_t **xn = calloc(g->nr_exts + 1, sizeof(*xn));
-	Agraph_t *gr = NULL;
-	char name[64], id[64], label[1024], buf[64];
-	char *svg = NULL;
-	unsigned len = 0;
-	const char *start;
-	size_t i;
-	int ret = -1;
-
-	if (!bn || !xn)
-		goto oom;
-	gr = agopen("cfg", Agdirected, NULL);
-	if (!gr)
-		goto oom;
 	set(gr, "rankdir", "TB");
 	set(gr, "nodesep", "0.25");
 	set(gr, "ranksep", "0.35");
@@ -225,6 +192,16 @@ static int write_graph(struct rep *r, size_t si, const struct rsym *rs,
 	agattr(gr, AGEDGE, "fontname", "Helvetica");
 	agattr(gr, AGEDGE, "fontsize", "9");
 	agattr(gr, AGEDGE, "arrowsize", "0.6");
+}
+
+/* The drawn blocks as nodes (@bn: by block index); BR_ESYS out of memory. */
+static int add_blocks(const struct rep *r, size_t si, const struct rsym *rs,
+		      Agraph_t *gr, Agnode_t **bn)
+{
+	const struct cfg *g = &rs->g;
+	char name[64], id[64], label[1024], buf[64];
+	size_t i;
+
 	for (i = 0; i < g->nr_blocks; i++) {
 		const struct cfg_block *b = &g->blocks[i];
 		Agnode_t *n;
@@ -234,7 +211,7 @@ static int write_graph(struct rep *r, size_t si, const struct rsym *rs,
 		snprintf(name, sizeof(name), "b%zu", i);
 		n = bn[i] = agnode(gr, name, 1);
 		if (!n)
-			goto oom;
+			return BR_ESYS;
 		snprintf(id, sizeof(id), "s%zu_n%" PRIx64, si, b->start);
 		set(n, "id", id);
 		snprintf(buf, sizeof(buf), "block %s%s%s", heat_name(b->heat),
@@ -250,6 +227,16 @@ static int write_graph(struct rep *r, size_t si, const struct rsym *rs,
 		if (b->start == rs->p->start)
 			set(n, "penwidth", "2.5");
 	}
+	return 0;
+}
+
+/* The drawn external nodes (@xn: by index); BR_ESYS out of memory. */
+static int add_exts(size_t si, const struct cfg *g, Agraph_t *gr,
+		    Agnode_t **xn)
+{
+	char name[64], id[64], label[1024];
+	size_t i;
+
 	for (i = 0; i < g->nr_exts; i++) {
 		Agnode_t *n;
 
@@ -258,7 +245,7 @@ static int write_graph(struct rep *r, size_t si, const struct rsym *rs,
 		snprintf(name, sizeof(name), "x%zu", i);
 		n = xn[i] = agnode(gr, name, 1);
 		if (!n)
-			goto oom;
+			return BR_ESYS;
 		snprintf(id, sizeof(id), "s%zu_x%zu", si, i);
 		set(n, "id", id);
 		set(n, "class", "ext");
@@ -271,6 +258,43 @@ static int write_graph(struct rep *r, size_t si, const struct rsym *rs,
 		set(n, "fillcolor", "#e0f2fe");
 		set(n, "color", "#0369a1");
 	}
+	return 0;
+}
+
+/* An edge's look: dotted after a call, dashed and grey when never taken. */
+static void edge_style(const struct rep *r, const struct cfg *g,
+		       const struct cfg_edge *e, Agedge_t *ed)
+{
+	char buf[64];
+
+	if (e->kind == CFG_AFTER_CALL) {
+		set(ed, "style", "dotted");
+		set(ed, "color", edge_color[e->kind]);
+	} else if (!e->count) {
+		set(ed, "style", "dashed");
+		set(ed, "color", "#c0c0c0");
+		set(ed, "fontcolor", "#9ca3af");
+		set(ed, "penwidth", "0.8");
+	} else {
+		snprintf(buf, sizeof(buf), "%.2f", 1.0 + 5.0 *
+			 (double)e->count / (double)g->max_count);
+		set(ed, "penwidth", buf);
+		set(ed, "color", edge_color[e->kind]);
+		if (e->kind == CFG_CALL || e->kind == CFG_RETURN)
+			set(ed, "style", "dashed");
+		if (r->pred && e->kind != CFG_FALL &&
+		    10 * e->mispredicted >= e->count)
+			set(ed, "fontcolor", "#b91c1c");
+	}
+}
+
+/* The drawn edges; BR_ESYS out of memory. */
+static int add_edges(const struct rep *r, size_t si, const struct cfg *g,
+		     Agraph_t *gr, Agnode_t **bn, Agnode_t **xn)
+{
+	char name[64], id[64], label[1024], buf[64];
+	size_t i;
+
 	for (i = 0; i < g->nr_edges; i++) {
 		const struct cfg_edge *e = &g->edges[i];
 		Agedge_t *ed;
@@ -281,7 +305,7 @@ static int write_graph(struct rep *r, size_t si, const struct rsym *rs,
 		ed = agedge(gr, node_of(bn, xn, e->from), node_of(bn, xn, e->to),
 			    name, 1);
 		if (!ed)
-			goto oom;
+			return BR_ESYS;
 		snprintf(id, sizeof(id), "s%zu_e%zu", si, i);
 		set(ed, "id", id);
 		snprintf(buf, sizeof(buf), "%s%s", cfg_edge_kind_names[e->kind],
@@ -290,36 +314,29 @@ static int write_graph(struct rep *r, size_t si, const struct rsym *rs,
 		edge_label(r, e, label, sizeof(label));
 		if (label[0])
 			set(ed, "label", label);
-		if (e->kind == CFG_AFTER_CALL) {
-			set(ed, "style", "dotted");
-			set(ed, "color", edge_color[e->kind]);
-		} else if (!e->count) {
-			set(ed, "style", "dashed");
-			set(ed, "color", "#c0c0c0");
-			set(ed, "fontcolor", "#9ca3af");
-			set(ed, "penwidth", "0.8");
-		} else {
-			snprintf(buf, sizeof(buf), "%.2f", 1.0 + 5.0 *
-				 (double)e->count / (double)g->max_count);
-			set(ed, "penwidth", buf);
-			set(ed, "color", edge_color[e->kind]);
-			if (e->kind == CFG_CALL || e->kind == CFG_RETURN)
-				set(ed, "style", "dashed");
-			if (r->pred && e->kind != CFG_FALL &&
-			    10 * e->mispredicted >= e->count)
-				set(ed, "fontcolor", "#b91c1c");
-		}
+		edge_style(r, g, e, ed);
 	}
+	return 0;
+}
+
+/* Lay @gr out and write it inline as SVG; 0 or BR_ESYS with a message. */
+static int render(struct rep *r, Agraph_t *gr, const struct rsym *rs,
+		  char *err, size_t errsz)
+{
+	char *svg = NULL;
+	unsigned len = 0;
+	const char *start;
+
 	if (gvLayout(r->gvc, gr, "dot")) {
 		snprintf(err, errsz, "Graphviz could not lay out the graph of %s",
 			 rs->p->name);
-		goto out;
+		return BR_ESYS;
 	}
 	if (gvRenderData(r->gvc, gr, "svg", &svg, &len) || !svg) {
 		snprintf(err, errsz, "Graphviz could not render the graph of %s",
 			 rs->p->name);
 		gvFreeLayout(r->gvc, gr);
-		goto out;
+		return BR_ESYS;
 	}
 	/* Inline: without the XML declaration, doctype and comments before. */
 	start = strstr(svg, "<svg");
@@ -327,11 +344,28 @@ static int write_graph(struct rep *r, size_t si, const struct rsym *rs,
 		fwrite(start, 1, len - (size_t)(start - svg), r->out);
 	gvFreeRenderData(svg);
 	gvFreeLayout(r->gvc, gr);
-	ret = 0;
-	goto out;
-oom:
-	snprintf(err, errsz, "out of memory");
-out:
+	return 0;
+}
+
+/* Lay the graph of rs out and write its SVG; 0 or BR_ESYS with a message. */
+static int write_graph(struct rep *r, size_t si, const struct rsym *rs,
+		       char *err, size_t errsz)
+{
+	const struct cfg *g = &rs->g;
+	Agnode_t **bn = calloc(g->nr_blocks + 1, sizeof(*bn));
+	Agnode_t **xn = calloc(g->nr_exts + 1, sizeof(*xn));
+	Agraph_t *gr = NULL;
+	int ret = BR_ESYS;
+
+	if (bn && xn)
+		gr = agopen("cfg", Agdirected, NULL);
+	if (gr)
+		graph_attrs(gr);
+	if (gr && !add_blocks(r, si, rs, gr, bn) && !add_exts(si, g, gr, xn) &&
+	    !add_edges(r, si, g, gr, bn, xn))
+		ret = render(r, gr, rs, err, errsz);
+	else
+		snprintf(err, errsz, "out of memory");
 	if (gr)
 		agclose(gr);
 	free(bn);
@@ -489,11 +523,7 @@ static void write_overview(struct rep *r)
 		fputs("</td><td class=\"l mono\">", out);
 		html(out, ad->dso->path);
 		fputs("</td><td class=\"l\">", out);
-		html(out, ad->dso->state == DSO_SYMS_ONLY ? "kallsyms" :
-		     ad->dso->state != DSO_READY ? "none" :
-		     ad->dso->bin.symsrc == EB_SYMS_SYMTAB ?
-		     (ad->dso->debug_file ? "debug symtab" : "symtab") :
-		     ad->dso->bin.symsrc == EB_SYMS_DYNSYM ? "dynsym" : "none");
+		html(out, annot_symsrc_name(ad->dso));
 		fputs("</td>", out);
 		tdu(out, NULL, ad->samples);
 		tdp(out, ratio(b1, sizeof(b1), ad->samples, st->samples, "n/a"));
@@ -640,20 +670,11 @@ static int write_symbol(struct rep *r, size_t si, char *err, size_t errsz)
 			r->o->max_blocks, rs->g.hidden_max_cov);
 	fputs("<div class=\"pair\"><div class=\"graph\">\n", out);
 	if (write_graph(r, si, rs, err, errsz))
-		return -1;
+		return BR_ESYS;
 	fputs("</div>\n", out);
 	write_disasm(r, si, rs);
 	fputs("</div>\n</section>\n", out);
 	return 0;
-}
-
-static void jfig(FILE *out, const char *key, struct blockrange_fig f)
-{
-	fprintf(out, ", \"%s\": ", key);
-	if (f.status == BLOCKRANGE_FIG_OK)
-		fprintf(out, "%.2f", f.value * 100);
-	else
-		fputs("null", out);
 }
 
 static void jref(FILE *out, size_t si, const struct cfg *g,
@@ -674,11 +695,11 @@ static void write_data(struct rep *r)
 	size_t si, i;
 
 	fputs("<script type=\"application/json\" id=\"blockrange-data\">\n{\"version\": ", out);
-	jstr(out, BLOCKRANGE_VERSION);
+	json_str_html(out, BLOCKRANGE_VERSION);
 	fputs(", \"input\": ", out);
-	jstr(out, r->o->input);
+	json_str_html(out, r->o->input);
 	fputs(", \"event\": ", out);
-	jstr(out, r->a->s.event ? r->a->s.event : "");
+	json_str_html(out, r->a->s.event ? r->a->s.event : "");
 	if (r->a->s.exact)
 		fputs(", \"exact\": true", out);
 	fprintf(out, ", \"samples\": %" PRIu64 ", \"prediction_flags\": %s, \"blocks_seen\": %" PRIu64 ", \"blocks_counted\": %" PRIu64 ",\n",
@@ -693,9 +714,9 @@ static void write_data(struct rep *r)
 
 		fprintf(out, "%s\n  {\"id\": \"s%zu\", \"name\": ", si ? "," : "",
 			si);
-		jstr(out, p->name);
+		json_str_html(out, p->name);
 		fputs(", \"dso\": ", out);
-		jstr(out, p->ad->dso->short_name);
+		json_str_html(out, p->ad->dso->short_name);
 		fprintf(out, ", \"start\": \"0x%" PRIx64 "\", \"end\": \"0x%" PRIx64 "\", \"samples\": %" PRIu64 ", \"max_coverage\": %" PRIu64 ", \"ranges\": %zu, \"taken_branches\": %" PRIu64 ", \"mispredicted\": %" PRIu64 ", \"hidden_blocks\": %zu,\n   \"blocks\": [",
 			p->start, p->end, p->samples, p->maxcov, rs->nr_ranges,
 			rs->taken, rs->missed, g->nr_hidden);
@@ -705,7 +726,7 @@ static void write_data(struct rep *r)
 			fprintf(out, "%s\n    {\"id\": \"s%zu_n%" PRIx64 "\", \"start\": \"0x%" PRIx64 "\", \"last\": \"0x%" PRIx64 "\", \"end\": \"0x%" PRIx64 "\", \"insns\": %zu, \"coverage\": %" PRIu64,
 				i ? "," : "", si, b->start, b->start, b->last,
 				b->end, b->nr_insns, b->coverage);
-			jfig(out, "coverage_pct", b->coverage_fig);
+			json_fig(out, "coverage_pct", b->coverage_fig, 100);
 			fprintf(out, ", \"heat\": \"%s\", \"samples\": %" PRIu64 ", \"drawn\": %s}",
 				heat_name(b->heat), b->samples,
 				b->drawn ? "true" : "false");
@@ -714,7 +735,7 @@ static void write_data(struct rep *r)
 		for (i = 0; i < g->nr_exts; i++) {
 			fprintf(out, "%s\n    {\"id\": \"s%zu_x%zu\", \"name\": ",
 				i ? "," : "", si, i);
-			jstr(out, g->exts[i].name);
+			json_str_html(out, g->exts[i].name);
 			fprintf(out, ", \"drawn\": %s}",
 				g->exts[i].drawn ? "true" : "false");
 		}
@@ -750,7 +771,7 @@ static int prepare(struct rep *r, size_t nr)
 
 	r->rs = calloc(nr ? nr : 1, sizeof(*r->rs));
 	if (!r->rs)
-		return -1;
+		return BR_ESYS;
 	for (i = 0; i < nr; i++) {
 		struct rsym *rs = &r->rs[i];
 		const struct annot_sym *p = &r->ps.v[i];
@@ -767,7 +788,7 @@ static int prepare(struct rep *r, size_t nr)
 				rs->nr_ranges++;
 		n = annot_sym_branches(p, &br);
 		if (n < 0)
-			return -1;
+			return BR_ESYS;
 		for (k = 0; k < n; k++) {
 			if (br[k].from < p->start || br[k].from >= p->end)
 				continue;
@@ -778,7 +799,7 @@ static int prepare(struct rep *r, size_t nr)
 		if (p->ksym)
 			continue;
 		if (cfg_build(p, r->o->max_blocks, &r->tx, &rs->g))
-			return -1;
+			return BR_ESYS;
 		rs->has_cfg = true;
 		for (b = 0; b < rs->g.nr_blocks; b++)
 			rs->executed += rs->g.blocks[b].coverage > 0;
@@ -837,7 +858,7 @@ int report_write(struct annot *a, const struct report_opts *o, FILE *out,
 
 	if (annot_finish(a)) {
 		snprintf(err, errsz, "out of memory");
-		return -2;
+		return BR_ESYS;
 	}
 	for (i = 0; i < a->nr_per; i++)
 		if (a->per[i] && a->per[i]->ctx &&
@@ -845,16 +866,16 @@ int report_write(struct annot *a, const struct report_opts *o, FILE *out,
 			r.pred = true;
 	if (annot_insn_text_init(&r.tx, a)) {
 		snprintf(err, errsz, "out of memory");
-		return -2;
+		return BR_ESYS;
 	}
 	ret = annot_symbols(a, o->symbols, o->nr_symbols, &r.ps, err, errsz);
 	if (ret) {
-		if (ret == -2)
+		if (ret == BR_ESYS)
 			snprintf(err, errsz, "out of memory");
 		goto out;
 	}
 	nr = r.ps.nr < o->max_symbols ? r.ps.nr : o->max_symbols;
-	ret = -2;
+	ret = BR_ESYS;
 	if (prepare(&r, nr)) {
 		snprintf(err, errsz, "out of memory");
 		goto out;

@@ -30,7 +30,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "collect/annotate.h"
+#include "output/annotate.h"
 
 #define REPORT_MAX_SYMBOLS 25
 #define REPORT_MAX_BLOCKS 150
@@ -44,9 +44,9 @@ struct report_opts {
 };
 
 /*
- * Write the page to @out.  0, -1 with a message in @err (a --symbol no DSO
- * has: exit status 2), -2 with a message (out of memory, Graphviz failed,
- * an output error).
+ * Write the page to @out.  0, BR_EINPUT with a message in @err (a --symbol
+ * no DSO has: exit status 2), BR_ESYS with a message (out of memory,
+ * Graphviz failed, an output error).
  */
 int report_write(struct annot *a, const struct report_opts *o, FILE *out,
 		 char *err, size_t errsz);

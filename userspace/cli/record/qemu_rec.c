@@ -33,8 +33,11 @@
 #include <qemu-plugin/qexec.h>
 #include <qemu-plugin/qrec_wire.h>
 
-#include "collect/annotate.h"
+#include "base/status.h"
 #include "input/brprof.h"
+#include "resolve/dso.h"
+#include "collect/annot.h"
+#include "output/brprof_write.h"
 #include "output/perfdata_write.h"
 #include "output/pswrite.h"
 #include "record/recout.h"
@@ -133,6 +136,7 @@ struct qrec {
 	struct qtotals tot;
 	/* sampled output */
 	struct recout out;
+	struct dso_registry *reg;	/* the mapped files' build-ids */
 	uint64_t last_time;
 };
 
@@ -146,7 +150,7 @@ static int qfail(struct qrec *r, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(r->err, r->errsz, fmt, ap);
 	va_end(ap);
-	return -1;
+	return BR_ESYS;
 }
 
 /* ---- finding qemu, the plugin and the program ---------------------------- */
@@ -288,7 +292,7 @@ static int find_plugin(struct qrec *r)
 		qfail(r, "the recorder's QEMU plugin is missing (%s/%s): build it (make cli) or install blockrange (make install), or set BLOCKRANGE_QEMU_PLUGIN",
 		      real ? real : self, QREC_PLUGIN_REL);
 		free(real);
-		return -1;
+		return BR_ESYS;
 	}
 	/* an absolute path without "..": the plugin reruns itself by it */
 	{
@@ -564,7 +568,8 @@ static int run_program(struct qrec *r)
 static int bad(struct qrec *r, const struct qfile *f, size_t off,
 	       const char *what)
 {
-	return qfail(r, "%s: offset %zu: expected %s", f->name, off, what);
+	qfail(r, "%s: offset %zu: expected %s", f->name, off, what);
+	return BR_EINPUT;
 }
 
 static int add_map(struct qrec *r, const struct qfile *f, size_t off,
@@ -646,7 +651,7 @@ static int scan_header(struct qrec *r, struct qfile *f)
 		return bad(r, f, 0, r->o->exact ? "an exact recording" :
 			   "a sampled recording");
 	if (image_of(r, f))
-		return -1;
+		return BR_ESYS;
 	im = &r->images[f->img];
 	if (!f->seq || !im->t0) {
 		im->ppid = f->h.ppid;
@@ -682,14 +687,16 @@ static int scan_records(struct qrec *r, struct qfile *f)
 		switch (rec.type) {
 		case QREC_MAP: {
 			struct qrec_map m;
+			int e;
 
 			if (body < sizeof(m))
 				return bad(r, f, off, "a whole mapping record");
 			memcpy(&m, p, sizeof(m));
 			if (m.path_len > body - sizeof(m))
 				return bad(r, f, off, "a path inside the record");
-			if (add_map(r, f, off, &m, (const char *)p + sizeof(m)))
-				return -1;
+			e = add_map(r, f, off, &m, (const char *)p + sizeof(m));
+			if (e)
+				return e;
 			break;
 		}
 		case QREC_COMM:
@@ -847,9 +854,10 @@ static int read_files(struct qrec *r)
 		f->image = image;
 		f->seq = seq;
 		f->table = !strcmp(ext, "qtab");
-		if (map_file(r, f)) {
+		n = map_file(r, f);
+		if (n) {
 			closedir(d);
-			return -1;
+			return n;
 		}
 	}
 	closedir(d);
@@ -859,10 +867,12 @@ static int read_files(struct qrec *r)
 	qsort(r->files, r->nr_files, sizeof(*r->files), file_cmp);
 	for (i = 0; i < r->nr_files; i++) {
 		struct qfile *f = &r->files[i];
+		int e = f->table ? scan_table(r, f) : scan_header(r, f);
 
-		if (f->table ? scan_table(r, f) :
-		    scan_header(r, f) || scan_records(r, f))
-			return -1;
+		if (!e && !f->table)
+			e = scan_records(r, f);
+		if (e)
+			return e;
 	}
 	/* images in the order they began; files point at them by index */
 	{
@@ -892,9 +902,11 @@ static int read_files(struct qrec *r)
 		r->images = sorted;
 	}
 	for (i = 0; i < r->nr_images; i++)
-		if (!r->images[i].t0)
-			return qfail(r, "%s: a table of process %d without its records",
-				     r->dir, (int)r->images[i].pid);
+		if (!r->images[i].t0) {
+			qfail(r, "%s: a table of process %d without its records",
+			      r->dir, (int)r->images[i].pid);
+			return BR_EINPUT;
+		}
 	r->t0 = r->images[0].t0;
 	return 0;
 }
@@ -987,6 +999,26 @@ static uint64_t out_time(struct qrec *r, uint64_t t)
 	return t;
 }
 
+/* The build-id of the file @path, as the registry reads it. */
+static int out_build_id(struct qrec *r, const char *path)
+{
+	/* the files as they are: no build-id caches, no debuginfod */
+	const struct dso_opts reg_opts = { .debuginfod = false };
+	struct dso *d;
+
+	if (path[0] != '/')
+		return 0;
+	if (!r->reg)
+		r->reg = dso_registry_new(&reg_opts);
+	d = r->reg ? dso_get(r->reg, path, NULL, 0, false) : NULL;
+	if (!d || dso_load(r->reg, d) == DSO_NO_MEMORY)
+		return qfail(r, "out of memory");
+	if (d->state != DSO_READY)
+		return 0;
+	return recout_build_id(&r->out, path, d->bin.build_id,
+			       d->bin.build_id_size);
+}
+
 static int out_map(struct qrec *r, const struct qimage *im, struct qmap *m,
 		   uint64_t time)
 {
@@ -1012,9 +1044,9 @@ static int out_map(struct qrec *r, const struct qimage *im, struct qmap *m,
 		mm.cpumode = PERF_RECORD_MISC_USER;
 		mm.time = out_time(r, time);
 		if (recout_mmap(&r->out, &mm))
-			return -1;
+			return BR_ESYS;
 	}
-	return recout_build_id(&r->out, m->path);
+	return out_build_id(r, m->path);
 }
 
 static int ref_cmp(const void *a, const void *b)
@@ -1162,12 +1194,15 @@ static int write_sampled(struct qrec *r)
 	snprintf(version, sizeof(version), "blockrange record (qemu, cpu %s)",
 		 cpu_model(r));
 	if (collect_refs(r, &refs, &nr))
-		return -1;
+		return BR_ESYS;
 	ret = recout_open(&r->out, &ro, r->err, r->errsz);
 	for (i = 0; !ret && i < nr; i++)
 		ret = emit_ref(r, &refs[i]);
 	free(refs);
-	return recout_close(&r->out, ret);
+	ret = recout_close(&r->out, ret);
+	dso_registry_free(r->reg);
+	r->reg = NULL;
+	return ret;
 }
 
 /* ---- exact: a .brprof ------------------------------------------------------------ */
@@ -1179,15 +1214,18 @@ static int feed_map(struct qrec *r, struct annot *an, struct qimage *im,
 	struct qmap *m;
 	unsigned i, n;
 
-	if (!id || id >= im->nr_maps || !im->maps[id].present)
-		return qfail(r, "%s: process %d: a trace names mapping %u, which no record described",
-			     r->dir, (int)im->pid, id);
+	if (!id || id >= im->nr_maps || !im->maps[id].present) {
+		qfail(r, "%s: process %d: a trace names mapping %u, which no record described",
+		      r->dir, (int)im->pid, id);
+		return BR_EINPUT;
+	}
 	m = &im->maps[id];
 	if (!m->refined)
 		refine(m);
 	n = m->nsegs ? m->nsegs : 1;
 	for (i = 0; i < n; i++) {
 		struct ev_mmap ev;
+		int ret;
 
 		memset(&ev, 0, sizeof(ev));
 		ev.pid = im->pid;
@@ -1206,8 +1244,9 @@ static int feed_map(struct qrec *r, struct annot *an, struct qimage *im,
 		ev.min = m->min;
 		ev.ino = m->ino;
 		ev.pos.name = r->dir;
-		if (session_mmap(&an->s, &ev, r->err, r->errsz))
-			return -1;
+		ret = session_mmap(&an->s, &ev, r->err, r->errsz);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -1239,7 +1278,7 @@ static int tvec_add(struct tvec *t, const void *e, size_t n)
 			cap *= 2;
 		x = realloc(t->v, cap * sizeof(*x));
 		if (!x)
-			return -1;
+			return BR_ESYS;
 		t->v = x;
 		t->cap = cap;
 	}
@@ -1302,9 +1341,10 @@ static int feed_image(struct qrec *r, struct annot *an, size_t img,
 	struct qimage *im = &r->images[img];
 	uint32_t cur_map = 0, cur_from = UINT32_MAX;
 	size_t i;
+	int ret = image_traces(r, img, tv);
 
-	if (image_traces(r, img, tv))
-		return -1;
+	if (ret)
+		return ret;
 	if (tv->n)
 		qsort(tv->v, tv->n, sizeof(*tv->v), trace_cmp);
 	{
@@ -1312,8 +1352,9 @@ static int feed_image(struct qrec *r, struct annot *an, size_t img,
 		struct ev_comm c = { .pid = im->pid, .tid = im->pid, .comm = "",
 				     .exec = true, .pos = { r->dir, 0, 0 } };
 
-		if (session_comm(&an->s, &c, r->err, r->errsz))
-			return -1;
+		ret = session_comm(&an->s, &c, r->err, r->errsz);
+		if (ret)
+			return ret;
 	}
 	for (i = 0; i < tv->n; i++) {
 		const struct qrec_trace *t = &tv->v[i];
@@ -1321,11 +1362,12 @@ static int feed_image(struct qrec *r, struct annot *an, size_t img,
 		struct ev_sample s;
 
 		if (t->map != cur_map || t->from_map != cur_from) {
-			if (t->from_map && t->from_map != t->map &&
-			    feed_map(r, an, im, t->from_map))
-				return -1;
-			if (feed_map(r, an, im, t->map))
-				return -1;
+			if (t->from_map && t->from_map != t->map)
+				ret = feed_map(r, an, im, t->from_map);
+			if (!ret)
+				ret = feed_map(r, an, im, t->map);
+			if (ret)
+				return ret;
 			cur_map = t->map;
 			cur_from = t->from_map;
 		}
@@ -1347,8 +1389,9 @@ static int feed_image(struct qrec *r, struct annot *an, size_t img,
 		s.nr = 2;
 		s.exact_range = true;
 		s.pos.name = r->dir;
-		if (annot_sample(an, &s, r->err, r->errsz))
-			return -1;
+		ret = annot_sample(an, &s, r->err, r->errsz);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -1366,8 +1409,9 @@ static int write_exact(struct qrec *r)
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.parts = ANNOT_BLOCKS | ANNOT_PROFGEN | ANNOT_BOLT;
 	cfg.engine = ANNOT_ENGINE_BATCH;
-	if (annot_init(&an, r->o->output, &so, &cfg))
-		return qfail(r, "cannot start the profile of %s", r->o->output);
+	ret = annot_init(&an, r->o->output, &so, &cfg, r->err, r->errsz);
+	if (ret)
+		return ret;
 	an.s.exact = true;
 	for (i = 0; i < r->nr_images && !ret; i++)
 		ret = feed_image(r, &an, i, &tv);
@@ -1375,8 +1419,8 @@ static int write_exact(struct qrec *r)
 	for (i = 0; !ret && i < an.nr_per; i++)
 		if (an.per[i])
 			r->tot.edges += an.per[i]->edges.nr;
-	if (!ret && brprof_write(&an, r->o->output, &bytes, r->err, r->errsz))
-		ret = -1;
+	if (!ret)
+		ret = brprof_write(&an, r->o->output, &bytes, r->err, r->errsz);
 	annot_free(&an);
 	return ret;
 }
@@ -1525,10 +1569,11 @@ static void qrec_free(struct qrec *r)
 		munmap(r->status, STATUS_SIZE);
 }
 
-int qrec_record(const struct qrec_opts *o, char *err, size_t errsz)
+int qrec_record(const struct qrec_opts *o, int *status, char *err,
+		size_t errsz)
 {
 	struct qrec r;
-	int ret, status;
+	int ret;
 
 	memset(&r, 0, sizeof(r));
 	r.o = o;
@@ -1555,9 +1600,9 @@ int qrec_record(const struct qrec_opts *o, char *err, size_t errsz)
 	if (!ret) {
 		if (!o->quiet)
 			summary(&r);
-		status = WIFEXITED(r.root_status) ? WEXITSTATUS(r.root_status) :
-			 128 + WTERMSIG(r.root_status);
-		ret = status;
+		*status = WIFEXITED(r.root_status) ?
+			  WEXITSTATUS(r.root_status) :
+			  128 + WTERMSIG(r.root_status);
 	}
 	qrec_free(&r);
 	remove_dir(&r);

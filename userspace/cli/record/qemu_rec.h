@@ -56,17 +56,20 @@ struct qrec_opts {
 };
 
 /*
- * Record.  Returns the exit status record exits with: the program's own
- * (0..255), 128 + N if a signal N ended it (after a one-line message), or
- * -1 with a one-line message in @err when recording failed (nothing is
- * written then).
+ * Record.  0, with *@status the exit status record exits with: the
+ * program's own (0..255), or 128 + N if a signal N ended it (after a
+ * one-line message); or a negative BR_E* (base/status.h) with a one-line
+ * message in @err when recording failed (nothing is written then):
+ * BR_EINPUT a damaged recording directory, BR_ESYS anything else.
  */
-int qrec_record(const struct qrec_opts *o, char *err, size_t errsz);
+int qrec_record(const struct qrec_opts *o, int *status, char *err,
+		size_t errsz);
 
 /*
  * Write the output of the recording directory @dir as qrec_record() does
  * once the program has ended (no summary): for the tests of the reader,
- * which make directories of their own.  0 or -1 with a message in @err.
+ * which make directories of their own.  0 or a negative BR_E* with a
+ * message in @err.
  */
 int qrec_convert(const struct qrec_opts *o, const char *dir, char *err,
 		 size_t errsz);

@@ -31,135 +31,65 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/pairmap.h"
+#include "base/status.h"
+#include "resolve/addrspace.h"
+#include "resolve/dso.h"
 #include "resolve/elfbin.h"
 #include "output/perfdata_write.h"
 #include "output/pswrite.h"
 
 #define NS_PER_STEP 1000
 
-/* --- u64-keyed open-addressing hash (decode cache, counts) --- */
+/* --- the decode cache --- */
 
-struct hent {
-	uint64_t key;
-	uint64_t count;
-	uint8_t used;
-	uint8_t size;	/* instruction length (decode cache) */
+/*
+ * A decoded instruction, as the decode cache (ras.insns: runtime address
+ * -> insn_pack()) keeps it.
+ */
+struct rinsn {
+	uint8_t size;	/* instruction length; 0: capstone could not decode it */
 	uint8_t kind;	/* enum eb_kind */
 	uint8_t flags;	/* IF_* */
 };
 
 #define IF_SYSCALL 1	/* the syscall instruction (0f 05) */
 
-struct htab {
-	struct hent *e;
-	size_t cap;	/* power of two, or 0 */
-	size_t used;
-};
-
-static uint64_t hmix(uint64_t k)
+/* Never 0, so that a cached instruction is told from a missing one. */
+static uint64_t insn_pack(const struct rinsn *in)
 {
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdULL;
-	k ^= k >> 33;
-	return k;
+	return 1u << 24 | (uint64_t)in->flags << 16 | (uint64_t)in->kind << 8 |
+	       in->size;
 }
 
-static struct hent *hfind(const struct htab *h, uint64_t key)
+static void insn_unpack(uint64_t v, struct rinsn *in)
 {
-	size_t i;
-
-	if (!h->cap)
-		return NULL;
-	for (i = hmix(key) & (h->cap - 1);; i = (i + 1) & (h->cap - 1)) {
-		if (!h->e[i].used)
-			return NULL;
-		if (h->e[i].key == key)
-			return &h->e[i];
-	}
-}
-
-/* The entry for @key, inserted (zeroed) if missing; NULL: out of memory. */
-static struct hent *hget(struct htab *h, uint64_t key)
-{
-	struct hent *e = hfind(h, key);
-	size_t i;
-
-	if (e)
-		return e;
-	if ((h->used + 1) * 4 > h->cap * 3) {
-		struct htab n = { 0 };
-		size_t j;
-
-		n.cap = h->cap ? h->cap * 2 : 1024;
-		n.e = calloc(n.cap, sizeof(*n.e));
-		if (!n.e)
-			return NULL;
-		for (j = 0; j < h->cap; j++) {
-			if (!h->e[j].used)
-				continue;
-			for (i = hmix(h->e[j].key) & (n.cap - 1); n.e[i].used;
-			     i = (i + 1) & (n.cap - 1))
-				;
-			n.e[i] = h->e[j];
-		}
-		n.used = h->used;
-		free(h->e);
-		*h = n;
-	}
-	for (i = hmix(key) & (h->cap - 1); h->e[i].used;
-	     i = (i + 1) & (h->cap - 1))
-		;
-	memset(&h->e[i], 0, sizeof(h->e[i]));
-	h->e[i].used = 1;
-	h->e[i].key = key;
-	h->used++;
-	return &h->e[i];
-}
-
-static void hfree(struct htab *h)
-{
-	free(h->e);
-	memset(h, 0, sizeof(*h));
+	in->size = (uint8_t)v;
+	in->kind = (uint8_t)(v >> 8);
+	in->flags = (uint8_t)(v >> 16);
 }
 
 /* --- files mapped executable (DSOs) --- */
 
-struct rload {
-	uint64_t vaddr;
-	uint64_t offset;
-	uint64_t filesz;
-};
-
+/*
+ * The files mapped executable are DSOs of a registry (resolve/dso.h),
+ * identified by path; what the recorder keeps per DSO, by its index.
+ */
 struct rdso {
-	char *path;
-	uint32_t maj;
-	uint32_t min;
-	uint64_t ino;
-	bool file;		/* a path to open (not [vdso] or anonymous) */
-	bool loads_read;
-	struct rload *loads;
-	size_t nr_loads;
 	bool hit;		/* a recorded branch touched it */
-	struct htab counts;	/* ELF vaddr -> executions */
+	struct pairmap counts;	/* ELF vaddr -> executions */
 };
 
-/* An executable mapping of an address space. */
-struct rmap {
-	uint64_t start;
-	uint64_t end;
-	uint64_t pgoff;
-	uint32_t prot;
-	uint32_t flags;
-	struct rdso *dso;
-};
-
-/* An address space: a process, shared by its threads. */
+/*
+ * An address space: a process, shared by its threads.  Its executable
+ * mappings (resolve/addrspace.h's list) mirror /proc/PID/maps.
+ */
 struct ras {
 	int refs;
-	struct rmap *maps;	/* by start */
-	size_t nr;
+	struct as_maps maps;
 	bool dirty;		/* re-read the maps before the next decode */
-	struct htab cache;	/* runtime address -> decoded insn + count */
+	struct pairmap insns;	/* runtime address -> insn_pack() */
+	struct pairmap exec;	/* runtime address -> executions */
 };
 
 enum tstate {
@@ -181,7 +111,7 @@ struct rtask {
 	long saved;		/* and the word it replaced */
 	bool have_pc;		/* pc/cur are valid */
 	uint64_t pc;
-	struct hent cur;	/* decode of pc */
+	struct rinsn cur;	/* decode of pc */
 	bool watch_syscall;	/* the stepped syscall changes maps/comm */
 	bool prctl_name;
 	/* branch ring */
@@ -198,9 +128,10 @@ struct rec {
 	size_t cs;		/* capstone handle */
 	struct rtask **tasks;
 	size_t nr_tasks;
-	struct rdso **dsos;
-	size_t nr_dsos;
-	struct rdso **pending_bid;	/* hit, build-id not given yet */
+	struct dso_registry *reg;	/* the mapped files */
+	struct rdso *dsos;		/* by DSO index */
+	size_t cap_dsos;
+	struct dso **pending_bid;	/* hit, build-id not given yet */
 	size_t nr_pending;
 	struct perf_branch_entry *sbuf;	/* a sample's entries */
 	size_t sbuf_cap;
@@ -227,7 +158,7 @@ static int rfail(struct rec *r, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(r->err, r->errsz, fmt, ap);
 	va_end(ap);
-	return -1;
+	return BR_ESYS;
 }
 
 static int oom(struct rec *r)
@@ -269,10 +200,17 @@ static int out_build_ids(struct rec *r)
 {
 	size_t i;
 
-	for (i = 0; i < r->nr_pending; i++)
-		if (r->pending_bid[i]->file &&
-		    recout_build_id(&r->out, r->pending_bid[i]->path))
-			return -1;
+	for (i = 0; i < r->nr_pending; i++) {
+		struct dso *d = r->pending_bid[i];
+		enum dso_state st = dso_load(r->reg, d);
+
+		if (st == DSO_NO_MEMORY)
+			return oom(r);
+		if (st == DSO_READY && d->bin.build_id_size &&
+		    recout_build_id(&r->out, d->path, d->bin.build_id,
+				    d->bin.build_id_size))
+			return BR_ESYS;
+	}
 	r->nr_pending = 0;
 	return 0;
 }
@@ -280,106 +218,56 @@ static int out_build_ids(struct rec *r)
 static int out_sample(struct rec *r, struct pdw_sample *s)
 {
 	if (r->nr_pending && out_build_ids(r))
-		return -1;
+		return BR_ESYS;
 	s->time = now(r);
 	if (recout_sample(&r->out, s))
-		return -1;
+		return BR_ESYS;
 	r->samples++;
 	return 0;
 }
 
 /* --- DSOs --- */
 
-static struct rdso *dso_get(struct rec *r, const char *path, uint32_t maj,
-			    uint32_t min, uint64_t ino)
+/* The recorder's data of @d (zeroed when new); NULL out of memory. */
+static struct rdso *rdso_of(struct rec *r, const struct dso *d)
 {
-	struct rdso **v, *d;
-	size_t i;
+	if (d->idx >= r->cap_dsos) {
+		size_t c = d->idx + 16;
+		struct rdso *v = realloc(r->dsos, c * sizeof(*v));
 
-	for (i = 0; i < r->nr_dsos; i++) {
-		d = r->dsos[i];
-		if (d->maj == maj && d->min == min && d->ino == ino &&
-		    !strcmp(d->path, path))
-			return d;
+		if (!v)
+			return NULL;
+		memset(v + r->cap_dsos, 0, (c - r->cap_dsos) * sizeof(*v));
+		r->dsos = v;
+		r->cap_dsos = c;
 	}
-	v = realloc(r->dsos, (r->nr_dsos + 1) * sizeof(*v));
-	if (!v)
-		return NULL;
-	r->dsos = v;
-	d = calloc(1, sizeof(*d));
-	if (!d || !(d->path = strdup(path))) {
-		free(d);
-		return NULL;
-	}
-	d->maj = maj;
-	d->min = min;
-	d->ino = ino;
-	d->file = path[0] == '/';
-	r->dsos[r->nr_dsos++] = d;
-	return d;
+	return &r->dsos[d->idx];
 }
 
-static void dso_read_loads(struct rdso *d)
+/*
+ * ELF vaddr of file offset @off of @d through its PT_LOADs; the offset
+ * itself when there are none ([vdso], anonymous code, not ELF).
+ */
+static uint64_t dso_vaddr(struct dso *d, uint64_t off)
 {
-	Elf *elf;
-	size_t n, i;
-	int fd;
+	uint64_t v;
 
-	d->loads_read = true;
-	if (!d->file || elf_version(EV_CURRENT) == EV_NONE)
-		return;
-	fd = open(d->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (elf && elf_kind(elf) == ELF_K_ELF && !elf_getphdrnum(elf, &n) &&
-	    (d->loads = calloc(n ? n : 1, sizeof(*d->loads)))) {
-		for (i = 0; i < n; i++) {
-			GElf_Phdr ph;
-
-			if (!gelf_getphdr(elf, (int)i, &ph) ||
-			    ph.p_type != PT_LOAD)
-				continue;
-			d->loads[d->nr_loads].vaddr = ph.p_vaddr;
-			d->loads[d->nr_loads].offset = ph.p_offset;
-			d->loads[d->nr_loads].filesz = ph.p_filesz;
-			d->nr_loads++;
-		}
-	}
-	if (elf)
-		elf_end(elf);
-	close(fd);
+	return dso_addr(d, off, &v) ? v : off;
 }
 
-/* ELF vaddr of file offset @off (the offset itself without PT_LOADs). */
-static uint64_t dso_vaddr(struct rdso *d, uint64_t off)
+static int mark_hit(struct rec *r, struct dso *d)
 {
-	size_t i;
+	struct rdso *rd;
+	struct dso **v;
 
-	if (!d->loads_read)
-		dso_read_loads(d);
-	for (i = 0; i < d->nr_loads; i++)
-		if (off >= d->loads[i].offset &&
-		    off - d->loads[i].offset < d->loads[i].filesz)
-			return d->loads[i].vaddr + (off - d->loads[i].offset);
-	return off;
-}
-
-static void dso_free(struct rdso *d)
-{
-	free(d->path);
-	free(d->loads);
-	hfree(&d->counts);
-	free(d);
-}
-
-static int mark_hit(struct rec *r, struct rdso *d)
-{
-	struct rdso **v;
-
-	if (!d || d->hit)
+	if (!d)
 		return 0;
-	d->hit = true;
+	rd = rdso_of(r, d);
+	if (!rd)
+		return oom(r);
+	if (rd->hit)
+		return 0;
+	rd->hit = true;
 	v = realloc(r->pending_bid, (r->nr_pending + 1) * sizeof(*v));
 	if (!v)
 		return oom(r);
@@ -390,48 +278,39 @@ static int mark_hit(struct rec *r, struct rdso *d)
 
 /* --- address spaces --- */
 
-static struct rmap *map_at(const struct ras *as, uint64_t a)
+static const struct as_map *map_at(struct ras *as, uint64_t a)
 {
-	size_t lo = 0, hi = as->nr;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (a < as->maps[mid].start)
-			hi = mid;
-		else if (a >= as->maps[mid].end)
-			lo = mid + 1;
-		else
-			return &as->maps[mid];
-	}
-	return NULL;
+	return as_maps_find(&as->maps, a);
 }
 
-/* Move the decode cache's counts to the DSOs, then drop the cache. */
-static int as_fold(struct rec *r, struct ras *as)
+/* Move the executions to the DSOs' counts, then drop the decode cache. */
+static int ras_fold(struct rec *r, struct ras *as)
 {
 	size_t i;
 
-	for (i = 0; i < as->cache.cap; i++) {
-		struct hent *e = &as->cache.e[i], *c;
-		struct rmap *m;
+	for (i = 0; i < as->exec.cap; i++) {
+		const struct pairmap_slot *e = &as->exec.slots[i];
+		const struct as_map *m;
+		struct rdso *rd;
 
-		if (!e->used || !e->count)
+		if (!e->used)
 			continue;
-		m = map_at(as, e->key);
+		m = map_at(as, e->a);
 		if (!m)
 			continue;
-		c = hget(&m->dso->counts,
-			 dso_vaddr(m->dso, e->key - m->start + m->pgoff));
-		if (!c)
+		rd = rdso_of(r, m->dso);
+		if (!rd || dso_load(r->reg, m->dso) == DSO_NO_MEMORY ||
+		    pairmap_add(&rd->counts,
+				dso_vaddr(m->dso, e->a - m->start + m->pgoff),
+				0, e->count))
 			return oom(r);
-		c->count += e->count;
 	}
-	hfree(&as->cache);
+	pairmap_free(&as->exec);
+	pairmap_free(&as->insns);
 	return 0;
 }
 
-static struct ras *as_new(void)
+static struct ras *ras_new(void)
 {
 	struct ras *as = calloc(1, sizeof(*as));
 
@@ -440,50 +319,45 @@ static struct ras *as_new(void)
 	return as;
 }
 
-static int as_put(struct rec *r, struct ras *as)
+static int ras_put(struct rec *r, struct ras *as)
 {
 	int ret = 0;
 
 	if (!as || --as->refs)
 		return 0;
-	ret = as_fold(r, as);
-	free(as->maps);
+	ret = ras_fold(r, as);
+	as_maps_free(&as->maps);
 	free(as);
 	return ret;
 }
 
-static bool same_map(const struct rmap *a, const struct rmap *b)
+static bool same_map(const struct as_map *a, const struct as_map *b)
 {
 	return a->start == b->start && a->end == b->end &&
 	       a->pgoff == b->pgoff && a->prot == b->prot &&
-	       a->flags == b->flags && a->dso == b->dso;
+	       a->flags == b->flags && a->dso == b->dso &&
+	       a->maj == b->maj && a->min == b->min && a->ino == b->ino;
 }
 
 /*
- * Re-read /proc/PID/maps of @t's process: executable mappings not known
- * before get their MMAP2 (as task @t); a changed set drops the decode
- * cache (its counts go to the DSOs under the old mappings first).
+ * The executable mappings of /proc/PID/maps (but [vsyscall]) into @nm,
+ * their files made DSOs.  0, 1 when the process is gone (its exit is
+ * coming), -1 out of memory.
  */
-static int as_refresh(struct rec *r, struct rtask *t)
+static int read_maps(struct rec *r, int32_t pid, struct as_maps *nm)
 {
-	struct ras *as = t->as;
-	struct rmap *nm = NULL;
-	size_t nr = 0, cap = 0, i, j;
 	char path[64], line[PATH_MAX + 256];
-	bool changed;
 	FILE *f;
 
-	as->dirty = false;
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)t->pid);
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
 	f = fopen(path, "re");
 	if (!f)
-		return 0;	/* the process is gone: its exit is coming */
+		return 1;
 	while (fgets(line, sizeof(line), f)) {
-		unsigned long long s, e, off;
+		unsigned long long s, e, off, ino;
 		unsigned maj, min;
-		unsigned long long ino;
 		char perms[8], file[PATH_MAX];
-		struct rdso *d;
+		struct as_map m = { 0 };
 		int n = 0;
 
 		file[0] = '\0';
@@ -494,93 +368,105 @@ static int as_refresh(struct rec *r, struct rtask *t)
 			sscanf(line + n, "%4095[^\n]", file);
 		if (!strchr(perms, 'x') || !strcmp(file, "[vsyscall]"))
 			continue;
-		if (nr == cap) {
-			struct rmap *x;
-
-			cap = cap ? cap * 2 : 16;
-			x = realloc(nm, cap * sizeof(*x));
-			if (!x)
-				goto nomem;
-			nm = x;
+		m.dso = dso_get(r->reg, file[0] ? file : "//anon", NULL, 0,
+				false);
+		m.start = s;
+		m.end = e;
+		m.pgoff = off;
+		m.prot = (perms[0] == 'r' ? PROT_READ : 0) |
+			 (perms[1] == 'w' ? PROT_WRITE : 0) | PROT_EXEC;
+		m.flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
+		m.maj = maj;
+		m.min = min;
+		m.ino = ino;
+		if (!m.dso || as_maps_insert(nm, &m)) {
+			fclose(f);
+			return BR_ESYS;
 		}
-		d = dso_get(r, file[0] ? file : "//anon", maj, min, ino);
-		if (!d)
-			goto nomem;
-		nm[nr].start = s;
-		nm[nr].end = e;
-		nm[nr].pgoff = off;
-		nm[nr].prot = (perms[0] == 'r' ? PROT_READ : 0) |
-			      (perms[1] == 'w' ? PROT_WRITE : 0) | PROT_EXEC;
-		nm[nr].flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
-		nm[nr].dso = d;
-		nr++;
 	}
 	fclose(f);
-	f = NULL;
-	changed = nr != as->nr;
-	for (i = 0; i < nr; i++) {
+	return 0;
+}
+
+/*
+ * Re-read /proc/PID/maps of @t's process: executable mappings not known
+ * before get their MMAP2 (as task @t); a changed set drops the decode
+ * cache (its counts go to the DSOs under the old mappings first).
+ */
+static int ras_refresh(struct rec *r, struct rtask *t)
+{
+	struct ras *as = t->as;
+	struct as_maps nm = { 0 };
+	bool changed;
+	size_t i, j;
+	int x;
+
+	as->dirty = false;
+	x = read_maps(r, t->pid, &nm);
+	if (x) {
+		as_maps_free(&nm);
+		return x < 0 ? oom(r) : 0;
+	}
+	changed = nm.nr != as->maps.nr;
+	for (i = 0; i < nm.nr; i++) {
+		const struct as_map *m = &nm.v[i];
 		bool known = false;
 
-		for (j = 0; j < as->nr && !known; j++)
-			known = same_map(&nm[i], &as->maps[j]);
+		for (j = 0; j < as->maps.nr && !known; j++)
+			known = same_map(m, &as->maps.v[j]);
 		if (!known) {
-			struct pdw_mmap m = {
+			struct pdw_mmap mm = {
 				.pid = t->pid, .tid = t->tid,
-				.start = nm[i].start,
-				.len = nm[i].end - nm[i].start,
-				.pgoff = nm[i].pgoff, .prot = nm[i].prot,
-				.flags = nm[i].flags, .maj = nm[i].dso->maj,
-				.min = nm[i].dso->min, .ino = nm[i].dso->ino,
-				.path = nm[i].dso->path,
+				.start = m->start, .len = m->end - m->start,
+				.pgoff = m->pgoff, .prot = m->prot,
+				.flags = m->flags, .maj = m->maj,
+				.min = m->min, .ino = m->ino,
+				.path = m->dso->path,
 				.cpumode = PERF_RECORD_MISC_USER,
 			};
 
 			changed = true;
-			if (out_mmap(r, &m))
-				goto fail;
+			if (out_mmap(r, &mm)) {
+				as_maps_free(&nm);
+				return BR_ESYS;
+			}
 		}
 	}
-	if (changed) {
-		if (as_fold(r, as))
-			goto fail;
-		free(as->maps);
-		as->maps = nm;
-		as->nr = nr;
-	} else {
-		free(nm);
+	if (!changed) {
+		as_maps_free(&nm);
+		return 0;
 	}
+	if (ras_fold(r, as)) {
+		as_maps_free(&nm);
+		return BR_ESYS;
+	}
+	as_maps_free(&as->maps);
+	as->maps = nm;
 	return 0;
-nomem:
-	oom(r);
-fail:
-	if (f)
-		fclose(f);
-	free(nm);
-	return -1;
 }
 
 /* Decode (cached) the instruction at @pc of @t's address space. */
 static int decode(struct rec *r, struct rtask *t, uint64_t pc,
-		  struct hent *out)
+		  struct rinsn *out)
 {
 	struct ras *as = t->as;
-	struct hent *e;
+	uint64_t known, *slot;
 	uint8_t buf[16];
 	struct eb_insn in;
 	size_t len = sizeof(buf);
-	struct rmap *m;
+	const struct as_map *m;
 
-	if (as->dirty && as_refresh(r, t))
-		return -1;
-	e = hfind(&as->cache, pc);
-	if (e) {
-		*out = *e;
+	if (as->dirty && ras_refresh(r, t))
+		return BR_ESYS;
+	known = pairmap_get(&as->insns, pc, 0);
+	if (known) {
+		insn_unpack(known, out);
 		return 0;
 	}
 	m = map_at(as, pc);
 	if (!m) {
-		if (as_refresh(r, t))
-			return -1;
+		if (ras_refresh(r, t))
+			return BR_ESYS;
 		m = map_at(as, pc);
 	}
 	if (m && m->end - pc < len)
@@ -608,14 +494,14 @@ static int decode(struct rec *r, struct rtask *t, uint64_t pc,
 		in.size = 0;
 		in.kind = EB_OTHER;
 	}
-	e = hget(&as->cache, pc);
-	if (!e)
+	out->size = in.size;
+	out->kind = in.kind;
+	out->flags = in.size == 2 && buf[0] == 0x0f && buf[1] == 0x05 ?
+		     IF_SYSCALL : 0;
+	slot = pairmap_ref(&as->insns, pc, 0);
+	if (!slot)
 		return oom(r);
-	e->size = in.size;
-	e->kind = in.kind;
-	e->flags = in.size == 2 && buf[0] == 0x0f && buf[1] == 0x05 ?
-		   IF_SYSCALL : 0;
-	*out = *e;
+	*slot = insn_pack(out);
 	return 0;
 }
 
@@ -726,7 +612,7 @@ static int push_branch(struct rec *r, struct rtask *t, uint64_t from,
 		return 0;
 	t->since = 0;
 	if (write_sample(r, t))
-		return -1;
+		return BR_ESYS;
 	if (!r->o->depth) {
 		/* Keep only the newest entry, at slot 0. */
 		t->ring[0] = t->ring[(t->head + t->cap - 1) % t->cap];
@@ -759,7 +645,7 @@ static int read_comm(int32_t pid, int32_t tid, char *buf, size_t sz)
 		 (int)tid);
 	f = fopen(path, "re");
 	if (!f)
-		return -1;
+		return BR_ESYS;
 	n = fread(buf, 1, sz - 1, f);
 	fclose(f);
 	buf[n] = '\0';
@@ -775,7 +661,7 @@ static int get_reg(pid_t tid, size_t off, uint64_t *v)
 	errno = 0;
 	x = ptrace(PTRACE_PEEKUSER, tid, (void *)off, NULL);
 	if (errno)
-		return -1;
+		return BR_ESYS;
 	*v = (uint64_t)x;
 	return 0;
 }
@@ -802,7 +688,7 @@ static int start_stepping(struct rec *r, struct rtask *t)
 	if (get_reg(t->tid, REG(rip), &t->pc))
 		return 0;	/* gone */
 	if (decode(r, t, t->pc, &t->cur))
-		return -1;
+		return BR_ESYS;
 	t->have_pc = true;
 	return 0;
 }
@@ -812,12 +698,12 @@ static int read_entry(pid_t pid, uint64_t *entry)
 	char path[64];
 	uint64_t av[2];
 	int fd;
-	int ret = -1;
+	int ret = BR_ESYS;
 
 	snprintf(path, sizeof(path), "/proc/%d/auxv", (int)pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return -1;
+		return BR_ESYS;
 	while (read(fd, av, sizeof(av)) == (ssize_t)sizeof(av) &&
 	       av[0] != AT_NULL)
 		if (av[0] == AT_ENTRY) {
@@ -839,15 +725,15 @@ static int begin_program(struct rec *r, struct rtask *t)
 	char comm[64] = "";
 	long word;
 
-	if (as_put(r, t->as))
-		return -1;
-	t->as = as_new();
+	if (ras_put(r, t->as))
+		return BR_ESYS;
+	t->as = ras_new();
 	if (!t->as)
 		return oom(r);
 	t->as->dirty = true;
 	read_comm(t->pid, t->tid, comm, sizeof(comm));
 	if (out_comm(r, t->pid, t->tid, comm, true))
-		return -1;
+		return BR_ESYS;
 	if (r->o->from_exec)
 		return start_stepping(r, t);
 	if (read_entry(t->pid, &t->entry))
@@ -906,7 +792,7 @@ static bool changes_maps(uint64_t nr)
 static int stepped(struct rec *r, struct rtask *t)
 {
 	uint64_t npc, pc = t->pc;
-	const struct hent *c = &t->cur;
+	const struct rinsn *c = &t->cur;
 	enum eb_kind kind;
 	bool executed, taken;
 
@@ -921,12 +807,12 @@ static int stepped(struct rec *r, struct rtask *t)
 		taken = eb_kind_uncond(kind) || npc != pc + c->size;
 	} else if (!c->size && npc > pc && npc - pc <= 15) {
 		/* undecodable: this step tells its length */
-		struct hent *e = hget(&t->as->cache, pc);
+		uint64_t *slot = pairmap_ref(&t->as->insns, pc, 0);
 
-		if (!e)
+		if (!slot)
 			return oom(r);
-		e->size = (uint8_t)(npc - pc);
-		t->cur.size = e->size;
+		t->cur.size = (uint8_t)(npc - pc);
+		*slot = insn_pack(&t->cur);
 		executed = true;
 		taken = false;
 	} else {
@@ -935,17 +821,8 @@ static int stepped(struct rec *r, struct rtask *t)
 		taken = npc != pc && npc != pc + c->size;
 	}
 	if (executed) {
-		struct hent *e = hget(&t->as->cache, pc);
-
-		if (!e)
+		if (pairmap_add(&t->as->exec, pc, 0, 1))
 			return oom(r);
-		if (!e->size) {
-			/* dropped by a refresh since: decoded again below */
-			e->size = c->size;
-			e->kind = c->kind;
-			e->flags = c->flags;
-		}
-		e->count++;
 		r->executed++;
 	}
 	if (t->watch_syscall) {
@@ -958,26 +835,26 @@ static int stepped(struct rec *r, struct rtask *t)
 		t->prctl_name = false;
 		if (!read_comm(t->pid, t->tid, comm, sizeof(comm)) &&
 		    out_comm(r, t->pid, t->tid, comm, false))
-			return -1;
+			return BR_ESYS;
 	}
 	if (taken) {
-		struct rmap *m;
+		const struct as_map *m;
 
-		if (t->as->dirty && as_refresh(r, t))
-			return -1;
+		if (t->as->dirty && ras_refresh(r, t))
+			return BR_ESYS;
 		m = map_at(t->as, pc);
 		if (mark_hit(r, m ? m->dso : NULL))
-			return -1;
+			return BR_ESYS;
 		m = map_at(t->as, npc);
-		if (!m && as_refresh(r, t))
-			return -1;
+		if (!m && ras_refresh(r, t))
+			return BR_ESYS;
 		m = map_at(t->as, npc);
 		if (mark_hit(r, m ? m->dso : NULL) || push_branch(r, t, pc, npc))
-			return -1;
+			return BR_ESYS;
 	}
 	t->pc = npc;
 	if (decode(r, t, npc, &t->cur))
-		return -1;
+		return BR_ESYS;
 	if (t->cur.flags & IF_SYSCALL) {
 		struct user_regs_struct regs;
 
@@ -996,11 +873,8 @@ static int task_exit(struct rec *r, struct rtask *t)
 
 	/* It ended in its exit (or a blocking) system call: that ran. */
 	if (t->state == T_STEP && t->have_pc && (t->cur.flags & IF_SYSCALL)) {
-		struct hent *e = hget(&t->as->cache, t->pc);
-
-		if (!e)
+		if (pairmap_add(&t->as->exec, t->pc, 0, 1))
 			return oom(r);
-		e->count++;
 		r->executed++;
 	}
 	ret = flush_ring(r, t);
@@ -1009,7 +883,7 @@ static int task_exit(struct rec *r, struct rtask *t)
 	if (!ret && t->state != T_WAIT_PARENT)
 		ret = out_task(r, true, t->pid, t->parent, t->tid, t->parent);
 	if (!ret)
-		ret = as_put(r, t->as);
+		ret = ras_put(r, t->as);
 	task_free(r, t);
 	return ret;
 }
@@ -1048,24 +922,18 @@ static int new_task(struct rec *r, struct rtask *t)
 	} else {
 		n->pid = n->tid;
 		n->parent = t->pid;
-		n->as = as_new();
+		n->as = ras_new();
 		if (!n->as)
 			return oom(r);
 		/* The child has the parent's mappings (perf inherits them). */
-		if (t->as->nr) {
-			n->as->maps = malloc(t->as->nr * sizeof(*n->as->maps));
-			if (!n->as->maps)
-				return oom(r);
-			memcpy(n->as->maps, t->as->maps,
-			       t->as->nr * sizeof(*n->as->maps));
-			n->as->nr = t->as->nr;
-		}
+		if (as_maps_copy(&n->as->maps, &t->as->maps))
+			return oom(r);
 	}
 	if (out_task(r, false, n->pid, t->pid, n->tid, t->tid))
-		return -1;
+		return BR_ESYS;
 	if (n->state == T_WAIT_PARENT) {
 		if (start_stepping(r, n))
-			return -1;
+			return BR_ESYS;
 		resume(n);
 	}
 	return 0;
@@ -1081,23 +949,20 @@ static int exec_event(struct rec *r, struct rtask *t)
 	if (!ptrace(PTRACE_GETEVENTMSG, t->tid, NULL, &old) &&
 	    (int32_t)old != t->tid && (o = task_find(r, (int32_t)old))) {
 		if (flush_ring(r, o))
-			return -1;
-		if (as_put(r, o->as))
-			return -1;
+			return BR_ESYS;
+		if (ras_put(r, o->as))
+			return BR_ESYS;
 		task_free(r, o);
 	}
 	/* The execve instruction ran; what follows is another program. */
 	if (t->have_pc) {
-		struct hent *e = hget(&t->as->cache, t->pc);
-
-		if (!e)
+		if (pairmap_add(&t->as->exec, t->pc, 0, 1))
 			return oom(r);
-		e->count++;
 		r->steps++;
 		r->executed++;
 	}
 	if (flush_ring(r, t))
-		return -1;
+		return BR_ESYS;
 	return begin_program(r, t);
 }
 
@@ -1108,22 +973,22 @@ static int on_stop(struct rec *r, struct rtask *t, int status)
 	if (ev == PTRACE_EVENT_CLONE || ev == PTRACE_EVENT_FORK ||
 	    ev == PTRACE_EVENT_VFORK) {
 		if (new_task(r, t))
-			return -1;
+			return BR_ESYS;
 	} else if (ev == PTRACE_EVENT_EXEC) {
 		if (exec_event(r, t))
-			return -1;
+			return BR_ESYS;
 	} else if (ev) {
 		/* other events: nothing to do */
 	} else if (t->state == T_WAIT_STOP) {
 		/* its first stop (SIGSTOP): the parent's event came first */
 		if (start_stepping(r, t))
-			return -1;
+			return BR_ESYS;
 	} else if (sig == SIGTRAP && t->state == T_TO_ENTRY) {
 		if (at_entry(r, t))
-			return -1;
+			return BR_ESYS;
 	} else if (sig == SIGTRAP && t->state == T_STEP) {
 		if (stepped(r, t))
-			return -1;
+			return BR_ESYS;
 	} else {
 		/* a signal for the program: deliver it (nothing ran) */
 		t->sig = sig;
@@ -1153,7 +1018,7 @@ static int trace_loop(struct rec *r)
 				r->child_done = true;
 			}
 			if (t && task_exit(r, t))
-				return -1;
+				return BR_ESYS;
 			if (!r->nr_tasks)
 				return 0;
 			continue;
@@ -1171,7 +1036,7 @@ static int trace_loop(struct rec *r)
 		if (t->state == T_WAIT_PARENT)
 			continue;
 		if (on_stop(r, t, status))
-			return -1;
+			return BR_ESYS;
 	}
 }
 
@@ -1179,54 +1044,45 @@ static int trace_loop(struct rec *r)
 
 static int cmp_dso(const void *a, const void *b)
 {
-	const struct rdso *x = *(struct rdso *const *)a;
-	const struct rdso *y = *(struct rdso *const *)b;
-	int c = strcmp(x->path, y->path);
+	const struct dso *x = *(struct dso *const *)a;
+	const struct dso *y = *(struct dso *const *)b;
 
-	if (c)
-		return c;
-	return x->ino < y->ino ? -1 : x->ino > y->ino;
+	return strcmp(x->path, y->path);
 }
 
-static int cmp_hent(const void *a, const void *b)
-{
-	const struct hent *x = a, *y = b;
-
-	return x->key < y->key ? -1 : x->key > y->key;
-}
-
+/* "PATH 0xVADDR COUNT" of every executed instruction, by path and address. */
 static int write_counts(struct rec *r)
 {
+	size_t nr = dso_count(r->reg), i, j;
 	FILE *f = fopen(r->o->counts, "w");
-	struct rdso **v;
-	size_t i, j;
+	struct dso **v;
 
 	if (!f)
 		return rfail(r, "%s: %s", r->o->counts, strerror(errno));
-	v = malloc((r->nr_dsos ? r->nr_dsos : 1) * sizeof(*v));
+	v = malloc((nr ? nr : 1) * sizeof(*v));
 	if (!v) {
 		fclose(f);
 		return oom(r);
 	}
-	memcpy(v, r->dsos, r->nr_dsos * sizeof(*v));
-	qsort(v, r->nr_dsos, sizeof(*v), cmp_dso);
-	for (i = 0; i < r->nr_dsos; i++) {
-		struct htab *h = &v[i]->counts;
-		struct hent *e = malloc((h->used ? h->used : 1) * sizeof(*e));
-		size_t n = 0;
+	for (i = 0; i < nr; i++)
+		v[i] = dso_at(r->reg, i);
+	qsort(v, nr, sizeof(*v), cmp_dso);
+	for (i = 0; i < nr; i++) {
+		const struct pairmap *h;
+		struct pairmap_slot *e;
 
+		if (v[i]->idx >= r->cap_dsos)
+			continue;
+		h = &r->dsos[v[i]->idx].counts;
+		e = pairmap_sorted(h);
 		if (!e) {
 			free(v);
 			fclose(f);
 			return oom(r);
 		}
-		for (j = 0; j < h->cap; j++)
-			if (h->e[j].used && h->e[j].count)
-				e[n++] = h->e[j];
-		qsort(e, n, sizeof(*e), cmp_hent);
-		for (j = 0; j < n; j++)
+		for (j = 0; j < h->nr; j++)
 			fprintf(f, "%s 0x%" PRIx64 " %" PRIu64 "\n", v[i]->path,
-				e[j].key, e[j].count);
+				e[j].a, e[j].count);
 		free(e);
 	}
 	free(v);
@@ -1263,13 +1119,14 @@ static void rec_free(struct rec *r)
 	while (r->nr_tasks) {
 		struct rtask *t = r->tasks[0];
 
-		as_put(r, t->as);
+		ras_put(r, t->as);
 		task_free(r, t);
 	}
 	free(r->tasks);
-	for (i = 0; i < r->nr_dsos; i++)
-		dso_free(r->dsos[i]);
+	for (i = 0; i < r->cap_dsos; i++)
+		pairmap_free(&r->dsos[i].counts);
 	free(r->dsos);
+	dso_registry_free(r->reg);
 	free(r->pending_bid);
 	free(r->sbuf);
 	if (r->cs)
@@ -1290,38 +1147,28 @@ static void kill_all(struct rec *r)
 		;
 }
 
-int record_run(const struct record_opts *o, char *err, size_t errsz)
+/*
+ * Run @o->argv under ptrace, stopped before its first instruction: 0, or
+ * -1 with a message (the child's failed exec comes back through a pipe).
+ */
+static int start_child(struct rec *r)
 {
-	struct rec r;
-	struct rtask *t;
-	int status = 0, ret = -1, exec_err = 0, fds[2];
+	const struct record_opts *o = r->o;
 	bool to_stdout = !strcmp(o->output, "-") ||
 			 (o->script_copy && !strcmp(o->script_copy, "-"));
+	int status = 0, exec_err = 0, fds[2];
 
-	memset(&r, 0, sizeof(r));
-	r.o = o;
-	r.err = err;
-	r.errsz = errsz;
-	if (eb_cs_open(&r.cs)) {
-		snprintf(err, errsz, "capstone: cannot open a disassembler");
-		return -1;
-	}
 	/* The child reports a failed exec through this (closed by exec). */
-	if (pipe2(fds, O_CLOEXEC)) {
-		snprintf(err, errsz, "pipe: %s", strerror(errno));
-		rec_free(&r);
-		return -1;
-	}
+	if (pipe2(fds, O_CLOEXEC))
+		return rfail(r, "pipe: %s", strerror(errno));
 	fflush(NULL);
-	r.child = fork();
-	if (r.child < 0) {
-		snprintf(err, errsz, "fork: %s", strerror(errno));
+	r->child = fork();
+	if (r->child < 0) {
 		close(fds[0]);
 		close(fds[1]);
-		rec_free(&r);
-		return -1;
+		return rfail(r, "fork: %s", strerror(errno));
 	}
-	if (!r.child) {
+	if (!r->child) {
 		close(fds[0]);
 		/* The recording goes to stdout: the program writes to stderr. */
 		if (to_stdout)
@@ -1334,59 +1181,85 @@ int record_run(const struct record_opts *o, char *err, size_t errsz)
 		_exit(127);
 	}
 	close(fds[1]);
-	if (waitpid(r.child, &status, 0) < 0 || !WIFSTOPPED(status)) {
+	if (waitpid(r->child, &status, 0) < 0 || !WIFSTOPPED(status)) {
 		/* One message: the parent's, with the child's errno. */
 		if (read(fds[0], &exec_err, sizeof(exec_err)) ==
 		    (ssize_t)sizeof(exec_err))
-			snprintf(err, errsz, "cannot run %s: %s", o->argv[0],
-				 strerror(exec_err));
+			rfail(r, "cannot run %s: %s", o->argv[0],
+			      strerror(exec_err));
 		else
-			snprintf(err, errsz, "cannot run %s", o->argv[0]);
+			rfail(r, "cannot run %s", o->argv[0]);
 		close(fds[0]);
-		r.child_done = true;
-		rec_free(&r);
-		return -1;
+		r->child_done = true;
+		return BR_ESYS;
 	}
 	close(fds[0]);
-	if (ptrace(PTRACE_SETOPTIONS, r.child, NULL,
+	return 0;
+}
+
+/* Follow the stopped child and everything it starts, to the end. */
+static int trace_all(struct rec *r)
+{
+	struct rtask *t;
+
+	if (ptrace(PTRACE_SETOPTIONS, r->child, NULL,
 		   (void *)(PTRACE_O_EXITKILL | PTRACE_O_TRACECLONE |
 			    PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
-			    PTRACE_O_TRACEEXEC))) {
-		snprintf(err, errsz, "ptrace: %s", strerror(errno));
-		goto out_kill;
-	}
-	if (open_outputs(&r))
-		goto out_kill;
-	t = task_new(&r, r.child);
-	if (!t) {
-		oom(&r);
-		goto out_kill;
-	}
+			    PTRACE_O_TRACEEXEC)))
+		return rfail(r, "ptrace: %s", strerror(errno));
+	if (open_outputs(r))
+		return BR_ESYS;
+	t = task_new(r, r->child);
+	if (!t)
+		return oom(r);
 	t->parent = getpid();
-	if (begin_program(&r, t))
-		goto out_kill;
+	if (begin_program(r, t))
+		return BR_ESYS;
 	resume(t);
-	if (trace_loop(&r))
-		goto out_kill;
-	if (o->counts && write_counts(&r))
-		goto out_kill;
-	ret = 0;
-	goto out;
-out_kill:
-	kill_all(&r);
-out:
-	ret = close_outputs(&r, ret);
-	if (!ret && !o->quiet) {
-		status = r.child_status;
-		fprintf(stderr,
-			"blockrange record: %s %s %d; %" PRIu64 " instructions executed (%" PRIu64 " steps) in %" PRIu64 " task%s, %" PRIu64 " taken branches, %" PRIu64 " samples written to %s\n",
-			o->argv[0],
-			WIFEXITED(status) ? "exited with status" : "killed by signal",
-			WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
-			r.executed, r.steps, r.nr_seen_tasks,
-			r.nr_seen_tasks == 1 ? "" : "s", r.taken, r.samples,
-			strcmp(o->output, "-") ? o->output : "<stdout>");
+	if (trace_loop(r))
+		return BR_ESYS;
+	if (r->o->counts && write_counts(r))
+		return BR_ESYS;
+	return 0;
+}
+
+int record_run(const struct record_opts *o, struct record_stats *st,
+	       char *err, size_t errsz)
+{
+	/* the files as they are: no build-id caches, no debuginfod */
+	const struct dso_opts reg_opts = { .debuginfod = false };
+	struct rec r;
+	int ret;
+
+	memset(&r, 0, sizeof(r));
+	memset(st, 0, sizeof(*st));
+	r.o = o;
+	r.err = err;
+	r.errsz = errsz;
+	r.reg = dso_registry_new(&reg_opts);
+	if (!r.reg) {
+		snprintf(err, errsz, "out of memory");
+		return BR_ESYS;
 	}
+	if (eb_cs_open(&r.cs)) {
+		snprintf(err, errsz, "capstone: cannot open a disassembler");
+		rec_free(&r);
+		return BR_ESYS;
+	}
+	if (start_child(&r)) {
+		rec_free(&r);
+		return BR_ESYS;
+	}
+	ret = trace_all(&r);
+	if (ret)
+		kill_all(&r);
+	ret = close_outputs(&r, ret);
+	st->status = r.child_status;
+	st->executed = r.executed;
+	st->steps = r.steps;
+	st->tasks = r.nr_seen_tasks;
+	st->taken = r.taken;
+	st->samples = r.samples;
 	rec_free(&r);
 	return ret;
 }

@@ -81,10 +81,20 @@ struct record_opts {
 	char *const *argv;	/* program and arguments */
 	int cmd_argc;		/* blockrange's own command line, for */
 	char *const *cmd_argv;	/* perf.data's HEADER_CMDLINE */
-	int quiet;		/* no summary on stderr */
 };
 
-/* 0, or -1 with a message in @err. */
-int record_run(const struct record_opts *o, char *err, size_t errsz);
+/* What a recording did (for the summary line of `blockrange record`). */
+struct record_stats {
+	int status;		/* the program's, as waitpid(2) gives it */
+	uint64_t executed;	/* instructions executed */
+	uint64_t steps;		/* single steps */
+	uint64_t tasks;		/* tasks traced */
+	uint64_t taken;		/* taken branches */
+	uint64_t samples;	/* samples written */
+};
+
+/* 0, or BR_ESYS with a message in @err; @st: what it did. */
+int record_run(const struct record_opts *o, struct record_stats *st,
+	       char *err, size_t errsz);
 
 #endif /* BLOCKRANGE_CLI_RECORD_H */

@@ -14,6 +14,8 @@
 
 #include <linux/perf_event.h>
 
+#include "base/status.h"
+
 #define SAMPLE_TYPE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
 		     PERF_SAMPLE_PERIOD | PERF_SAMPLE_BRANCH_STACK)
 /* Records between PERF_RECORD_FINISHED_ROUNDs (perf sorts per round). */
@@ -29,7 +31,7 @@ static int fail(struct recout *o, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(o->err, o->errsz, fmt, ap);
 	va_end(ap);
-	return -1;
+	return BR_ESYS;
 }
 
 /* The first writer error, or out of memory. */
@@ -156,14 +158,13 @@ int recout_mmap(struct recout *o, const struct pdw_mmap *m)
 	return round_tick(o);
 }
 
-int recout_build_id(struct recout *o, const char *path)
+int recout_build_id(struct recout *o, const char *path, const uint8_t *id,
+		    size_t id_size)
 {
-	uint8_t id[20];
 	size_t i;
 	char **v;
-	int n;
 
-	if (!o->pdw || path[0] != '/')
+	if (!o->pdw || path[0] != '/' || !id_size)
 		return 0;
 	for (i = 0; i < o->nr_bid; i++)
 		if (!strcmp(o->bid[i], path))
@@ -176,9 +177,7 @@ int recout_build_id(struct recout *o, const char *path)
 	if (!v[o->nr_bid])
 		return fail(o, "out of memory");
 	o->nr_bid++;
-	n = pdw_file_build_id(path, id);
-	if (n > 0 && pdw_build_id(o->pdw, -1, PERF_RECORD_MISC_USER, path, id,
-				  (size_t)n))
+	if (pdw_build_id(o->pdw, -1, PERF_RECORD_MISC_USER, path, id, id_size))
 		return out_err(o);
 	return 0;
 }

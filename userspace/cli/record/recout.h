@@ -24,8 +24,8 @@
  * (/dev/null, a FIFO) are written in place.  An existing non-empty
  * perf.data is kept as NAME.old, as perf record does.
  *
- * Errors: a function returns 0, or -1 after writing one line into the
- * @err buffer given to recout_open().
+ * Errors: a function returns 0, or BR_ESYS (base/status.h) after writing
+ * one line into the @err buffer given to recout_open().
  */
 #ifndef BLOCKRANGE_CLI_RECOUT_H
 #define BLOCKRANGE_CLI_RECOUT_H
@@ -84,13 +84,17 @@ int recout_comm(struct recout *o, int32_t pid, int32_t tid,
 int recout_task(struct recout *o, bool exit, int32_t pid, int32_t ppid,
 		int32_t tid, int32_t ptid, uint64_t time);
 int recout_mmap(struct recout *o, const struct pdw_mmap *m);
-/* The build-id of the file @path (once per path; none if it has none). */
-int recout_build_id(struct recout *o, const char *path);
+/*
+ * The build-id @id (@id_size bytes, 0: none) of the file @path, written
+ * once per path.
+ */
+int recout_build_id(struct recout *o, const char *path, const uint8_t *id,
+		    size_t id_size);
 int recout_sample(struct recout *o, const struct pdw_sample *s);
 
 /*
  * Close every output; with @ret 0 the file becomes the output, else it is
- * removed.  Returns @ret, or -1 if closing failed (message in err).
+ * removed.  Returns @ret, or BR_ESYS if closing failed (message in err).
  */
 int recout_close(struct recout *o, int ret);
 

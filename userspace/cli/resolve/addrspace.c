@@ -7,16 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/status.h"
+#include "base/pairmap.h"
+#include "common/hash.h"
+
 #define KERNEL_START 0xffff800000000000ull
 #define KERNEL_DSO "[kernel.kallsyms]"
 
 struct proc {
 	int32_t pid;
-	struct as_map *maps;	/* sorted by start, disjoint */
-	size_t nr;
-	size_t cap;
-	/* last hit, a cheap cache for runs of addresses in one mapping */
-	size_t last;
+	struct as_maps maps;
 };
 
 /*
@@ -25,6 +25,7 @@ struct proc {
  * address spaces (@gen).
  */
 #define AS_CACHE 1024
+_Static_assert(!(AS_CACHE & (AS_CACHE - 1)), "a power of two");
 
 struct as_cache_ent {
 	uint64_t addr;
@@ -38,15 +39,11 @@ struct addrspace {
 	struct dso_registry *reg;
 	struct as_cache_ent *cache;
 	uint32_t gen;
-	struct proc **procs;	/* open addressing by pid */
-	size_t cap;		/* power of two */
-	size_t nr;
+	struct pairmap procs;	/* pid -> struct proc * */
 	struct proc any;	/* mappings without a pid */
 	struct proc kernel;	/* kernel-mode mappings */
 	struct dso *kdso;
 	uint64_t next_id;
-	char **mmap_names;	/* basenames of every mmap seen */
-	size_t nr_names;
 	bool (*want)(void *arg, const struct dso *d);
 	void *want_arg;
 };
@@ -72,11 +69,15 @@ struct addrspace *as_new(struct dso_registry *reg)
 	return as;
 }
 
+/* The process of slot @i of the table (NULL: a slot get_proc() left 0). */
+static struct proc *proc_at(const struct addrspace *as, size_t i)
+{
+	return (struct proc *)(uintptr_t)as->procs.slots[i].count;
+}
+
 static void proc_free(struct proc *p)
 {
-	free(p->maps);
-	p->maps = NULL;
-	p->nr = p->cap = 0;
+	as_maps_free(&p->maps);
 }
 
 void as_free(struct addrspace *as)
@@ -85,18 +86,17 @@ void as_free(struct addrspace *as)
 
 	if (!as)
 		return;
-	for (i = 0; i < as->cap; i++) {
-		if (as->procs[i]) {
-			proc_free(as->procs[i]);
-			free(as->procs[i]);
+	for (i = 0; i < as->procs.cap; i++) {
+		struct proc *p = proc_at(as, i);
+
+		if (as->procs.slots[i].used && p) {
+			proc_free(p);
+			free(p);
 		}
 	}
-	for (i = 0; i < as->nr_names; i++)
-		free(as->mmap_names[i]);
-	free(as->mmap_names);
 	proc_free(&as->any);
 	proc_free(&as->kernel);
-	free(as->procs);
+	pairmap_free(&as->procs);
 	free(as->cache);
 	free(as);
 }
@@ -111,92 +111,55 @@ static void changed(struct addrspace *as)
 	as->gen = 1;
 }
 
-static size_t slot_of(const struct addrspace *as, int32_t pid)
-{
-	uint32_t h = (uint32_t)pid * 2654435761u;
-
-	return h & (as->cap - 1);
-}
-
 static struct proc *find_proc(const struct addrspace *as, int32_t pid)
 {
-	size_t i;
-
-	if (!as->cap)
-		return NULL;
-	for (i = slot_of(as, pid); as->procs[i]; i = (i + 1) & (as->cap - 1))
-		if (as->procs[i]->pid == pid)
-			return as->procs[i];
-	return NULL;
-}
-
-static int grow(struct addrspace *as)
-{
-	size_t old_cap = as->cap, cap = old_cap ? 2 * old_cap : 64, i, j;
-	struct proc **old = as->procs, **n = calloc(cap, sizeof(*n));
-
-	if (!n)
-		return -1;
-	as->procs = n;
-	as->cap = cap;
-	for (i = 0; i < old_cap; i++) {
-		if (!old[i])
-			continue;
-		for (j = slot_of(as, old[i]->pid); n[j]; j = (j + 1) & (cap - 1))
-			;
-		n[j] = old[i];
-	}
-	free(old);
-	return 0;
+	return (struct proc *)(uintptr_t)pairmap_get(&as->procs,
+						     (uint32_t)pid, 0);
 }
 
 static struct proc *get_proc(struct addrspace *as, int32_t pid)
 {
-	struct proc *p = find_proc(as, pid);
-	size_t i;
+	uint64_t *slot = pairmap_ref(&as->procs, (uint32_t)pid, 0);
+	struct proc *p;
 
-	if (p)
-		return p;
-	if ((as->nr + 1) * 2 > as->cap && grow(as))
+	if (!slot)
 		return NULL;
+	if (*slot)
+		return (struct proc *)(uintptr_t)*slot;
 	p = calloc(1, sizeof(*p));
 	if (!p)
-		return NULL;
+		return NULL;	/* the slot stays 0: no process */
 	p->pid = pid;
-	for (i = slot_of(as, pid); as->procs[i]; i = (i + 1) & (as->cap - 1))
-		;
-	as->procs[i] = p;
-	as->nr++;
+	*slot = (uintptr_t)p;
 	return p;
 }
 
-static int reserve(struct proc *p, size_t extra)
+static int reserve(struct as_maps *m, size_t extra)
 {
-	if (p->nr + extra > p->cap) {
-		size_t c = p->cap ? 2 * p->cap : 16;
-		struct as_map *m;
+	if (m->nr + extra > m->cap) {
+		size_t c = m->cap ? 2 * m->cap : 16;
+		struct as_map *v;
 
-		while (c < p->nr + extra)
+		while (c < m->nr + extra)
 			c *= 2;
-		m = realloc(p->maps, c * sizeof(*m));
-		if (!m)
-			return -1;
-		p->maps = m;
-		p->cap = c;
+		v = realloc(m->v, c * sizeof(*v));
+		if (!v)
+			return BR_ESYS;
+		m->v = v;
+		m->cap = c;
 	}
 	return 0;
 }
 
-/* Insert @nm, cutting whatever part of older mappings it overlaps. */
-static int insert_map(struct proc *p, const struct as_map *nm)
+int as_maps_insert(struct as_maps *p, const struct as_map *nm)
 {
 	size_t i, lo;
 
 	/* Worst case: one mapping split in two, plus the new one. */
 	if (reserve(p, 2))
-		return -1;
+		return BR_ESYS;
 	for (i = 0; i < p->nr; i++) {
-		struct as_map *m = &p->maps[i];
+		struct as_map *m = &p->v[i];
 
 		if (m->end <= nm->start || m->start >= nm->end)
 			continue;
@@ -207,9 +170,9 @@ static int insert_map(struct proc *p, const struct as_map *nm)
 			tail.pgoff += nm->end - m->start;
 			tail.start = nm->end;
 			m->end = nm->start;
-			memmove(&p->maps[i + 2], &p->maps[i + 1],
+			memmove(&p->v[i + 2], &p->v[i + 1],
 				(p->nr - i - 1) * sizeof(*m));
-			p->maps[i + 1] = tail;
+			p->v[i + 1] = tail;
 			p->nr++;
 			i++;
 		} else if (m->start < nm->start) {
@@ -223,50 +186,56 @@ static int insert_map(struct proc *p, const struct as_map *nm)
 			i--;
 		}
 	}
-	for (lo = 0; lo < p->nr && p->maps[lo].start < nm->start; lo++)
+	for (lo = 0; lo < p->nr && p->v[lo].start < nm->start; lo++)
 		;
-	memmove(&p->maps[lo + 1], &p->maps[lo], (p->nr - lo) * sizeof(*nm));
-	p->maps[lo] = *nm;
+	memmove(&p->v[lo + 1], &p->v[lo], (p->nr - lo) * sizeof(*nm));
+	p->v[lo] = *nm;
 	p->nr++;
 	p->last = 0;
 	return 0;
 }
 
-static const char *base_of(const char *path)
+const struct as_map *as_maps_find(struct as_maps *p, uint64_t addr)
 {
-	const char *s = strrchr(path, '/');
+	size_t lo = 0, hi = p->nr;
 
-	return s && s[1] ? s + 1 : path;
+	if (!p->nr)
+		return NULL;
+	if (p->last < p->nr && addr >= p->v[p->last].start &&
+	    addr < p->v[p->last].end)
+		return &p->v[p->last];
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->v[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo && addr < p->v[lo - 1].end) {
+		p->last = lo - 1;
+		return &p->v[lo - 1];
+	}
+	return NULL;
 }
 
-static int note_name(struct addrspace *as, const char *path)
+int as_maps_copy(struct as_maps *dst, const struct as_maps *src)
 {
-	const char *b = base_of(path);
-	char **n;
-	size_t i;
-
-	for (i = 0; i < as->nr_names; i++)
-		if (!strcmp(as->mmap_names[i], b))
-			return 0;
-	n = realloc(as->mmap_names, (as->nr_names + 1) * sizeof(*n));
-	if (!n)
-		return -1;
-	as->mmap_names = n;
-	n[as->nr_names] = strdup(b);
-	if (!n[as->nr_names])
-		return -1;
-	as->nr_names++;
+	dst->nr = 0;
+	dst->last = 0;
+	if (!src->nr)
+		return 0;
+	if (reserve(dst, src->nr))
+		return BR_ESYS;
+	memcpy(dst->v, src->v, src->nr * sizeof(*src->v));
+	dst->nr = src->nr;
 	return 0;
 }
 
-bool as_has_mmap_of(const struct addrspace *as, const char *base_name)
+void as_maps_free(struct as_maps *m)
 {
-	size_t i;
-
-	for (i = 0; i < as->nr_names; i++)
-		if (!strcmp(as->mmap_names[i], base_name))
-			return true;
-	return false;
+	free(m->v);
+	memset(m, 0, sizeof(*m));
 }
 
 struct dso *as_kernel_dso(struct addrspace *as)
@@ -292,8 +261,6 @@ int as_mmap_prepare(struct addrspace *as, const struct ev_mmap *e,
 		res->skip = true;
 		return 0;
 	}
-	if (note_name(as, e->path))
-		return -1;
 	if (dso) {
 		res->dso = dso;
 	} else if (kernel &&
@@ -302,7 +269,7 @@ int as_mmap_prepare(struct addrspace *as, const struct ev_mmap *e,
 					e->build_id_size, true);
 
 		if (!k)
-			return -1;
+			return BR_ESYS;
 		/* perf records the runtime address of _text as the offset. */
 		dso_set_kernel_text(as->reg, k, e->pgoff);
 		res->dso = k;
@@ -311,7 +278,7 @@ int as_mmap_prepare(struct addrspace *as, const struct ev_mmap *e,
 		res->dso = dso_get(as->reg, e->path, e->build_id,
 				   e->build_id_size, kernel);
 		if (!res->dso)
-			return -1;
+			return BR_ESYS;
 	}
 	return 0;
 }
@@ -332,6 +299,11 @@ int as_mmap_apply(struct addrspace *as, const struct ev_mmap *e,
 	nm.id = as->next_id;
 	nm.seq = as->next_id++;
 	nm.dso = res->dso;
+	nm.prot = e->prot;
+	nm.flags = e->flags;
+	nm.maj = e->maj;
+	nm.min = e->min;
+	nm.ino = e->ino;
 	if (res->kernel_text)
 		as->kdso = res->dso;
 	if (is_kernel_mode(e->cpumode))
@@ -341,17 +313,8 @@ int as_mmap_apply(struct addrspace *as, const struct ev_mmap *e,
 	else
 		p = get_proc(as, e->pid);
 	if (!p)
-		return -1;
-	return insert_map(p, &nm);
-}
-
-int as_mmap(struct addrspace *as, const struct ev_mmap *e, struct dso *dso)
-{
-	struct as_mmap_res res;
-
-	if (as_mmap_prepare(as, e, dso, &res))
-		return -1;
-	return as_mmap_apply(as, e, &res);
+		return BR_ESYS;
+	return as_maps_insert(&p->maps, &nm);
 }
 
 void as_set_kernel_dso(struct addrspace *as, struct dso *d)
@@ -380,8 +343,8 @@ int as_identity(struct addrspace *as, struct dso *dso)
 		nm.dso = dso;
 		nm.id = as->next_id;
 		nm.seq = as->next_id++;
-		if (insert_map(&as->any, &nm))
-			return -1;
+		if (as_maps_insert(&as->any.maps, &nm))
+			return BR_ESYS;
 	}
 	return 0;
 }
@@ -395,7 +358,7 @@ int as_comm(struct addrspace *as, const struct ev_comm *c)
 	changed(as);
 	p = find_proc(as, c->pid);
 	if (p)
-		p->nr = 0;
+		p->maps.nr = 0;
 	return 0;
 }
 
@@ -409,40 +372,17 @@ int as_task(struct addrspace *as, const struct ev_task *t)
 	parent = find_proc(as, t->ppid);
 	child = get_proc(as, t->pid);
 	if (!child)
-		return -1;
-	child->nr = 0;
-	child->last = 0;
-	if (!parent || !parent->nr)
+		return BR_ESYS;
+	if (!parent) {
+		child->maps.nr = 0;
 		return 0;
-	if (reserve(child, parent->nr))
-		return -1;
-	memcpy(child->maps, parent->maps, parent->nr * sizeof(*parent->maps));
-	child->nr = parent->nr;
-	return 0;
+	}
+	return as_maps_copy(&child->maps, &parent->maps);
 }
 
 static const struct as_map *lookup(struct proc *p, uint64_t addr)
 {
-	size_t lo = 0, hi = p->nr;
-
-	if (!p->nr)
-		return NULL;
-	if (p->last < p->nr && addr >= p->maps[p->last].start &&
-	    addr < p->maps[p->last].end)
-		return &p->maps[p->last];
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (p->maps[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo && addr < p->maps[lo - 1].end) {
-		p->last = lo - 1;
-		return &p->maps[lo - 1];
-	}
-	return NULL;
+	return as_maps_find(&p->maps, addr);
 }
 
 /* Without a pid: every process, newest mapping first. */
@@ -451,10 +391,10 @@ static const struct as_map *lookup_all(struct addrspace *as, uint64_t addr)
 	const struct as_map *best = NULL, *m;
 	size_t i;
 
-	for (i = 0; i < as->cap; i++) {
-		if (!as->procs[i])
+	for (i = 0; i < as->procs.cap; i++) {
+		if (!as->procs.slots[i].used || !proc_at(as, i))
 			continue;
-		m = lookup(as->procs[i], addr);
+		m = lookup(proc_at(as, i), addr);
 		if (m && (!best || m->seq > best->seq))
 			best = m;
 	}
@@ -473,6 +413,8 @@ static enum as_res state_res(enum dso_state s)
 		return AS_MISMATCH;
 	case DSO_NO_KERNEL:
 		return AS_KERNEL;
+	case DSO_NO_MEMORY:
+		return AS_NOMEM;
 	default:
 		return AS_UNUSABLE;
 	}
@@ -487,8 +429,7 @@ void as_resolve(struct addrspace *as, int32_t pid, enum ev_cpumode cpumode,
 	bool kernel = is_kernel_mode(cpumode) ||
 		      (cpumode == EV_CPU_UNKNOWN && addr >= KERNEL_START) ||
 		      addr >= KERNEL_START;
-	uint64_t h = (addr ^ ((uint64_t)(uint32_t)pid << 32) ^ kernel) *
-		     0x9e3779b97f4a7c15ull;
+	uint64_t h = br_hash2(addr, (uint64_t)(uint32_t)pid << 1 | kernel);
 	struct as_cache_ent *e;
 
 	if (!as->cache) {
@@ -498,8 +439,7 @@ void as_resolve(struct addrspace *as, int32_t pid, enum ev_cpumode cpumode,
 			return;
 		}
 	}
-	e = &as->cache[h >> 54];
-	_Static_assert(AS_CACHE == 1024, "64 - 54 bits of index");
+	e = &as->cache[h & (AS_CACHE - 1)];
 	if (e->gen == as->gen && e->addr == addr && e->pid == pid &&
 	    e->kernel == kernel) {
 		*out = e->r;

@@ -25,8 +25,8 @@
  * whose ends fall in two mappings can be told apart from one in a single
  * mapping even when both are of the same DSO.
  */
-#ifndef BLOCKRANGE_CLI_ADDRSPACE_H
-#define BLOCKRANGE_CLI_ADDRSPACE_H
+#ifndef BLOCKRANGE_CLI_RESOLVE_ADDRSPACE_H
+#define BLOCKRANGE_CLI_RESOLVE_ADDRSPACE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -42,7 +42,38 @@ struct as_map {
 	struct dso *dso;
 	uint64_t id;		/* unique per mapping */
 	uint64_t seq;		/* creation order, for "newest first" */
+	/* as the MMAP2 record has them (0 when unknown) */
+	uint32_t prot;		/* PROT_* */
+	uint32_t flags;		/* MAP_SHARED, MAP_PRIVATE */
+	uint32_t maj;
+	uint32_t min;
+	uint64_t ino;
 };
+
+/*
+ * The mappings of one address space, sorted by start and disjoint: a
+ * process's here, and the recorder's mirror of /proc/PID/maps
+ * (record/record.c).  Zero-initialise; as_maps_free() releases.
+ */
+struct as_maps {
+	struct as_map *v;
+	size_t nr;
+	size_t cap;
+	size_t last;		/* the last hit: runs of addresses in one */
+};
+
+/*
+ * Add @nm, cutting whatever part of older mappings it overlaps (as
+ * mmap(2) does).  0, or BR_ESYS (base/status.h) out of memory.
+ */
+int as_maps_insert(struct as_maps *m, const struct as_map *nm);
+
+/* The mapping containing @addr, or NULL. */
+const struct as_map *as_maps_find(struct as_maps *m, uint64_t addr);
+
+/* @dst becomes a copy of @src (a forked process): 0 or BR_ESYS. */
+int as_maps_copy(struct as_maps *dst, const struct as_maps *src);
+void as_maps_free(struct as_maps *m);
 
 enum as_res {
 	AS_OK = 0,		/* @dso and @vaddr are set */
@@ -55,6 +86,7 @@ enum as_res {
 	AS_OUTSIDE,		/* in the mapping, but not in the file's
 				 * PT_LOADs / executable sections */
 	AS_FILTERED,		/* a DSO the filter left out (not loaded) */
+	AS_NOMEM,		/* loading the DSO ran out of memory */
 	AS_NR_RES,
 };
 
@@ -71,16 +103,13 @@ struct addrspace *as_new(struct dso_registry *reg);
 void as_free(struct addrspace *as);
 
 /*
- * Event handlers; 0, or -1 out of memory.  as_mmap(): @dso NULL looks the
- * DSO up by the mmap's path and build-id; else the mapping is of @dso.
- */
-int as_mmap(struct addrspace *as, const struct ev_mmap *m, struct dso *dso);
-
-/*
- * as_mmap() in two steps, for several address spaces that follow the same
- * events (par.h): as_mmap_prepare() decides what the mmap maps (creating
- * its DSO in the registry; the kernel's records its _text), once, and
- * as_mmap_apply() maps it into any address space.  0, or -1 out of memory.
+ * Event handlers; 0, or BR_ESYS (base/status.h) out of memory.
+ *
+ * An mmap in two steps, for several address spaces that follow the same
+ * events (input/par.h): as_mmap_prepare() decides what the mmap maps
+ * (creating its DSO in the registry, looked up by the mmap's path and
+ * build-id unless @dso is given; the kernel's records its _text), once,
+ * and as_mmap_apply() maps it into any address space.
  */
 struct as_mmap_res {
 	bool skip;		/* not a mapping that holds code */
@@ -101,7 +130,7 @@ int as_task(struct addrspace *as, const struct ev_task *t);
 /*
  * A mapping of @dso's executable PT_LOADs at their own addresses, seen by
  * every process: what a non-PIE executable given with --binary needs when
- * the input has no mmap of it.  0, or -1 out of memory.
+ * the input has no mmap of it.  0, or BR_ESYS (base/status.h) out of memory.
  */
 int as_identity(struct addrspace *as, struct dso *dso);
 
@@ -120,10 +149,7 @@ void as_resolve(struct addrspace *as, int32_t pid, enum ev_cpumode cpumode,
 void as_set_filter(struct addrspace *as,
 		   bool (*want)(void *arg, const struct dso *d), void *arg);
 
-/* Whether any mmap of a file named like @dso (basename) was seen. */
-bool as_has_mmap_of(const struct addrspace *as, const char *base_name);
-
 /* The kernel DSO (created on first use); NULL if out of memory. */
 struct dso *as_kernel_dso(struct addrspace *as);
 
-#endif /* BLOCKRANGE_CLI_ADDRSPACE_H */
+#endif /* BLOCKRANGE_CLI_RESOLVE_ADDRSPACE_H */

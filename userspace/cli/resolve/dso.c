@@ -12,6 +12,8 @@
 
 #include "resolve/dso.h"
 
+#include "base/status.h"
+
 #include <elfutils/debuginfod.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
@@ -28,7 +30,7 @@
 
 struct bid_note {
 	char *path;
-	uint8_t id[DSO_BUILD_ID_MAX];
+	uint8_t id[BR_BUILD_ID_MAX];
 	uint8_t size;
 	bool kernel;
 };
@@ -57,15 +59,6 @@ static const char *base_of(const char *path)
 	const char *s = strrchr(path, '/');
 
 	return s && s[1] ? s + 1 : path;
-}
-
-void dso_build_id_hex(const uint8_t *id, size_t size, char *buf)
-{
-	size_t i;
-
-	for (i = 0; i < size; i++)
-		sprintf(buf + 2 * i, "%02x", id[i]);
-	buf[2 * size] = '\0';
 }
 
 static bool is_file(const char *path)
@@ -209,21 +202,21 @@ static int note_locked(struct dso_registry *r, const char *path,
 {
 	struct bid_note *n;
 
-	if (!id_size || id_size > DSO_BUILD_ID_MAX)
+	if (!id_size || id_size > BR_BUILD_ID_MAX)
 		return 0;
 	if (r->nr_notes == r->cap_notes) {
 		size_t c = r->cap_notes ? 2 * r->cap_notes : 16;
 
 		n = realloc(r->notes, c * sizeof(*n));
 		if (!n)
-			return -1;
+			return BR_ESYS;
 		r->notes = n;
 		r->cap_notes = c;
 	}
 	n = &r->notes[r->nr_notes];
 	n->path = strdup(path);
 	if (!n->path)
-		return -1;
+		return BR_ESYS;
 	memcpy(n->id, id, id_size);
 	n->size = (uint8_t)id_size;
 	n->kernel = kernel;
@@ -263,7 +256,7 @@ static struct dso *get_locked(struct dso_registry *r, const char *path,
 	struct dso *d;
 	size_t i;
 
-	if (id_size > DSO_BUILD_ID_MAX)
+	if (id_size > BR_BUILD_ID_MAX)
 		id_size = 0;
 	if (!id_size) {
 		const struct bid_note *n = noted_id(r, path, kernel);
@@ -342,15 +335,32 @@ static void set_why(struct dso *d, enum dso_state st, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * Open the binary of @d with eb_open_ex(): 0, or the state of a DSO whose
+ * file it refused: out of memory, or a file that is not a usable binary.
+ */
+static enum dso_state open_binary(struct dso *d, const char *path,
+				  const struct eb_open_opts *eo, char *err,
+				  size_t errsz)
+{
+	int r;
+
+	errno = 0;
+	r = eb_open_ex(path, eo, &d->bin, err, errsz);
+	if (!r)
+		return DSO_UNLOADED;
+	return r == BR_ESYS && errno == ENOMEM ? DSO_NO_MEMORY : DSO_UNUSABLE;
+}
+
 /* perf's cache: BUILDID_DIR/.build-id/xx/yyyy.../NAME */
 static char *cache_path(const struct dso_registry *r, const struct dso *d,
 			const char *name)
 {
-	char hex[2 * DSO_BUILD_ID_MAX + 1], *p;
+	char hex[BR_BUILD_ID_HEX], *p;
 
 	if (!d->build_id_size)
 		return NULL;
-	dso_build_id_hex(d->build_id, d->build_id_size, hex);
+	br_build_id_hex(d->build_id, d->build_id_size, hex);
 	if (asprintf(&p, "%s/.build-id/%.2s/%s/%s", r->buildid_dir, hex,
 		     hex + 2, name) < 0)
 		return NULL;
@@ -361,7 +371,7 @@ static char *cache_path(const struct dso_registry *r, const struct dso *d,
 static int id_check(const struct dso *d, const char *file, char *got,
 		    size_t gotsz)
 {
-	uint8_t id[EB_BUILD_ID_MAX];
+	uint8_t id[BR_BUILD_ID_MAX];
 	int n;
 
 	if (!d->build_id_size)
@@ -370,7 +380,7 @@ static int id_check(const struct dso *d, const char *file, char *got,
 	if (n == (int)d->build_id_size && !memcmp(id, d->build_id, n))
 		return 1;
 	if (n > 0)
-		dso_build_id_hex(id, (size_t)n, got);
+		br_build_id_hex(id, (size_t)n, got);
 	else
 		snprintf(got, gotsz, "%s", n < 0 ? "not ELF" : "no build-id");
 	return 0;
@@ -393,13 +403,13 @@ static debuginfod_client *dbgd(struct dso_registry *r)
  */
 static char *find_code(struct dso_registry *r, struct dso *d)
 {
-	char hex[2 * DSO_BUILD_ID_MAX + 1], got[64] = "", *p = NULL;
+	char hex[BR_BUILD_ID_HEX], got[64] = "", *p = NULL;
 	char *mismatch = NULL, *tried = NULL;
 	const char *cand[3];
 	char *own[3] = { NULL, NULL, NULL };
 	size_t n = 0, i;
 
-	dso_build_id_hex(d->build_id, d->build_id_size, hex);
+	br_build_id_hex(d->build_id, d->build_id_size, hex);
 	if (r->o.symfs && asprintf(&own[0], "%s%s", r->o.symfs, d->path) >= 0)
 		cand[n++] = own[0];
 	own[1] = cache_path(r, d, "elf");
@@ -512,7 +522,7 @@ static char *find_debug(struct dso_registry *r, struct dso *d,
 		 * elfutils may have fetched the debug file from debuginfod
 		 * itself without telling its name; the client's cache does.
 		 */
-		uint8_t id[EB_BUILD_ID_MAX];
+		uint8_t id[BR_BUILD_ID_MAX];
 		int n = eb_file_build_id(code, id), fd = -1;
 		char *path = NULL;
 
@@ -550,7 +560,7 @@ static int load_kallsyms(struct dso *d, const char *path, uint64_t *text)
 	*text = 0;
 	if (!f) {
 		set_why(d, DSO_NOT_FOUND, "%s: %s", path, strerror(errno));
-		return -1;
+		return BR_ESYS;
 	}
 	while (fgets(line, sizeof(line), f)) {
 		char type, name[512];
@@ -563,7 +573,7 @@ static int load_kallsyms(struct dso *d, const char *path, uint64_t *text)
 				"%s:%lu: expected 'ADDRESS TYPE NAME', got '%.48s'",
 				path, lineno, line);
 			fclose(f);
-			return -1;
+			return BR_EINPUT;
 		}
 		if (!strcmp(name, "_text"))
 			*text = a;
@@ -588,7 +598,7 @@ static int load_kallsyms(struct dso *d, const char *path, uint64_t *text)
 	if (!d->nr_ksyms) {
 		set_why(d, DSO_UNUSABLE,
 			"%s: expected kernel text symbols, got none", path);
-		return -1;
+		return BR_EINPUT;
 	}
 	qsort(d->ksyms, d->nr_ksyms, sizeof(*d->ksyms), cmp_ksym);
 	for (i = 0; i < d->nr_ksyms; i++) {
@@ -606,8 +616,8 @@ static int load_kallsyms(struct dso *d, const char *path, uint64_t *text)
 	return 0;
 oom:
 	fclose(f);
-	set_why(d, DSO_UNUSABLE, "out of memory");
-	return -1;
+	set_why(d, DSO_NO_MEMORY, "out of memory");
+	return BR_ESYS;
 }
 
 /* The value of the symbol @name in the ELF file's .symtab, 0 if none. */
@@ -652,10 +662,11 @@ static uint64_t elf_symbol(const char *path, const char *name)
 
 static enum dso_state load_kernel(struct dso_registry *r, struct dso *d)
 {
-	char err[1024], got[64], hex[2 * DSO_BUILD_ID_MAX + 1];
+	char err[1024], got[64], hex[BR_BUILD_ID_HEX];
 	struct eb_open_opts eo = { .code_set = r->o.code_set };
+	enum dso_state st;
 
-	dso_build_id_hex(d->build_id, d->build_id_size, hex);
+	br_build_id_hex(d->build_id, d->build_id_size, hex);
 	if (r->o.vmlinux) {
 		uint64_t text;
 
@@ -670,8 +681,9 @@ static enum dso_state load_kernel(struct dso_registry *r, struct dso *d)
 				r->o.vmlinux, got, hex);
 			return d->state;
 		}
-		if (eb_open_ex(r->o.vmlinux, &eo, &d->bin, err, sizeof(err))) {
-			set_why(d, DSO_UNUSABLE, "%s", err);
+		st = open_binary(d, r->o.vmlinux, &eo, err, sizeof(err));
+		if (st != DSO_UNLOADED) {
+			set_why(d, st, "%s", err);
 			return d->state;
 		}
 		d->file = strdup(r->o.vmlinux);
@@ -718,6 +730,7 @@ enum dso_state dso_load(struct dso_registry *r, struct dso *d)
 static enum dso_state load_locked(struct dso_registry *r, struct dso *d)
 {
 	struct eb_open_opts eo = { .code_set = r->o.code_set };
+	enum dso_state st;
 	char err[1024];
 	char *code;
 
@@ -732,14 +745,15 @@ static enum dso_state load_locked(struct dso_registry *r, struct dso *d)
 	code = find_code(r, d);
 	if (!code) {
 		if (d->state == DSO_UNLOADED)
-			set_why(d, DSO_UNUSABLE, "out of memory");
+			set_why(d, DSO_NO_MEMORY, "out of memory");
 		return d->state;
 	}
 	d->file = code;
 	d->debug_file = find_debug(r, d, code);
 	eo.sym_path = d->debug_file;
-	if (eb_open_ex(code, &eo, &d->bin, err, sizeof(err))) {
-		set_why(d, DSO_UNUSABLE, "%s", err);
+	st = open_binary(d, code, &eo, err, sizeof(err));
+	if (st != DSO_UNLOADED) {
+		set_why(d, st, "%s", err);
 		return d->state;
 	}
 	/* A debug file without a .symtab of its own does not count. */
@@ -776,6 +790,25 @@ const struct kallsym *dso_ksym_at(const struct dso *d, uint64_t addr)
 	}
 	if (lo && addr < d->ksyms[lo - 1].end)
 		return &d->ksyms[lo - 1];
+	return NULL;
+}
+
+const void *dso_sym_at(const struct dso *d, uint64_t vaddr, size_t *idx)
+{
+	if (d->state == DSO_READY) {
+		const struct eb_sym *s = eb_sym_at(&d->bin, vaddr);
+
+		if (s)
+			*idx = (size_t)(s - d->bin.syms);
+		return s;
+	}
+	if (d->state == DSO_SYMS_ONLY) {
+		const struct kallsym *k = dso_ksym_at(d, vaddr);
+
+		if (k)
+			*idx = (size_t)(k - d->ksyms);
+		return k;
+	}
 	return NULL;
 }
 

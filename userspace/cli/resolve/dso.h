@@ -43,9 +43,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "resolve/elfbin.h"
+#include "base/buildid.h"
 
-#define DSO_BUILD_ID_MAX 20
+#include "resolve/elfbin.h"
 
 struct dso_opts {
 	const char *symfs;	/* --symfs DIR, NULL: none */
@@ -67,6 +67,8 @@ enum dso_state {
 	DSO_MISMATCH,		/* only files with another build-id */
 	DSO_UNUSABLE,		/* a file, but not a usable binary */
 	DSO_NO_KERNEL,		/* the kernel, without --vmlinux/--kallsyms */
+	DSO_NO_MEMORY,		/* loading it ran out of memory: whoever
+				 * resolves through it stops (BR_ESYS) */
 };
 
 struct kallsym {
@@ -79,7 +81,7 @@ struct dso {
 	unsigned idx;		/* in the registry, creation order */
 	char *path;		/* as recorded */
 	const char *short_name;	/* basename of @path ("[kernel.kallsyms]") */
-	uint8_t build_id[DSO_BUILD_ID_MAX];
+	uint8_t build_id[BR_BUILD_ID_MAX];
 	uint8_t build_id_size;	/* 0: none recorded */
 	bool kernel;
 	enum dso_state state;	/* read it after dso_load() */
@@ -113,7 +115,10 @@ void dso_registry_free(struct dso_registry *r);
 struct dso *dso_get(struct dso_registry *r, const char *path,
 		    const uint8_t *id, size_t id_size, bool kernel);
 
-/* Record a build-id table entry (path -> id) for DSOs made later. */
+/*
+ * Record a build-id table entry (path -> id) for DSOs made later: 0 or
+ * BR_ESYS (base/status.h) out of memory.
+ */
 int dso_note_build_id(struct dso_registry *r, const char *path,
 		      const uint8_t *id, size_t id_size, bool kernel);
 
@@ -130,7 +135,7 @@ struct dso *dso_at(const struct dso_registry *r, size_t i);
 
 /*
  * Look the DSO's files up and open them, once; returns its state.  Out of
- * memory is DSO_UNUSABLE with why "out of memory".  Threads: dso_load() and
+ * memory is DSO_NO_MEMORY with why "out of memory".  Threads: dso_load() and
  * the read-only lookups (dso_addr(), dso_ksym_at(), the eb_* queries of a
  * loaded DSO) may run on several threads at once, and so may dso_get(),
  * dso_note_build_id() and dso_set_kernel_text() (under the registry's
@@ -150,14 +155,19 @@ bool dso_addr(const struct dso *d, uint64_t off_or_addr, uint64_t *vaddr);
 const struct kallsym *dso_ksym_at(const struct dso *d, uint64_t addr);
 
 /*
+ * The symbol of @d containing @vaddr: a struct eb_sym of its binary
+ * (READY) or a struct kallsym (SYMS_ONLY), its index among them in *@idx;
+ * NULL if none contains it.  The owner of a block (the symbol of its
+ * start) and BOLT's function of an address.
+ */
+const void *dso_sym_at(const struct dso *d, uint64_t vaddr, size_t *idx);
+
+/*
  * Source position of the instruction at @vaddr (with dso_opts.source):
  * true and *file / *line, or false if DWARF has none.  *file stays valid
  * until the registry is freed.
  */
 bool dso_source_line(struct dso_registry *r, struct dso *d, uint64_t vaddr,
 		     const char **file, int *line);
-
-/* "ab12..." (lower-case hex) of @id into @buf (>= 2 * size + 1). */
-void dso_build_id_hex(const uint8_t *id, size_t size, char *buf);
 
 #endif /* BLOCKRANGE_CLI_DSO_H */

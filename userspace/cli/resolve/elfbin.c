@@ -7,6 +7,7 @@
 
 #include "resolve/elfbin.h"
 
+#include "base/status.h"
 #include "resolve/altdis.h"
 
 #include <errno.h>
@@ -50,20 +51,20 @@ static int read_file(const char *path, unsigned char **data, size_t *size,
 
 	if (fd < 0) {
 		snprintf(err, errsz, "%s: %s", path, strerror(errno));
-		return -1;
+		return BR_ESYS;
 	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 		snprintf(err, errsz, "%s: expected an ELF executable, got %s",
 			 path, S_ISDIR(st.st_mode) ? "a directory" :
 			 "a special file");
 		close(fd);
-		return -1;
+		return BR_ESYS;
 	}
 	buf = malloc(st.st_size ? (size_t)st.st_size : 1);
 	if (!buf) {
 		snprintf(err, errsz, "%s: out of memory", path);
 		close(fd);
-		return -1;
+		return BR_ESYS;
 	}
 	while (done < (size_t)st.st_size) {
 		ssize_t n = read(fd, buf + done, (size_t)st.st_size - done);
@@ -73,7 +74,7 @@ static int read_file(const char *path, unsigned char **data, size_t *size,
 				 n ? strerror(errno) : "short file");
 			free(buf);
 			close(fd);
-			return -1;
+			return BR_ESYS;
 		}
 		done += (size_t)n;
 	}
@@ -138,7 +139,7 @@ static int push_code(struct eb_binary *b, size_t *cap, const cs_insn *in)
 		struct eb_insn *c = realloc(b->code, n * sizeof(*c));
 
 		if (!c)
-			return -1;
+			return BR_ESYS;
 		b->code = c;
 		*cap = n;
 	}
@@ -157,7 +158,7 @@ static int push_raw(struct eb_binary *b, size_t *cap, uint64_t addr,
 		struct eb_insn *c = realloc(b->code, n * sizeof(*c));
 
 		if (!c)
-			return -1;
+			return BR_ESYS;
 		b->code = c;
 		*cap = n;
 	}
@@ -181,7 +182,7 @@ static int decode_region(struct eb_binary *b, const struct eb_section *s,
 	uint64_t addr = lo;
 
 	if (!in)
-		return -1;
+		return BR_ESYS;
 	while (addr < hi) {
 		const uint8_t *code = b->image + s->offset + (addr - s->addr);
 		size_t size = (size_t)(hi - addr);
@@ -190,7 +191,7 @@ static int decode_region(struct eb_binary *b, const struct eb_section *s,
 		if (cs_disasm_iter(h, &code, &size, &a, in)) {
 			if (push_code(b, cap, in)) {
 				cs_free(in, 1);
-				return -1;
+				return BR_ESYS;
 			}
 			addr = a;
 		} else {
@@ -200,7 +201,7 @@ static int decode_region(struct eb_binary *b, const struct eb_section *s,
 
 			if (n && push_raw(b, cap, addr, n)) {
 				cs_free(in, 1);
-				return -1;
+				return BR_ESYS;
 			}
 			addr += n ? n : 1;
 		}
@@ -222,7 +223,7 @@ static Elf_Scn *find_scn(Elf *elf, GElf_Word type, GElf_Shdr *sh)
 
 /*
  * Function symbols of @symscn that lie in executable sections of @b, one
- * per address (the best ranked), sorted.  0, or -1 out of memory.
+ * per address (the best ranked), sorted.  0, or BR_ESYS out of memory.
  */
 static int load_symbols(struct eb_binary *b, Elf *elf, Elf_Scn *symscn,
 			const GElf_Shdr *symsh, char *err, size_t errsz)
@@ -238,7 +239,7 @@ static int load_symbols(struct eb_binary *b, Elf *elf, Elf_Scn *symscn,
 	raw = calloc(n ? n : 1, sizeof(*raw));
 	if (!raw) {
 		snprintf(err, errsz, "%s: out of memory", b->path);
-		return -1;
+		return BR_ESYS;
 	}
 	for (i = 0; i < n; i++) {
 		GElf_Sym s;
@@ -270,7 +271,7 @@ static int load_symbols(struct eb_binary *b, Elf *elf, Elf_Scn *symscn,
 	if (!b->syms) {
 		free(raw);
 		snprintf(err, errsz, "%s: out of memory", b->path);
-		return -1;
+		return BR_ESYS;
 	}
 	for (i = 0, u = 0; i < nraw; i++) {
 		if (u && b->syms[u - 1].start == raw[i].addr)
@@ -282,7 +283,7 @@ static int load_symbols(struct eb_binary *b, Elf *elf, Elf_Scn *symscn,
 			free(raw);
 			b->nr_syms = u;
 			snprintf(err, errsz, "%s: out of memory", b->path);
-			return -1;
+			return BR_ESYS;
 		}
 		u++;
 	}
@@ -293,8 +294,8 @@ static int load_symbols(struct eb_binary *b, Elf *elf, Elf_Scn *symscn,
 
 /*
  * The symbols: @sym_path's .symtab if given and present, else the
- * binary's .symtab, else its .dynsym.  0, -1 out of memory, -2 with a
- * message if @sym_path is not a readable ELF file.
+ * binary's .symtab, else its .dynsym.  0, BR_ESYS out of memory, or
+ * BR_EINPUT if @sym_path is not a readable ELF file (with a message).
  */
 static int pick_symbols(struct eb_binary *b, Elf *elf, const char *sym_path,
 			char *err, size_t errsz)
@@ -310,7 +311,7 @@ static int pick_symbols(struct eb_binary *b, Elf *elf, const char *sym_path,
 		if (fd < 0) {
 			snprintf(err, errsz, "%s: %s", sym_path,
 				 strerror(errno));
-			return -2;
+			return BR_EINPUT;
 		}
 		dbg = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 		if (!dbg || elf_kind(dbg) != ELF_K_ELF) {
@@ -320,7 +321,7 @@ static int pick_symbols(struct eb_binary *b, Elf *elf, const char *sym_path,
 			if (dbg)
 				elf_end(dbg);
 			close(fd);
-			return -2;
+			return BR_EINPUT;
 		}
 		scn = find_scn(dbg, SHT_SYMTAB, &sh);
 		r = scn ? load_symbols(b, dbg, scn, &sh, err, errsz) : 0;
@@ -334,7 +335,7 @@ static int pick_symbols(struct eb_binary *b, Elf *elf, const char *sym_path,
 			if (!b->sym_path_buf) {
 				snprintf(err, errsz, "%s: out of memory",
 					 b->path);
-				return -1;
+				return BR_ESYS;
 			}
 			b->sym_path = b->sym_path_buf;
 			return 0;
@@ -346,7 +347,7 @@ static int pick_symbols(struct eb_binary *b, Elf *elf, const char *sym_path,
 	scn = find_scn(elf, SHT_SYMTAB, &sh);
 	if (scn) {
 		if (load_symbols(b, elf, scn, &sh, err, errsz))
-			return -1;
+			return BR_ESYS;
 		if (b->nr_syms) {
 			b->symsrc = EB_SYMS_SYMTAB;
 			return 0;
@@ -357,7 +358,7 @@ static int pick_symbols(struct eb_binary *b, Elf *elf, const char *sym_path,
 	scn = find_scn(elf, SHT_DYNSYM, &sh);
 	if (scn) {
 		if (load_symbols(b, elf, scn, &sh, err, errsz))
-			return -1;
+			return BR_ESYS;
 		if (b->nr_syms)
 			b->symsrc = EB_SYMS_DYNSYM;
 	}
@@ -375,7 +376,7 @@ static int cmp_sym(const void *a, const void *b)
  * perf's "NAME@plt" symbols for the PLT entries no symbol covers: entry i
  * of .rela.plt is the i-th 16-byte stub of .plt.sec, or of .plt after its
  * first stub.  Display only: added after the code set was decoded, which
- * (as llvm-profgen's) has no PLT.  0, or -1 out of memory.
+ * (as llvm-profgen's) has no PLT.  0, or BR_ESYS out of memory.
  */
 static int add_plt_symbols(struct eb_binary *b, Elf *elf, size_t shstrndx)
 {
@@ -418,7 +419,7 @@ static int add_plt_symbols(struct eb_binary *b, Elf *elf, size_t shstrndx)
 	n = rsh.sh_size / rsh.sh_entsize;
 	v = realloc(b->syms, (b->nr_syms + n + 1) * sizeof(*v));
 	if (!v)
-		return -1;
+		return BR_ESYS;
 	b->syms = v;
 	for (i = 0; i < n; i++) {
 		uint64_t addr = plt + step * i;
@@ -436,7 +437,7 @@ static int add_plt_symbols(struct eb_binary *b, Elf *elf, size_t shstrndx)
 			continue;
 		full = malloc(strlen(name) + 5);
 		if (!full)
-			return -1;
+			return BR_ESYS;
 		sprintf(full, "%s@plt", name);
 		v[b->nr_syms + added].start = addr;
 		v[b->nr_syms + added].end = addr + step;
@@ -448,38 +449,65 @@ static int add_plt_symbols(struct eb_binary *b, Elf *elf, size_t shstrndx)
 	return 0;
 }
 
-/* NT_GNU_BUILD_ID from the notes of @elf; its size, 0 if none. */
-static int read_build_id(Elf *elf, uint8_t id[EB_BUILD_ID_MAX])
+/* NT_GNU_BUILD_ID among the notes of @d; its size, 0 if none. */
+static int note_build_id(const Elf_Data *d, uint8_t id[BR_BUILD_ID_MAX])
 {
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
+	size_t off = 0, noff, doff;
+	GElf_Nhdr nh;
 
-	while ((scn = elf_nextscn(elf, scn))) {
-		Elf_Data *data;
-		GElf_Nhdr nh;
-		size_t off = 0, noff, doff;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
-			continue;
-		data = elf_getdata(scn, NULL);
-		if (!data)
-			continue;
-		while ((off = gelf_getnote(data, off, &nh, &noff, &doff))) {
-			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
-			    !memcmp((char *)data->d_buf + noff, "GNU", 4) &&
-			    nh.n_descsz && nh.n_descsz <= EB_BUILD_ID_MAX) {
-				memcpy(id, (char *)data->d_buf + doff,
-				       nh.n_descsz);
-				return (int)nh.n_descsz;
-			}
+	while (off < d->d_size &&
+	       (off = gelf_getnote((Elf_Data *)d, off, &nh, &noff, &doff))) {
+		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+		    !memcmp((const char *)d->d_buf + noff, "GNU", 4) &&
+		    nh.n_descsz && nh.n_descsz <= BR_BUILD_ID_MAX) {
+			memcpy(id, (const char *)d->d_buf + doff, nh.n_descsz);
+			return (int)nh.n_descsz;
 		}
 	}
 	return 0;
 }
 
-int eb_file_build_id(const char *path, uint8_t id[EB_BUILD_ID_MAX])
+/*
+ * NT_GNU_BUILD_ID of @elf: from its PT_NOTE segments (what the loader
+ * maps, there even without section headers), else its SHT_NOTE sections.
+ * Its size, 0 if none.
+ */
+static int read_build_id(Elf *elf, uint8_t id[BR_BUILD_ID_MAX])
 {
-	int fd = open(path, O_RDONLY), n = -1;
+	Elf_Scn *scn = NULL;
+	size_t phnum, i;
+	int n = 0;
+
+	if (!elf_getphdrnum(elf, &phnum)) {
+		for (i = 0; i < phnum && !n; i++) {
+			GElf_Phdr ph;
+			Elf_Data *d;
+
+			if (!gelf_getphdr(elf, (int)i, &ph) ||
+			    ph.p_type != PT_NOTE)
+				continue;
+			d = elf_getdata_rawchunk(elf, (int64_t)ph.p_offset,
+						 ph.p_filesz, ELF_T_NHDR);
+			if (d)
+				n = note_build_id(d, id);
+		}
+	}
+	while (!n && (scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (d)
+			n = note_build_id(d, id);
+	}
+	return n;
+}
+
+int eb_file_build_id(const char *path, uint8_t id[BR_BUILD_ID_MAX])
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), n = -1;
 	Elf *elf;
 
 	if (fd < 0)
@@ -520,7 +548,7 @@ static inline unsigned popcount64(uint64_t x)
  * byte plus a 32-bit rank per 64 bytes (a quarter of a byte per text byte).
  * Left out (binary search instead) when the code set is empty, not strictly
  * increasing, or spread so thinly that the bitmap and ranks would take
- * over 60 bytes per instruction.  0, or -1 if out of memory.
+ * over 60 bytes per instruction.  0, or BR_ESYS if out of memory.
  */
 static int build_code_bitmap(struct eb_binary *b)
 {
@@ -540,7 +568,7 @@ static int build_code_bitmap(struct eb_binary *b)
 	b->code_bits = calloc((size_t)words, sizeof(*b->code_bits));
 	b->code_rank = malloc((size_t)words * sizeof(*b->code_rank));
 	if (!b->code_bits || !b->code_rank)
-		return -1;
+		return BR_ESYS;
 	b->code_lo = b->code[0].addr;
 	b->code_words = (size_t)words;
 	for (i = 0; i < b->nr_code; i++) {
@@ -602,52 +630,30 @@ int eb_open(const char *path, struct eb_binary *b, char *err, size_t errsz)
 	return eb_open_ex(path, &o, b, err, errsz);
 }
 
-int eb_open_ex(const char *path, const struct eb_open_opts *o,
-	       struct eb_binary *b, char *err, size_t errsz)
+/* An x86-64 executable, whole: its type and the extent its headers say. */
+static int check_elf(struct eb_binary *b, Elf *elf, char *err, size_t errsz)
 {
-	Elf *elf = NULL;
+	const char *path = b->path;
 	GElf_Ehdr eh;
-	Elf_Scn *scn = NULL;
-	size_t shstrndx, nph, i, cap = 0;
-	bool have_text = false;
-	int ret = -1;
 	uint64_t need;
-	csh h;
 
-	memset(b, 0, sizeof(*b));
-	b->path = strdup(path);
-	if (!b->path) {
-		snprintf(err, errsz, "%s: out of memory", path);
-		return -1;
-	}
-	b->base_name = strrchr(b->path, '/') ? strrchr(b->path, '/') + 1 :
-		       b->path;
-	if (read_file(path, &b->image, &b->image_size, err, errsz))
-		goto fail;
-	if (elf_version(EV_CURRENT) == EV_NONE) {
-		snprintf(err, errsz, "libelf: %s", elf_errmsg(-1));
-		goto fail;
-	}
-	/* The file could be read: from here on, its content is at fault. */
-	ret = -2;
-	elf = elf_memory((char *)b->image, b->image_size);
 	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
 		snprintf(err, errsz, "%s: expected an ELF executable, got %s",
 			 path, b->image_size ? "a file that is not ELF" :
 			 "an empty file");
-		goto fail;
+		return BR_EINPUT;
 	}
 	if (gelf_getclass(elf) != ELFCLASS64) {
 		snprintf(err, errsz,
 			 "%s: expected a 64-bit x86-64 executable, got a 32-bit ELF file",
 			 path);
-		goto fail;
+		return BR_EINPUT;
 	}
 	if (eh.e_machine != EM_X86_64) {
 		snprintf(err, errsz,
 			 "%s: expected an x86-64 executable, got an ELF file for machine %u",
 			 path, (unsigned)eh.e_machine);
-		goto fail;
+		return BR_EINPUT;
 	}
 	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) {
 		snprintf(err, errsz,
@@ -655,7 +661,7 @@ int eb_open_ex(const char *path, const struct eb_open_opts *o,
 			 path, eh.e_type == ET_REL ? "a relocatable object (REL)" :
 			 eh.e_type == ET_CORE ? "a core file (CORE)" :
 			 "another ELF type");
-		goto fail;
+		return BR_EINPUT;
 	}
 	b->pie = eh.e_type == ET_DYN;
 	b->entry = eh.e_entry;
@@ -664,35 +670,57 @@ int eb_open_ex(const char *path, const struct eb_open_opts *o,
 		snprintf(err, errsz,
 			 "%s: expected %" PRIu64 " bytes or more (its ELF headers say so), got %zu (a cut-off file?)",
 			 path, need, b->image_size);
-		goto fail;
+		return BR_EINPUT;
 	}
-	if (elf_getphdrnum(elf, &nph) || elf_getshdrstrndx(elf, &shstrndx)) {
-		snprintf(err, errsz, "%s: %s", path, elf_errmsg(-1));
-		goto fail;
+	return BR_OK;
+}
+
+/* The PT_LOADs, and the text base of the first executable one. */
+static int read_loads(struct eb_binary *b, Elf *elf, char *err, size_t errsz)
+{
+	bool have_text = false;
+	size_t nph, i;
+
+	if (elf_getphdrnum(elf, &nph)) {
+		snprintf(err, errsz, "%s: %s", b->path, elf_errmsg(-1));
+		return BR_EINPUT;
 	}
 	b->loads = calloc(nph ? nph : 1, sizeof(*b->loads));
-	if (!b->loads)
-		goto oom;
+	if (!b->loads) {
+		snprintf(err, errsz, "%s: out of memory", b->path);
+		return BR_ESYS;
+	}
 	for (i = 0; i < nph; i++) {
+		struct eb_load *l = &b->loads[b->nr_loads];
 		GElf_Phdr ph;
 
 		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
 			continue;
-		b->loads[b->nr_loads].vaddr = ph.p_vaddr;
-		b->loads[b->nr_loads].memsz = ph.p_memsz;
-		b->loads[b->nr_loads].offset = ph.p_offset;
-		b->loads[b->nr_loads].filesz = ph.p_filesz;
-		b->loads[b->nr_loads].exec = ph.p_flags & PF_X;
-		if ((ph.p_flags & PF_X) && !have_text) {
+		l->vaddr = ph.p_vaddr;
+		l->memsz = ph.p_memsz;
+		l->offset = ph.p_offset;
+		l->filesz = ph.p_filesz;
+		l->exec = ph.p_flags & PF_X;
+		if (l->exec && !have_text) {
 			b->text_base = ph.p_vaddr & ~(uint64_t)0xfff;
 			have_text = true;
 		}
 		b->nr_loads++;
 	}
 	if (!have_text) {
-		snprintf(err, errsz, "%s: no executable PT_LOAD segment", path);
-		goto fail;
+		snprintf(err, errsz, "%s: no executable PT_LOAD segment",
+			 b->path);
+		return BR_EINPUT;
 	}
+	return BR_OK;
+}
+
+/* The executable PROGBITS sections (code). */
+static int read_xsecs(struct eb_binary *b, Elf *elf, size_t shstrndx,
+		      char *err, size_t errsz)
+{
+	Elf_Scn *scn = NULL;
+
 	while ((scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
 		struct eb_section *x;
@@ -704,8 +732,8 @@ int eb_open_ex(const char *path, const struct eb_open_opts *o,
 		if (sh.sh_offset > b->image_size ||
 		    sh.sh_size > b->image_size - sh.sh_offset) {
 			snprintf(err, errsz, "%s: section outside the file",
-				 path);
-			goto fail;
+				 b->path);
+			return BR_EINPUT;
 		}
 		x = realloc(b->xsecs, (b->nr_xsecs + 1) * sizeof(*x));
 		if (!x)
@@ -721,31 +749,42 @@ int eb_open_ex(const char *path, const struct eb_open_opts *o,
 			goto oom;
 		b->nr_xsecs++;
 	}
+	return BR_OK;
+oom:
+	snprintf(err, errsz, "%s: out of memory", b->path);
+	return BR_ESYS;
+}
+
+/* capstone (AT&T syntax, details on), and LLVM's for what it cannot do. */
+static int open_decoders(struct eb_binary *b, char *err, size_t errsz)
+{
+	csh h;
+
 	if (cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK) {
 		snprintf(err, errsz, "capstone: cannot open an x86-64 handle");
-		goto fail;
+		return BR_ESYS;
 	}
 	b->cs_handle = (size_t)h;
-	b->alt = altdis_new();
-	if (!b->alt)
-		goto oom;
 	cs_option(h, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
 	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
-	{
-		int r = pick_symbols(b, elf, o->sym_path, err, errsz);
+	b->alt = altdis_new();
+	if (!b->alt) {
+		snprintf(err, errsz, "%s: out of memory", b->path);
+		return BR_ESYS;
+	}
+	return BR_OK;
+}
 
-		if (r == -1)
-			goto fail;
-		if (r)
-			goto fail;	/* -2: the debug file is at fault */
-	}
-	if (o->need_syms && !b->nr_syms) {
-		snprintf(err, errsz,
-			 "%s: expected function symbols in its executable sections, got none (stripped?)",
-			 path);
-		goto fail;
-	}
-	b->build_id_size = (uint8_t)read_build_id(elf, b->build_id);
+/*
+ * The symbols' ends, llvm-profgen's code set (@o->code_set), the PLT's
+ * symbols, the prefix counts of calls, returns and direct jumps, and the
+ * code bitmap.  0 or BR_ESYS out of memory.
+ */
+static int finish_code(struct eb_binary *b, Elf *elf, size_t shstrndx,
+		       const struct eb_open_opts *o)
+{
+	size_t i, cap = 0;
+
 	for (i = 0; i < b->nr_syms; i++) {
 		uint64_t end = region_end(b, i);
 
@@ -754,13 +793,13 @@ int eb_open_ex(const char *path, const struct eb_open_opts *o,
 		if (o->code_set &&
 		    decode_region(b, eb_xsec_at(b, b->syms[i].start),
 				  b->syms[i].start, end, &cap))
-			goto oom;
+			return BR_ESYS;
 	}
 	if (add_plt_symbols(b, elf, shstrndx))
-		goto oom;
+		return BR_ESYS;
 	b->xfer_prefix = malloc((b->nr_code + 1) * sizeof(*b->xfer_prefix));
 	if (!b->xfer_prefix)
-		goto oom;
+		return BR_ESYS;
 	b->xfer_prefix[0] = 0;
 	for (i = 0; i < b->nr_code; i++) {
 		enum eb_kind k = b->code[i].kind;
@@ -768,17 +807,75 @@ int eb_open_ex(const char *path, const struct eb_open_opts *o,
 		b->xfer_prefix[i + 1] = b->xfer_prefix[i] +
 			(k == EB_CALL || k == EB_RET || k == EB_JMP);
 	}
-	if (build_code_bitmap(b))
-		goto oom;
-	elf_end(elf);
-	return 0;
-oom:
-	snprintf(err, errsz, "%s: out of memory", path);
-fail:
+	return build_code_bitmap(b) ? BR_ESYS : 0;
+}
+
+/* What the file holds: segments, code sections, decoders, symbols, code. */
+static int read_binary(struct eb_binary *b, Elf *elf,
+		       const struct eb_open_opts *o, char *err, size_t errsz)
+{
+	size_t shstrndx;
+	int r = check_elf(b, elf, err, errsz);
+
+	if (!r && elf_getshdrstrndx(elf, &shstrndx)) {
+		snprintf(err, errsz, "%s: %s", b->path, elf_errmsg(-1));
+		r = BR_EINPUT;
+	}
+	if (!r)
+		r = read_loads(b, elf, err, errsz);
+	if (!r)
+		r = read_xsecs(b, elf, shstrndx, err, errsz);
+	if (!r)
+		r = open_decoders(b, err, errsz);
+	if (!r)
+		r = pick_symbols(b, elf, o->sym_path, err, errsz);
+	if (r)
+		return r;
+	if (o->need_syms && !b->nr_syms) {
+		snprintf(err, errsz,
+			 "%s: expected function symbols in its executable sections, got none (stripped?)",
+			 b->path);
+		return BR_EINPUT;
+	}
+	b->build_id_size = (uint8_t)read_build_id(elf, b->build_id);
+	if (finish_code(b, elf, shstrndx, o)) {
+		snprintf(err, errsz, "%s: out of memory", b->path);
+		return BR_ESYS;
+	}
+	return BR_OK;
+}
+
+int eb_open_ex(const char *path, const struct eb_open_opts *o,
+	       struct eb_binary *b, char *err, size_t errsz)
+{
+	Elf *elf;
+	int r;
+
+	memset(b, 0, sizeof(*b));
+	b->path = strdup(path);
+	if (!b->path) {
+		snprintf(err, errsz, "%s: out of memory", path);
+		return BR_ESYS;
+	}
+	b->base_name = strrchr(b->path, '/') ? strrchr(b->path, '/') + 1 :
+		       b->path;
+	if (read_file(path, &b->image, &b->image_size, err, errsz)) {
+		eb_close(b);
+		return BR_ESYS;
+	}
+	if (elf_version(EV_CURRENT) == EV_NONE) {
+		snprintf(err, errsz, "libelf: %s", elf_errmsg(-1));
+		eb_close(b);
+		return BR_ESYS;
+	}
+	/* The file could be read: from here on, its content is at fault. */
+	elf = elf_memory((char *)b->image, b->image_size);
+	r = read_binary(b, elf, o, err, errsz);
 	if (elf)
 		elf_end(elf);
-	eb_close(b);
-	return ret;
+	if (r)
+		eb_close(b);
+	return r;
 }
 
 void eb_close(struct eb_binary *b)

@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/buildid.h"
+
 /* Control-flow class of an instruction. */
 enum eb_kind {
 	EB_OTHER = 0,
@@ -67,8 +69,6 @@ struct eb_section {
 	char *name;
 };
 
-#define EB_BUILD_ID_MAX 20
-
 /* Where eb_binary's symbols came from. */
 enum eb_symsrc {
 	EB_SYMS_NONE = 0,	/* no symbol of an executable section */
@@ -81,7 +81,7 @@ struct altdis;
 struct eb_binary {
 	char *path;
 	const char *base_name;	/* basename of path */
-	uint8_t build_id[EB_BUILD_ID_MAX];	/* NT_GNU_BUILD_ID */
+	uint8_t build_id[BR_BUILD_ID_MAX];	/* NT_GNU_BUILD_ID */
 	uint8_t build_id_size;	/* 0: none */
 	enum eb_symsrc symsrc;
 	const char *sym_path;	/* file the symbols came from (path or the
@@ -125,8 +125,8 @@ struct eb_binary {
  * @code_set:  decode llvm-profgen's code set (eb_code_index(),
  *             eb_range_valid()); without it those report nothing as
  *             code, and opening a large binary is much cheaper
- * @need_syms: refuse (-2) a binary without function symbols in its
- *             executable sections
+ * @need_syms: refuse (BR_EINPUT) a binary without function symbols in
+ *             its executable sections
  */
 struct eb_open_opts {
 	const char *sym_path;
@@ -135,21 +135,22 @@ struct eb_open_opts {
 };
 
 /*
- * Open and decode; 0, or with a message in @err -1 if the file could not be
- * read (missing, unreadable, not a regular file, out of memory) and -2 if
- * its content is not a usable binary (not ELF, cut off, 32-bit, another
- * machine, not an executable, no code).  eb_open() is eb_open_ex() with
- * symbols from @path and the code set.
+ * Open and decode; 0, or with a message in @err BR_ESYS if the file could
+ * not be read (missing, unreadable, not a regular file, out of memory) and
+ * BR_EINPUT if its content is not a usable binary (not ELF, cut off,
+ * 32-bit, another machine, not an executable, no code; base/status.h).
+ * eb_open() is eb_open_ex() with symbols from @path and the code set.
  */
 int eb_open(const char *path, struct eb_binary *b, char *err, size_t errsz);
 int eb_open_ex(const char *path, const struct eb_open_opts *o,
 	       struct eb_binary *b, char *err, size_t errsz);
 
 /*
- * The NT_GNU_BUILD_ID of the ELF file at @path: its size (1..20), 0 if it
- * has none, -1 if the file cannot be read as ELF.
+ * The NT_GNU_BUILD_ID of the ELF file at @path (its PT_NOTE segments, else
+ * its note sections): its size (1..BR_BUILD_ID_MAX), 0 if it has none, -1
+ * if the file cannot be read as ELF.
  */
-int eb_file_build_id(const char *path, uint8_t id[EB_BUILD_ID_MAX]);
+int eb_file_build_id(const char *path, uint8_t id[BR_BUILD_ID_MAX]);
 void eb_close(struct eb_binary *b);
 
 /* Index of the code-set instruction starting exactly at @addr, or -1. */

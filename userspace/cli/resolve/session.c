@@ -9,37 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "builtin/cli.h"
-
-const char *const skip_names[SKIP_NR] = {
-	[SKIP_ABORT] = "abort",
-	[SKIP_IN_TX] = "in transaction",
-	[SKIP_EMPTY] = "empty entry",
-	[SKIP_KERNEL] = "kernel",
-	[SKIP_NO_MAPPING] = "no mapping",
-	[SKIP_NOT_FOUND] = "binary not found",
-	[SKIP_MISMATCH] = "build-id mismatch",
-	[SKIP_UNUSABLE] = "unusable binary",
-	[SKIP_OUTSIDE] = "outside code",
-	[SKIP_CROSS] = "cross-DSO",
-	[SKIP_OTHER_DSO] = "other DSO",
-	[SKIP_REVERSED] = "reversed",
-};
-
-const char *const skip_keys[SKIP_NR] = {
-	[SKIP_ABORT] = "abort",
-	[SKIP_IN_TX] = "in_tx",
-	[SKIP_EMPTY] = "empty",
-	[SKIP_KERNEL] = "kernel",
-	[SKIP_NO_MAPPING] = "no_mapping",
-	[SKIP_NOT_FOUND] = "not_found",
-	[SKIP_MISMATCH] = "build_id_mismatch",
-	[SKIP_UNUSABLE] = "unusable",
-	[SKIP_OUTSIDE] = "outside",
-	[SKIP_CROSS] = "cross_dso",
-	[SKIP_OTHER_DSO] = "other_dso",
-	[SKIP_REVERSED] = "reversed",
-};
+#include "base/status.h"
 
 static const char *base_of(const char *path)
 {
@@ -54,47 +24,44 @@ static bool want_dso(void *arg, const struct dso *d)
 }
 
 int session_init(struct session *s, const char *name,
-		 const struct session_opts *o)
+		 const struct session_opts *o, char *err, size_t errsz)
 {
 	memset(s, 0, sizeof(*s));
 	s->name = name;
 	s->o = *o;
 	s->reg = dso_registry_new(&o->dso);
 	s->as = s->reg ? as_new(s->reg) : NULL;
-	if (!s->as) {
-		session_free(s);
-		return cli_fail(CLI_EXIT_USAGE, "out of memory");
-	}
+	if (!s->as)
+		goto oom;
 	as_set_filter(s->as, want_dso, s);
 	if (o->binary) {
 		struct eb_open_opts eo = {
 			.code_set = o->dso.code_set,
 			.need_syms = true,
 		};
-		char err[CLI_ERR_MAX];
 		struct dso *d;
-		int r = eb_open_ex(o->binary, &eo, &s->bin, err, sizeof(err));
+		int r = eb_open_ex(o->binary, &eo, &s->bin, err, errsz);
 
 		if (r) {
 			session_free(s);
-			return cli_fail(r == -2 ? CLI_EXIT_INPUT :
-					CLI_EXIT_USAGE, "%s", err);
+			return r;
 		}
 		d = dso_get(s->reg, o->binary, NULL, 0, false);
 		if (!d || !(d->file = strdup(o->binary))) {
 			eb_close(&s->bin);
-			session_free(s);
-			return cli_fail(CLI_EXIT_USAGE, "out of memory");
+			goto oom;
 		}
 		d->bin = s->bin;
 		d->state = DSO_READY;
 		s->bin_dso = d;
-		if (!d->bin.pie && as_identity(s->as, d)) {
-			session_free(s);
-			return cli_fail(CLI_EXIT_USAGE, "out of memory");
-		}
+		if (!d->bin.pie && as_identity(s->as, d))
+			goto oom;
 	}
-	return 0;
+	return BR_OK;
+oom:
+	session_free(s);
+	snprintf(err, errsz, "%s: out of memory", name);
+	return BR_ESYS;
 }
 
 int session_init_replica(struct session *s, const struct session *master)
@@ -108,10 +75,10 @@ int session_init_replica(struct session *s, const struct session *master)
 	s->started = true;
 	s->as = as_new(s->reg);
 	if (!s->as)
-		return -1;
+		return BR_ESYS;
 	as_set_filter(s->as, want_dso, s);
 	if (s->bin_dso && !s->bin_dso->bin.pie && as_identity(s->as, s->bin_dso))
-		return -1;
+		return BR_ESYS;
 	return 0;
 }
 
@@ -120,7 +87,7 @@ int session_start(struct session *s)
 	if (s->started)
 		return 0;
 	if (!as_kernel_dso(s->as))
-		return -1;
+		return BR_ESYS;
 	s->started = true;
 	return 0;
 }
@@ -162,13 +129,13 @@ static int check_bin_map(struct session *s, const struct ev_mmap *m,
 		snprintf(err + n, errsz - n,
 			 "expected a mapping of %s whose end (start + length) and file end (offset + length) fit in 64 bits, got start 0x%" PRIx64 ", length 0x%" PRIx64 ", offset 0x%" PRIx64,
 			 b->base_name, m->start, m->len, m->pgoff);
-		return -1;
+		return BR_EINPUT;
 	}
 	if (m->pgoff >= b->image_size) {
 		snprintf(err + n, errsz - n,
 			 "expected a file offset inside %s (%zu bytes) for its mapping, got 0x%" PRIx64,
 			 b->base_name, b->image_size, m->pgoff);
-		return -1;
+		return BR_EINPUT;
 	}
 	return 0;
 }
@@ -184,7 +151,7 @@ int session_mmap_prepare(struct session *s, const struct ev_mmap *m,
 		return 0;
 	if (s->bin_dso && !strcmp(base_of(m->path), s->bin_dso->short_name)) {
 		if (check_bin_map(s, m, err, errsz))
-			return -1;
+			return BR_EINPUT;
 		if (!s->bin_dso->bin.pie)
 			return 0;	/* non-PIE: mapped at its own addresses */
 		d = s->bin_dso;
@@ -192,7 +159,7 @@ int session_mmap_prepare(struct session *s, const struct ev_mmap *m,
 	}
 	if (as_mmap_prepare(s->as, m, d, &res->as)) {
 		snprintf(err, errsz, "%s: out of memory", s->name);
-		return -2;
+		return BR_ESYS;
 	}
 	res->skip = false;
 	return 0;
@@ -208,7 +175,7 @@ int session_mmap_apply(struct session *s, const struct ev_mmap *m,
 		s->bin_mapped = true;
 	if (as_mmap_apply(s->as, m, &res->as)) {
 		snprintf(err, errsz, "%s: out of memory", s->name);
-		return -2;
+		return BR_ESYS;
 	}
 	return 0;
 }
@@ -228,7 +195,7 @@ int session_comm(void *arg, const struct ev_comm *c, char *err, size_t errsz)
 
 	if (as_comm(s->as, c)) {
 		snprintf(err, errsz, "%s: out of memory", s->name);
-		return -2;
+		return BR_ESYS;
 	}
 	return 0;
 }
@@ -239,7 +206,7 @@ int session_task(void *arg, const struct ev_task *t, char *err, size_t errsz)
 
 	if (as_task(s->as, t)) {
 		snprintf(err, errsz, "%s: out of memory", s->name);
-		return -2;
+		return BR_ESYS;
 	}
 	return 0;
 }
@@ -256,7 +223,7 @@ int session_build_id(void *arg, const struct ev_build_id *b, char *err,
 		kernel = true;
 	if (dso_note_build_id(s->reg, b->path, b->id, b->size, kernel)) {
 		snprintf(err, errsz, "%s: out of memory", s->name);
-		return -2;
+		return BR_ESYS;
 	}
 	return 0;
 }
@@ -271,7 +238,7 @@ int session_sample(struct session *s, const struct ev_sample *smp, char *err,
 {
 	if (session_start(s)) {
 		snprintf(err, errsz, "%s: out of memory", s->name);
-		return -2;
+		return BR_ESYS;
 	}
 	if (s->bin_dso && s->bin_dso->bin.pie && !s->bin_mapped) {
 		int n = pos_prefix(&smp->pos, err, errsz);
@@ -280,7 +247,7 @@ int session_sample(struct session *s, const struct ev_sample *smp, char *err,
 			 errsz - (n > 0 && (size_t)n < errsz ? n : 0),
 			 "expected a PERF_RECORD_MMAP2 line for '%s' before the first sample (it is a PIE, its load address is unknown), got a sample",
 			 s->bin_dso->short_name);
-		return -1;
+		return BR_EINPUT;
 	}
 	if (*smp->event) {
 		if (!s->event) {
@@ -288,7 +255,7 @@ int session_sample(struct session *s, const struct ev_sample *smp, char *err,
 			if (!s->event) {
 				snprintf(err, errsz, "%s: out of memory",
 					 s->name);
-				return -2;
+				return BR_ESYS;
 			}
 		} else if (strcmp(s->event, smp->event)) {
 			s->mixed_events = true;
@@ -308,6 +275,7 @@ int session_sample(struct session *s, const struct ev_sample *smp, char *err,
 int session_merge_event(struct session *dst, const struct session *src)
 {
 	dst->mixed_events |= src->mixed_events;
+	dst->exact |= src->exact;
 	if (!src->event)
 		return 0;
 	if (dst->event) {
@@ -316,7 +284,7 @@ int session_merge_event(struct session *dst, const struct session *src)
 		return 0;
 	}
 	dst->event = strdup(src->event);
-	return dst->event ? 0 : -1;
+	return dst->event ? BR_OK : BR_ESYS;
 }
 
 bool session_wants(const struct session *s, const struct dso *d)
@@ -393,134 +361,4 @@ enum skip_reason session_block(struct session *s, const struct ev_branch *older,
 	else
 		s->st.skipped[why] = sat_add(s->st.skipped[why], weight);
 	return why;
-}
-
-/* "path (build-id ab12...)" of the first few DSOs in @state. */
-static void list_dsos(struct session *s, enum dso_state state, FILE *f)
-{
-	size_t i, n = 0, shown = 0;
-
-	for (i = 0; i < dso_count(s->reg); i++)
-		n += dso_at(s->reg, i)->state == state;
-	for (i = 0; i < dso_count(s->reg) && shown < 3; i++) {
-		const struct dso *d = dso_at(s->reg, i);
-		char hex[2 * DSO_BUILD_ID_MAX + 1];
-
-		if (d->state != state)
-			continue;
-		dso_build_id_hex(d->build_id, d->build_id_size, hex);
-		fprintf(f, "%s%s%s%s%s", shown ? ", " : " (", d->path,
-			d->build_id_size ? " build-id " : "",
-			d->build_id_size ? hex : "", "");
-		shown++;
-	}
-	if (n > shown)
-		fprintf(f, " and %zu more", n - shown);
-	if (shown)
-		fputc(')', f);
-}
-
-void session_report(struct session *s, const char *what, size_t nr_done)
-{
-	const struct session_stats *st = &s->st;
-	size_t i;
-	int k;
-
-	for (i = 0; i < dso_count(s->reg); i++) {
-		const struct dso *d = dso_at(s->reg, i);
-
-		if (d->state == DSO_READY && !d->kernel &&
-		    d->bin.symsrc != EB_SYMS_SYMTAB) {
-			char hex[2 * DSO_BUILD_ID_MAX + 1];
-
-			dso_build_id_hex(d->bin.build_id, d->bin.build_id_size,
-					 hex);
-			fprintf(stderr, "blockrange: warning: %s: no symbol table%s and no debug file found (%s%s%s; looked in %s/.build-id, %s/.build-id, beside it for its .gnu_debuglink%s): its code outside %s is shown as %s+0xADDR pseudo-symbols\n",
-				d->file, d->bin.symsrc == EB_SYMS_DYNSYM ?
-				" (only .dynsym)" : "",
-				d->bin.build_id_size ? "build-id " : "no build-id",
-				d->bin.build_id_size ? hex : "", "",
-				s->o.dso.debug_dir ? s->o.dso.debug_dir :
-				"/usr/lib/debug", dso_buildid_dir(s->reg),
-				s->o.dso.debuginfod && getenv("DEBUGINFOD_URLS") &&
-				*getenv("DEBUGINFOD_URLS") ? ", debuginfod" :
-				", not debuginfod (DEBUGINFOD_URLS unset)",
-				d->bin.symsrc == EB_SYMS_DYNSYM ?
-				"its .dynsym symbols" : "symbols",
-				d->short_name);
-		}
-		if (d->state == DSO_MISMATCH)
-			fprintf(stderr, "blockrange: warning: %s; its samples are skipped\n",
-				d->why ? d->why : d->path);
-		else if (d->state == DSO_UNUSABLE)
-			fprintf(stderr, "blockrange: warning: %s; its samples are skipped\n",
-				d->why ? d->why : d->path);
-	}
-	if (s->exact)
-		fprintf(stderr, "blockrange: exact profile, every taken branch counted: %" PRIu64 " blocks: %" PRIu64 " counted, %zu DSO%s %s; skipped",
-			st->blocks, st->counted, nr_done,
-			nr_done == 1 ? "" : "s", what);
-	else
-		fprintf(stderr, "blockrange: %" PRIu64 " samples, %" PRIu64 " branch records, %" PRIu64 " blocks: %" PRIu64 " counted, %zu DSO%s %s; skipped",
-			st->samples, st->entries, st->blocks, st->counted, nr_done,
-			nr_done == 1 ? "" : "s", what);
-	for (k = 0; k < SKIP_NR; k++) {
-		fprintf(stderr, "%s %" PRIu64 " %s", k ? "," : "",
-			st->skipped[k], skip_names[k]);
-		if (k == SKIP_NOT_FOUND && st->skipped[k])
-			list_dsos(s, DSO_NOT_FOUND, stderr);
-	}
-	fputc('\n', stderr);
-}
-
-void session_nothing(struct session *s, const char *what)
-{
-	const struct session_stats *st = &s->st;
-	int k, worst = -1;
-
-	/* The DSOs left out on purpose explain nothing, unless alone. */
-	for (k = 0; k < SKIP_NR; k++)
-		if (st->skipped[k] && k != SKIP_OTHER_DSO &&
-		    (worst < 0 || st->skipped[k] > st->skipped[worst]))
-			worst = k;
-	if (worst < 0 && st->skipped[SKIP_OTHER_DSO])
-		worst = SKIP_OTHER_DSO;
-	fprintf(stderr, "blockrange: %s: nothing to %s: ", s->name, what);
-	if (!st->samples) {
-		fputs("expected samples, got none\n", stderr);
-		return;
-	}
-	if (!st->entries && !st->ips_kernel) {
-		fputs("expected samples with branch stacks (perf record -b), got none\n",
-		      stderr);
-		return;
-	}
-	switch (worst) {
-	case SKIP_KERNEL:
-		fprintf(stderr, "the %" PRIu64 " blocks are in the kernel; pass --vmlinux FILE or --kallsyms FILE\n",
-			st->skipped[worst]);
-		break;
-	case SKIP_NOT_FOUND:
-		fprintf(stderr, "%" PRIu64 " blocks are in binaries that were not found",
-			st->skipped[worst]);
-		list_dsos(s, DSO_NOT_FOUND, stderr);
-		fputs("; install them (or their debug packages), or pass --symfs DIR\n",
-		      stderr);
-		break;
-	case SKIP_MISMATCH:
-		fprintf(stderr, "%" PRIu64 " blocks are in binaries whose build-id differs from the recorded one; pass --symfs DIR with the recorded files\n",
-			st->skipped[worst]);
-		break;
-	case SKIP_OTHER_DSO:
-		fprintf(stderr, "%" PRIu64 " blocks are in DSOs that --dso/--binary left out\n",
-			st->skipped[worst]);
-		break;
-	case -1:
-		fputs("no block and no sample IP in any DSO\n", stderr);
-		break;
-	default:
-		fprintf(stderr, "%" PRIu64 " blocks were skipped as '%s'\n",
-			st->skipped[worst], skip_names[worst]);
-		break;
-	}
 }

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/status.h"
 #include "resolve/addrspace.h"
 #include "resolve/dso.h"
 #include "input/events.h"
@@ -38,9 +39,6 @@ enum skip_reason {
 	SKIP_REVERSED,		/* start > end */
 	SKIP_NR,
 };
-
-extern const char *const skip_names[SKIP_NR];
-extern const char *const skip_keys[SKIP_NR];	/* JSON keys */
 
 struct session_opts {
 	struct dso_opts dso;
@@ -78,19 +76,20 @@ struct session {
 };
 
 /*
- * 0, or an exit status after a one-line message on stderr (an unusable
- * --binary is 2, out of memory 1).
+ * 0, or with a message in @err BR_EINPUT (an unusable --binary) or BR_ESYS
+ * (it cannot be read, out of memory).  The session never prints: the
+ * summary of what it counted is output/summary.h's.
  */
 int session_init(struct session *s, const char *name,
-		 const struct session_opts *o);
+		 const struct session_opts *o, char *err, size_t errsz);
 void session_free(struct session *s);
 
 /*
  * A session with an address space of its own that shares @master's DSO
  * registry and --binary (par.h): it must be fed the same mmap, comm and
  * task events (mmaps through session_mmap_apply() with @master's
- * session_mmap_prepare() result) and never creates DSOs itself.  0 or -1
- * (out of memory).  session_free() leaves the shared parts alone.
+ * session_mmap_prepare() result) and never creates DSOs itself.  0 or
+ * BR_ESYS (out of memory).  session_free() leaves the shared parts alone.
  */
 int session_init_replica(struct session *s, const struct session *master);
 
@@ -117,7 +116,8 @@ int session_mmap_apply(struct session *s, const struct ev_mmap *m,
 /*
  * Before the first sample: make the kernel DSO of kernel addresses without
  * a kernel mmap (so that no DSO is ever made while samples are resolved,
- * on any thread).  0 or -1 (out of memory).  session_sample() calls it.
+ * on any thread).  0 or BR_ESYS (out of memory).  session_sample() calls
+ * it.
  */
 int session_start(struct session *s);
 
@@ -130,15 +130,16 @@ int session_build_id(void *arg, const struct ev_build_id *b, char *err,
 
 /*
  * Per sample, before resolving: counts it, notes its event, and checks the
- * --binary PIE rule.  0 or -1 with a message (malformed input).
+ * --binary PIE rule.  0, or with a message BR_EINPUT (malformed input) or
+ * BR_ESYS.
  */
 int session_sample(struct session *s, const struct ev_sample *smp, char *err,
 		   size_t errsz);
 
 /*
  * The event of @src's samples into @dst: @dst keeps its event if it has
- * one (and notes mixed events if they differ), else takes @src's.  0 or -1
- * (out of memory).
+ * one (and notes mixed events if they differ), else takes @src's.  0 or
+ * BR_ESYS (out of memory).
  */
 int session_merge_event(struct session *dst, const struct session *src);
 
@@ -162,17 +163,5 @@ enum skip_reason session_block(struct session *s, const struct ev_branch *older,
 			       const struct ev_branch *newer,
 			       const struct session_addr *start,
 			       const struct session_addr *end, uint64_t weight);
-
-/*
- * The one summary line (no newline) and warnings for mismatched DSOs, on
- * stderr.  @what names the result ("annotated", "profiled").
- */
-void session_report(struct session *s, const char *what, size_t nr_done);
-
-/*
- * When nothing could be counted: a one-line message saying why and what to
- * pass or install (exit status 2).
- */
-void session_nothing(struct session *s, const char *what);
 
 #endif /* BLOCKRANGE_CLI_SESSION_H */

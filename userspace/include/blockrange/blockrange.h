@@ -85,19 +85,22 @@
  *    sample; the ranges exist and can be queried after every block.
  *    A block costs O((k + 1) log n) for the k ranges it covers.
  *  - the batch engine: blocks are first aggregated by identity (start, end,
- *    prediction, owner) into a struct blockrange_agg, a compact hash table
- *    of distinct blocks with a count each (adding a block costs one table
- *    update, whatever its length; aggregates merge); blockrange_build()
+ *    prediction, owner) with a count each into a struct blockrange_agg,
+ *    which chooses per chunk of blocks, from the blocks themselves, how:
+ *    where blocks repeat, a hash table that sums them; where they do not,
+ *    16-byte records appended to address partitions with no per-block
+ *    hashing, sorted and summed later in the cache.  Adding a block costs
+ *    the same whatever its length; aggregates merge.  blockrange_build()
  *    then makes a *frozen* context from one sort-and-sweep over the
- *    distinct blocks.  Memory grows with distinct blocks, not with samples.
+ *    blocks, window by window.  Memory grows with distinct blocks, not
+ *    with samples.
  * Which to use: the batch engine whenever the ranges are needed only once
  * the input is read (annotating, listing or exporting a whole profile,
- * merging profiles): a block costs one table update whatever its length,
- * so it is faster than the tree wherever blocks repeat or cover several
- * ranges and on par where every block is new and makes one range; its
- * result is 32 bytes per range (the tree's 88) and aggregates merge.  The
- * tree when ranges must be queried while blocks still arrive, or for
- * blockrange_create() without counting.
+ * merging profiles): it is faster than the tree on any stream (a block
+ * costs a probe of a small table or an append, whatever its length and
+ * however many ranges it covers), its result is 32 bytes per range (the
+ * tree's 88) and aggregates merge.  The tree when ranges must be queried
+ * while blocks still arrive, or for blockrange_create() without counting.
  * blockrange_count_agg() feeds an aggregate into a tree, so that both
  * engines can be compared on the same aggregate.
  *
@@ -118,14 +121,18 @@
  * holds its ranges in one array of 32 bytes per range (a range whose length
  * or a counter needs more than 32 bits takes another 48 bytes in a side
  * table).  blockrange_ctx_mem() / blockrange_agg_mem() report the bytes
- * held.
+ * held.  With the default allocator (NULL), arrays of 2 MiB or more are
+ * mapped on their own, aligned to 2 MiB, with madvise(MADV_HUGEPAGE): where
+ * the kernel offers transparent huge pages, they fault in 2 MiB at a time.
  *
  * Threads: contexts and aggregates are independent; one context or
  * aggregate must not be changed by one thread while another uses it, and
  * a context must not be queried by two threads at once either
  * (blockrange_owner_max() may refresh a cache); an aggregate that nobody
  * changes may be read by several threads (blockrange_build(), the source of
- * blockrange_agg_merge(), iteration).  There is no global state.
+ * blockrange_agg_merge(), iteration): the first reader that counts or
+ * iterates its distinct blocks may sort it internally, and the others wait
+ * for it.  There is no global state.
  */
 #ifndef BLOCKRANGE_BLOCKRANGE_H
 #define BLOCKRANGE_BLOCKRANGE_H
@@ -483,14 +490,22 @@ void blockrange_addr_info(const struct blockrange_ctx *ctx, uint64_t addr,
 /* ---- Aggregates: distinct blocks with counts --------------------------- */
 
 /*
- * An aggregate is a multiset of blocks: a compact hash table from a block's
- * identity (start, end, prediction, owner) to a count (u64), in no
- * particular order.  The same allocator rules and error rules as contexts
- * apply: -ENOMEM and -EOVERFLOW leave it exactly as it was (only spare
- * capacity may have grown); its total weight (the sum of the counts) fits
- * in 64 bits, which bounds every counter of any result built from it.
- * Memory: 32 bytes per table slot, the table kept between 3/8 and 3/4 full
- * (43 to 86 bytes per distinct block), plus 16 bytes per owner.
+ * An aggregate is a multiset of blocks: from a block's identity (start,
+ * end, prediction, owner) to a count (u64), in no particular order.  The
+ * same allocator rules and error rules as contexts apply: -ENOMEM and
+ * -EOVERFLOW leave it exactly as it was (only spare capacity may have
+ * grown); its total weight (the sum of the counts) fits in 64 bits, which
+ * bounds every counter of any result built from it.
+ *
+ * How it holds them is its own choice, made per chunk of 4096 blocks from
+ * the blocks themselves (no flag): a hash table (32-byte slots, at most
+ * 3/4 full, up to 2^15 slots for blocks that pack) where blocks repeat,
+ * and 16-byte records appended to 256 address partitions where they do
+ * not; a partition is sorted and its equal blocks summed whenever it
+ * doubles.  Memory: at most about 32 bytes per distinct block held in
+ * partitions (16-byte records, at most twice over) and a few MiB of fixed
+ * costs once partitions are used (2 MiB slabs, the table, scratch), plus
+ * 16 bytes per owner.  See docs/engine.md.
  */
 struct blockrange_agg;
 
@@ -512,7 +527,11 @@ struct blockrange_agg *blockrange_agg_new(const struct blockrange_allocator *all
 /* Free an aggregate.  NULL is allowed. */
 void blockrange_agg_free(struct blockrange_agg *agg);
 
-/* Number of distinct blocks. */
+/*
+ * Number of distinct blocks.  Like blockrange_agg_next(), it first sorts
+ * partitions that received blocks since the last such call (it cannot
+ * fail: the memory was reserved by the calls that added them).
+ */
 size_t blockrange_agg_nr_blocks(const struct blockrange_agg *agg);
 
 /* Sum of the counts (the number of blocks added, for weight 1). */
@@ -533,10 +552,12 @@ int blockrange_agg_add(struct blockrange_agg *agg, uint64_t start,
 
 /*
  * Add @n blocks (@count is each one's weight); all or nothing: the same
- * errors as blockrange_agg_add() (-EINVAL for the first invalid block), and
- * then none was added.  Faster than one call per block: table slots are
- * prefetched a few blocks ahead.  It reserves room for @n new blocks first,
- * so keep @n moderate (a few hundred) when most blocks repeat.
+ * errors as blockrange_agg_add() (-EINVAL for the first invalid block, or
+ * -EOVERFLOW where the running sum of the counts overflows, whichever comes
+ * first), and then none was added.  Faster than one call per block (a
+ * batch of known blocks is found in one pass and counted in a second).
+ * It reserves room for @n new blocks first, so keep @n moderate (a few
+ * hundred) when most blocks repeat.
  */
 int blockrange_agg_add_blocks(struct blockrange_agg *agg,
 			      const struct blockrange_block *b, size_t n);
@@ -586,13 +607,13 @@ bool blockrange_agg_next(const struct blockrange_agg *agg, size_t *pos,
  * owner maxima as a tree that counted every block of @agg with its count,
  * in any order; blockrange_ctx_nr_blocks() is the number of distinct
  * blocks (what blockrange_count_agg() makes it) and blockrange_ctx_weight()
- * their total count.  One sweep over the distinct blocks in address order,
- * O(d) for d distinct blocks: when the blocks span fewer addresses than d
- * and the blocks starting at one address have one owner, per-address
- * arrays (52 bytes per address of temporary memory) and no sort; otherwise
- * an LSD radix sort of the start and end events (24 bytes per distinct
- * block, 96 when the address span and the table size do not pack into 64
- * bits).  Returns 0 or -ENOMEM.
+ * their total count.  One sweep in address order, one partition window at
+ * a time: the window's records sorted (radix sort, in the cache) and
+ * summed, their end events sorted and merged with those carried over from
+ * earlier windows; the few blocks that do not pack into a record join as
+ * events.  Temporary memory: three times the largest window's records (16
+ * bytes each) and the events of one window (32 bytes each).  @agg is not
+ * changed (and not settled).  Returns 0 or -ENOMEM.
  */
 int blockrange_build(const struct blockrange_agg *agg,
 		     const struct blockrange_allocator *allocator,

@@ -28,6 +28,14 @@
  * holds pointers).
  *
  * Not thread-safe: callers serialize access to one tree.
+ *
+ * Names: the library exports its functions under its own prefix
+ * (blockrange_rb_insert_color(), blockrange_rb_erase(), ...), so that a
+ * program may also link another red-black tree that uses the kernel's
+ * names.  This header also offers the kernel-style short names rb_*() as
+ * static inline functions that call them; both spellings are the same
+ * API.  The inline functions (rb_link_node(), rb_add(), rb_find(), ...) are
+ * not exported at all.
  */
 #ifndef BLOCKRANGE_RBTREE_H
 #define BLOCKRANGE_RBTREE_H
@@ -112,32 +120,79 @@ static inline void rb_link_node(struct rb_node *node, struct rb_node *parent,
 }
 
 /* Rebalance after rb_link_node(); restores invariants 2 and 3. */
-void rb_insert_color(struct rb_node *node, struct rb_root *root);
+void blockrange_rb_insert_color(struct rb_node *node, struct rb_root *root);
 
 /* Remove @node from the tree; @node's own fields are left undefined. */
-void rb_erase(struct rb_node *node, struct rb_root *root);
+void blockrange_rb_erase(struct rb_node *node, struct rb_root *root);
 
 /*
  * Put @new in the place of @victim (same parent, children and colour)
  * without rebalancing.  The caller guarantees @new sorts where @victim did.
  */
-void rb_replace_node(struct rb_node *victim, struct rb_node *new,
-		     struct rb_root *root);
+void blockrange_rb_replace_node(struct rb_node *victim, struct rb_node *new,
+				struct rb_root *root);
 
 /* In-order navigation; NULL past either end or on an empty tree. */
-struct rb_node *rb_first(const struct rb_root *root);
-struct rb_node *rb_last(const struct rb_root *root);
-struct rb_node *rb_next(const struct rb_node *node);
-struct rb_node *rb_prev(const struct rb_node *node);
+struct rb_node *blockrange_rb_first(const struct rb_root *root);
+struct rb_node *blockrange_rb_last(const struct rb_root *root);
+struct rb_node *blockrange_rb_next(const struct rb_node *node);
+struct rb_node *blockrange_rb_prev(const struct rb_node *node);
 
 /*
  * Post-order walk (children before their parent), for tearing a tree down:
- * rb_next_postorder(node) reads only @node and nodes not yet returned, so a
- * caller may free each node once it has fetched the next one.  The tree is
- * not valid during such a walk.
+ * blockrange_rb_next_postorder(node) reads only @node and nodes not yet
+ * returned, so a caller may free each node once it has fetched the next
+ * one.  The tree is not valid during such a walk.
  */
-struct rb_node *rb_first_postorder(const struct rb_root *root);
-struct rb_node *rb_next_postorder(const struct rb_node *node);
+struct rb_node *blockrange_rb_first_postorder(const struct rb_root *root);
+struct rb_node *blockrange_rb_next_postorder(const struct rb_node *node);
+
+/* The kernel-style short names of the exported functions (see above). */
+static inline void rb_insert_color(struct rb_node *node, struct rb_root *root)
+{
+	blockrange_rb_insert_color(node, root);
+}
+
+static inline void rb_erase(struct rb_node *node, struct rb_root *root)
+{
+	blockrange_rb_erase(node, root);
+}
+
+static inline void rb_replace_node(struct rb_node *victim, struct rb_node *new,
+				   struct rb_root *root)
+{
+	blockrange_rb_replace_node(victim, new, root);
+}
+
+static inline struct rb_node *rb_first(const struct rb_root *root)
+{
+	return blockrange_rb_first(root);
+}
+
+static inline struct rb_node *rb_last(const struct rb_root *root)
+{
+	return blockrange_rb_last(root);
+}
+
+static inline struct rb_node *rb_next(const struct rb_node *node)
+{
+	return blockrange_rb_next(node);
+}
+
+static inline struct rb_node *rb_prev(const struct rb_node *node)
+{
+	return blockrange_rb_prev(node);
+}
+
+static inline struct rb_node *rb_first_postorder(const struct rb_root *root)
+{
+	return blockrange_rb_first_postorder(root);
+}
+
+static inline struct rb_node *rb_next_postorder(const struct rb_node *node)
+{
+	return blockrange_rb_next_postorder(node);
+}
 
 /**
  * rb_add() - insert @node in order
