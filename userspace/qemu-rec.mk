@@ -21,7 +21,7 @@ QREC_SRC := $(TOP)/userspace/qemu-plugin
 # Beside the CLI binary of the build (CLI_BIN may be overridden).
 QREC_PLUGIN = $(abspath $(dir $(CLI_BIN))../lib/blockrange/blockrange-qemu.so)
 QREC_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g -fPIC \
-	-fvisibility=hidden -pthread
+	-fvisibility=hidden -pthread -I$(TOP)/userspace
 QREC_PLUGIN_SRCS := $(QREC_SRC)/plugin.c $(QREC_SRC)/x86dec.c \
 	$(QREC_SRC)/qexec.c
 QREC_HDRS := $(wildcard $(QREC_SRC)/*.h)
@@ -31,7 +31,8 @@ QREC_HDRS := $(wildcard $(QREC_SRC)/*.h)
 qemu-plugin: $(QREC_PLUGIN)
 
 # No -z defs: the qemu_plugin_* functions come from qemu-x86_64 at load.
-$(QREC_PLUGIN): $(QREC_PLUGIN_SRCS) $(QREC_HDRS) $(TOP)/userspace/qemu-rec.mk
+$(QREC_PLUGIN): $(QREC_PLUGIN_SRCS) $(QREC_HDRS) $(TOP)/userspace/qemu-rec.mk \
+		$(TOP)/userspace/common/hash.h
 	@mkdir -p $(@D)
 	gcc $(QREC_CFLAGS) -shared -o $@ $(QREC_PLUGIN_SRCS)
 

@@ -60,6 +60,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/hash.h"
 #include "qemu_api.h"
 #include "qexec.h"
 #include "qrec_wire.h"
@@ -492,11 +493,7 @@ static void counts_sync(struct th *t)
 
 static inline size_t trace_hash(uint64_t from, uint64_t start, uint64_t end)
 {
-	uint64_t h = start * 0x9e3779b97f4a7c15ull;
-
-	h ^= end * 0xc2b2ae3d27d4eb4full + (from >> 1);
-	h ^= h >> 29;
-	return (size_t)h;
+	return (size_t)(br_hash2(start, end) ^ br_hash64(from));
 }
 
 /* At most this many traces a TRACES record (it fits the smallest window). */
@@ -927,7 +924,7 @@ static struct th *th_alloc(int32_t tid)
 	t->tid = tid;
 	t->prev = &k_start;
 	t->countdown = g.period;
-	t->rng = g.seed ^ ((uint64_t)tid * 0x9e3779b97f4a7c15ull) ^ 1;
+	t->rng = g.seed ^ br_hash64((uint64_t)tid) ^ 1;
 	if (g.jitter)
 		t->countdown = next_period(t);
 	pthread_mutex_lock(&g.lock);
@@ -1117,7 +1114,7 @@ static bool is_handler(uint64_t addr)
 
 static struct tbi *tbi_intern(struct tbi *k)
 {
-	size_t h = (size_t)((k->start * 0x9e3779b97f4a7c15ull) >> 48) % TBI_BUCKETS;
+	size_t h = (size_t)(br_hash64(k->start) % TBI_BUCKETS);
 	struct tbi *b;
 
 	for (b = g.tbis[h]; b; b = b->next)
@@ -1233,7 +1230,7 @@ static void add_handler(uint64_t addr)
 			g.cap_handlers = cap;
 		}
 		g.handlers[g.nr_handlers++] = addr;
-		h = (size_t)((addr * 0x9e3779b97f4a7c15ull) >> 48) % TBI_BUCKETS;
+		h = (size_t)(br_hash64(addr) % TBI_BUCKETS);
 		for (b = g.tbis[h]; b; b = b->next)
 			if (b->start == addr)
 				b->handler = 1;
