@@ -19,14 +19,13 @@ pkgs=(
 	# perf 6.1: the oracle of the perf.data reader's tests
 	linux-perf
 	# the fleet job on Dask (contrib/dask); GNU time measures its commands' memory
+	# (and bench-qemu-record's peak RSS of one process)
 	python3-distributed python3-dask time
 	# BOLT oracle, report graphs, browser test
 	bolt-19 libgraphviz-dev graphviz chromium chromium-driver python3-selenium
 	# blockrange record's default engine: qemu-x86_64 that loads TCG plugins
 	# (qemu-user-static cannot); libc's symbols for annotate of its recordings
 	qemu-user libc6-dbg
-	# bench-qemu-record: peak RSS of one process (GNU time)
-	time
 )
 
 missing=()

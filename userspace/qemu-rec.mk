@@ -11,7 +11,8 @@
 #                      (/var/lib/dpkg/status) with the QEMU engine: perf's
 #                      share per DSO, the annotated hottest blocks of sort
 #                      and of libc, the same run counted exactly, and the
-#                      HTML report (build/cli/demo-qemu/report.html)
+#                      HTML report (build/cli/demo-qemu/report.html);
+#                      `make demo` runs it (a prerequisite of cli-demo)
 #
 # The plugin is built for the host's qemu-x86_64 (Debian's qemu-user, QEMU
 # 7.2, plugin API version 1), with the project's warnings, never with the
@@ -95,6 +96,10 @@ QREC_DEMO_HOT = awk -v d='$(1)' '/Disassembly of/ { on = index($$0, " of " d " f
 	if (on) n++ } on && n == 1 && k++ < 16' $(2)
 
 .PHONY: qemu-record-demo
+
+# `make demo` shows it: cli-demo (userspace/cli.mk) runs it after the
+# ptrace engine's demos.
+cli-demo: qemu-record-demo
 
 qemu-record-demo: deps $(CLI_BIN) $(QREC_PLUGIN)
 	@mkdir -p $(QREC_DEMO)
