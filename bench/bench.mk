@@ -215,7 +215,7 @@ $(BENCH_STREAMS)/b.blk: $(BENCH_OUT)/blockgen $(BENCH_TRACE) $(BENCH_WL)
 # Recorded once, then reused (single-stepping takes a few seconds).
 $(BENCH_TRACE): $(CLI_BIN) $(BENCH_WL)
 	@mkdir -p $(@D)
-	$(CLI_BIN) record --format=perfscript -o $@.tmp --depth 32 --period 7 -- \
+	$(CLI_BIN) record --engine=ptrace --format=perfscript -o $@.tmp --depth 32 --period 7 -- \
 		$(BENCH_WL) $(BENCH_WL_ARG) >/dev/null
 	mv $@.tmp $@
 
@@ -227,7 +227,7 @@ $(BENCH_E2E): $(BENCH_TRACE) $(BENCH_SRC)/bench.py
 $(BENCH_MD): $(CLI_BIN) $(BENCH_MD_WL)
 	@mkdir -p $(@D)
 	rm -f $@.tmp $@.tmp.old
-	$(CLI_BIN) record -o $@.tmp --depth 32 --period 7 -- \
+	$(CLI_BIN) record --engine=ptrace -o $@.tmp --depth 32 --period 7 -- \
 		$(BENCH_MD_WL) $(BENCH_MD_ARGS) >/dev/null
 	mv $@.tmp $@
 

@@ -19,14 +19,17 @@ pkgs=(
 	# perf 6.1: the oracle of the perf.data reader's tests
 	linux-perf
 	# the fleet job on Dask (contrib/dask); GNU time measures its commands' memory
+	# (and bench-qemu-record's peak RSS of one process)
 	python3-distributed python3-dask time
 	# BOLT oracle, report graphs, browser test
 	bolt-19 libgraphviz-dev graphviz chromium chromium-driver python3-selenium
 	# sample profiles: the compiler that reads them (and gcc-12 binaries);
 	# the real program of `make pgo-demo` (binutils' readelf)
 	clang-19 gcc-12 binutils-source
-	# glibc with its DWARF: the sample-profile oracle on optimized code
-	libc6-dbg
+	# blockrange record's default engine: qemu-x86_64 that loads TCG plugins
+	# (qemu-user-static cannot); glibc with its DWARF: libc's symbols for
+	# annotate of recordings and the sample-profile oracle on optimized code
+	qemu-user libc6-dbg
 )
 
 missing=()

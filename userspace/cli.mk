@@ -205,14 +205,14 @@ check-cli-dsos-nopie check-cli-dsos-pie: check-cli-dsos-%: $(CLI_BIN) \
 		$(CLI_OUT)/tools/pdreloc $(CLI_OUT)/wl/multidso-%
 	rm -rf $(CLI_DSOS_OUT)/$*
 	mkdir -p $(CLI_DSOS_OUT)/$*
-	$(CLI_BIN) record -o $(CLI_DSOS_OUT)/$*/rec.data --depth 32 \
+	$(CLI_BIN) record --engine=ptrace -o $(CLI_DSOS_OUT)/$*/rec.data --depth 32 \
 		--period 7 -- $(REC_WL_OUT)/multidso-$* 300 300 32 \
 		> /dev/null 2> $(CLI_DSOS_OUT)/$*/rec.record
 	python3 $(CLI_TESTS)/annotate_oracle.py $(CLI_BIN) \
 		$(CLI_OUT)/tools/pdreloc $(CLI_DSOS_OUT)/$* \
 		$(CLI_DSOS_OUT)/$*/rec.data multidso-$* \
 		$(filter-out multidso-nopie,$(CLI_DSOS))
-	$(CLI_BIN) record -o $(CLI_DSOS_OUT)/$*/full.data --depth 0 \
+	$(CLI_BIN) record --engine=ptrace -o $(CLI_DSOS_OUT)/$*/full.data --depth 0 \
 		--period 1 --counts $(CLI_DSOS_OUT)/$*/full.counts \
 		-- $(REC_WL_OUT)/multidso-$* 40 40 16 \
 		> /dev/null 2> $(CLI_DSOS_OUT)/$*/full.record
@@ -224,7 +224,7 @@ check-cli-dsos-nopie check-cli-dsos-pie: check-cli-dsos-%: $(CLI_BIN) \
 		libc.so.6
 
 cli-demo: $(CLI_BIN) $(CLI_OUT)/wl/branches-pie
-	$(CLI_BIN) record --format=perfscript -o $(CLI_OUT)/demo.perfscript \
+	$(CLI_BIN) record --engine=ptrace --format=perfscript -o $(CLI_OUT)/demo.perfscript \
 		--depth 32 --period 7 \
 		-- $(CLI_OUT)/wl/branches-pie 1000
 	$(CLI_BIN) annotate --perfscript $(CLI_OUT)/demo.perfscript \
@@ -305,6 +305,7 @@ check-cli-sanitize: deps
 	@echo "check-cli-sanitize: no sanitizer reports"
 
 include $(TOP)/userspace/record.mk
+include $(TOP)/userspace/qemu-rec.mk
 include $(TOP)/userspace/perfdata.mk
 
 -include $(wildcard $(CLI_OUT)/obj/*/*.d $(CLI_OUT)/tests/*.d)

@@ -8,8 +8,10 @@
 #                   libblockrange.so.$(BR_LIB_SOMAJOR), exports exactly the
 #                   API of userspace/libblockrange.map; both versions from
 #                   userspace/build.mk), libblockrange.a, the
-#                   headers, blockrange.pc, blockrange(1), libblockrange(3)
-#                   and the bash completion.  BINDIR, LIBDIR, INCLUDEDIR,
+#                   headers, blockrange.pc, blockrange(1), libblockrange(3),
+#                   the bash completion and the QEMU recorder's plugin
+#                   (LIBDIR/blockrange/, where the CLI looks: ../lib/blockrange/
+#                   beside its binary).  BINDIR, LIBDIR, INCLUDEDIR,
 #                   MANDIR, PKGCONFIGDIR and BASHCOMPDIR override the places.
 #   make uninstall  removes exactly those files (same variables)
 #   make shared     build/shared/libblockrange.so.$(BR_LIB_VERSION)
@@ -82,10 +84,11 @@ BR_INSTALLED = $(BINDIR)/blockrange \
 	$(addprefix $(INCLUDEDIR)/blockrange/,$(notdir $(BR_HEADERS))) \
 	$(PKGCONFIGDIR)/blockrange.pc \
 	$(MANDIR)/man1/blockrange.1 $(MANDIR)/man3/libblockrange.3 \
-	$(BASHCOMPDIR)/blockrange
+	$(BASHCOMPDIR)/blockrange $(LIBDIR)/blockrange/blockrange-qemu.so
 
-install: $(CLI_BIN) $(US_LIB) $(BR_SO)
+install: $(CLI_BIN) $(US_LIB) $(BR_SO) $(QREC_PLUGIN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
+		$(DESTDIR)$(LIBDIR)/blockrange \
 		$(DESTDIR)$(INCLUDEDIR)/blockrange $(DESTDIR)$(PKGCONFIGDIR) \
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
 		$(DESTDIR)$(BASHCOMPDIR)
@@ -102,11 +105,13 @@ install: $(CLI_BIN) $(US_LIB) $(BR_SO)
 	install -m 644 $(BR_MAN1) $(DESTDIR)$(MANDIR)/man1/blockrange.1
 	install -m 644 $(BR_MAN3) $(DESTDIR)$(MANDIR)/man3/libblockrange.3
 	install -m 644 $(BR_COMPLETION) $(DESTDIR)$(BASHCOMPDIR)/blockrange
+	install -m 755 $(QREC_PLUGIN) $(DESTDIR)$(LIBDIR)/blockrange/blockrange-qemu.so
 	$(if $(DESTDIR),,-ldconfig 2>/dev/null)
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(BR_INSTALLED))
-	-rmdir $(DESTDIR)$(INCLUDEDIR)/blockrange 2>/dev/null
+	-rmdir $(DESTDIR)$(INCLUDEDIR)/blockrange $(DESTDIR)$(LIBDIR)/blockrange \
+		2>/dev/null
 	$(if $(DESTDIR),,-ldconfig 2>/dev/null)
 
 # The demo program of the library (userspace/demo/) is built against the

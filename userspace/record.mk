@@ -57,7 +57,7 @@ CLI_DEMO_DSO_ANNOTATE ?= $(CLI_BIN) annotate -i $(CLI_DEMO_DSO)/perf.data \
 $(CLI_DEMO_DSO)/perf.data: $(CLI_BIN) $(REC_WL)
 	@mkdir -p $(CLI_DEMO_DSO)
 	rm -f $@ $@.old
-	$(CLI_BIN) record -o $@ --depth 32 --period 7 \
+	$(CLI_BIN) record --engine=ptrace -o $@ --depth 32 --period 7 \
 		--script-copy $(CLI_DEMO_DSO)/blockrange.perfscript \
 		-- $(REC_WL_OUT)/multidso-pie $(CLI_DEMO_DSO_ARGS)
 

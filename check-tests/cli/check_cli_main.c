@@ -30,6 +30,7 @@ static const struct {
 	{ "lookup", lookup_suite },
 	{ "kernel", kernel_suite },
 	{ "record", record_suite },
+	{ "qemu-record", qemu_record_suite },
 	{ "perfdata-writer", pdwrite_suite },
 	{ "report", report_suite },
 	{ "manners", manners_suite },

@@ -8,7 +8,8 @@
  * fixtures made at build time), BLOCKRANGE_FUZZ_CORPUS (the perf script
  * fuzz harness's corpus), BLOCKRANGE_PD_* (the perf.data suite, see
  * test_perfdata.c and userspace/perfdata.mk), BLOCKRANGE_TOOLS (the test
- * tools: pdreloc, failalloc.so).
+ * tools: pdreloc, failalloc.so), BLOCKRANGE_QEMU_WL (the QEMU recorder's
+ * micro workloads, test_qemu.c and userspace/qemu-rec.mk).
  */
 #ifndef BLOCKRANGE_CLI_TESTS_H
 #define BLOCKRANGE_CLI_TESTS_H
@@ -28,6 +29,7 @@ Suite *fuzzcorpus_suite(void);
 Suite *lookup_suite(void);
 Suite *kernel_suite(void);
 Suite *record_suite(void);
+Suite *qemu_record_suite(void);
 Suite *pdwrite_suite(void);
 Suite *report_suite(void);
 Suite *manners_suite(void);

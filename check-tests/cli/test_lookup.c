@@ -41,7 +41,7 @@ static void lk_setup(struct lk *l, const char *tag, const char *wl)
 {
 	char setup[600], id[700], *s;
 	char *rec[] = { (char *)env_path("BLOCKRANGE"), "record",
-			"--format=perfscript", "-o",
+			"--engine=ptrace", "--format=perfscript", "-o",
 			l->trace, "--depth", "32", "--period", "7", "--",
 			l->wl, "48", NULL };
 	char *sh[] = { "sh", setup, l->wl, l->dir, NULL };
@@ -430,9 +430,9 @@ static void record_copy(const struct lk *l, const char *src, char *data,
 {
 	char cmd[2048];
 	char *sh[] = { "sh", "-c", cmd, NULL };
-	char *rec[] = { (char *)env_path("BLOCKRANGE"), "record", "-o", data,
-			"--depth", "32", "--period", "7", "--", bin, "48",
-			NULL };
+	char *rec[] = { (char *)env_path("BLOCKRANGE"), "record",
+			"--engine=ptrace", "-o", data, "--depth", "32",
+			"--period", "7", "--", bin, "48", NULL };
 
 	snprintf(bin, binsz, "%s/rec/" WL, l->dir);
 	snprintf(data, datasz, "%s/rec.data", l->dir);

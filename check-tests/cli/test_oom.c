@@ -63,9 +63,9 @@ static const struct oom_cmd cmds[] = {
 	{ "script -j 1 -i @DATA --stats", NULL, true, NULL },
 	{ "script -i @DATA --dump-events", NULL, true, NULL },
 	{ "script -j 2 -i @FLAGS", NULL, true, "BLOCKRANGE_PAR_UNIT=64" },
-	{ "record -o @S/oom-rec.data --depth 4 --period 2 --counts @S/oom.counts -- @GOLDEN",
+	{ "record --engine=ptrace -o @S/oom-rec.data --depth 4 --period 2 --counts @S/oom.counts -- @GOLDEN",
 	  NULL, false, NULL },
-	{ "record --format=perfscript -o @S/oom-rec.ps --depth 4 --period 2 -F comm,pid,tid,time,ip,brstack --show-task-events -- @GOLDEN",
+	{ "record --engine=ptrace --format=perfscript -o @S/oom-rec.ps --depth 4 --period 2 -F comm,pid,tid,time,ip,brstack --show-task-events -- @GOLDEN",
 	  NULL, false, NULL },
 };
 
@@ -192,8 +192,9 @@ static bool seen(const char *site, char (*done)[SITE_LEN], size_t nr_done)
 /* The inputs: the golden program's files and a perf.data of it. */
 static void prepare(void)
 {
-	char *argv[] = { (char *)env_path("BLOCKRANGE"), "record", "-o", data,
-			 "--depth", "4", "--period", "2", "--", golden, NULL };
+	char *argv[] = { (char *)env_path("BLOCKRANGE"), "record",
+			 "--engine=ptrace", "-o", data, "--depth", "4",
+			 "--period", "2", "--", golden, NULL };
 
 	snprintf(golden, sizeof(golden), "%s/golden",
 		 env_path("BLOCKRANGE_WORKLOADS"));

@@ -140,11 +140,11 @@ static const struct opt_case cases[] = {
 	  "DSOs annotated", NULL, false },
 	{ "annotate --no-pager -j 1 --progress -i -", 0, " MB, ", "@DATA",
 	  false },
-	{ "record --format=perfscript -o @S/p.ps -F pid,ip,brstack -- @GOLDEN",
+	{ "record --engine=ptrace --format=perfscript -o @S/p.ps -F pid,ip,brstack -- @GOLDEN",
 	  0, "samples written to", NULL, false },
-	{ "record --format=perfscript -o @S/t.ps -F tid,ip -- @GOLDEN", 0,
+	{ "record --engine=ptrace --format=perfscript -o @S/t.ps -F tid,ip -- @GOLDEN", 0,
 	  "samples written to", NULL, false },
-	{ "record --format=perfdata --start=entry -o @S/r.data -- @GOLDEN", 0,
+	{ "record --engine=ptrace --format=perfdata --start=entry -o @S/r.data -- @GOLDEN", 0,
 	  "samples written to", NULL, false },
 	{ "ranges --no-pager -i @DATA --binary @GOLDEN", 0, "0 DSOs profiled",
 	  NULL, false },
@@ -193,10 +193,14 @@ static const struct opt_case cases[] = {
 	  "full.brprof: cannot write the profile: " TOO_LARGE, NULL, FULL },
 	{ "merge @BRPROF -o -", 1,
 	  "-: cannot write the profile: " TOO_LARGE, NULL, FULL },
-	{ "record -o @S/full.data -- @GOLDEN", 1,
-	  "full.data: " TOO_LARGE, NULL, FULL },
-	{ "record --format=perfscript -o @S/full.ps -- @GOLDEN", 1,
-	  "full.ps: " TOO_LARGE, NULL, FULL },
+	/* a recording is written as NAME.tmp, renamed once complete */
+	{ "record --engine=ptrace -o @S/full.data -- @GOLDEN", 1,
+	  "full.data.tmp: " TOO_LARGE, NULL, FULL },
+	{ "record --engine=ptrace --format=perfscript -o @S/full.ps -- @GOLDEN", 1,
+	  "full.ps.tmp: " TOO_LARGE, NULL, FULL },
+	/* the QEMU engine stops at its recording directory's first page */
+	{ "record -o @S/full.data -- @GOLDEN", 1, "/status: " TOO_LARGE, NULL,
+	  FULL },
 	{ "record -o - -- @GOLDEN", 1, TOO_LARGE, NULL, FULL },
 };
 
@@ -240,9 +244,9 @@ static const char *expand(const char *s)
 static void setup(void)
 {
 	char bin[512], out[600], err[600];
-	char *rec[] = { (char *)env_path("BLOCKRANGE"), "record", "-o", data,
-			"--depth", "32", "--period", "7", "--", bin, "100",
-			"100", "16", NULL };
+	char *rec[] = { (char *)env_path("BLOCKRANGE"), "record",
+			"--engine=ptrace", "-o", data, "--depth", "32",
+			"--period", "7", "--", bin, "100", "100", "16", NULL };
 	char *prof[] = { (char *)env_path("BLOCKRANGE"), "profile", "-i",
 			 data, "-o", brprof, NULL };
 

@@ -70,8 +70,8 @@ START_TEST(record_golden)
 {
 	char out[512], gp[512], exe[600];
 	char *argv[] = { (char *)env_path("BLOCKRANGE"), "record",
-			 "--format=perfscript", "-o", out, "--depth", "4",
-			 "--period", "2", "--", golden_bin, NULL };
+			 "--engine=ptrace", "--format=perfscript", "-o", out,
+			 "--depth", "4", "--period", "2", "--", golden_bin, NULL };
 	char *got, *want, *line, *samples, *end;
 	int exe_maps = 0;
 

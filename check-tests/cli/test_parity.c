@@ -52,6 +52,7 @@ static void record(const char *bin, const char *arg, const char *depth,
 
 	argv[i++] = (char *)env_path("BLOCKRANGE");
 	argv[i++] = "record";
+	argv[i++] = "--engine=ptrace";
 	argv[i++] = "--format=perfscript";
 	argv[i++] = "-o";
 	argv[i++] = (char *)out;

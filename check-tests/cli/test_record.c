@@ -98,6 +98,7 @@ static void record(const char *name, const char *fields, bool tasks,
 	scratch(tag, errf, sizeof(errf));
 	argv[i++] = (char *)env_path("BLOCKRANGE");
 	argv[i++] = "record";
+	argv[i++] = "--engine=ptrace";
 	argv[i++] = "-o";
 	argv[i++] = data;
 	argv[i++] = "--script-copy";
@@ -248,9 +249,10 @@ END_TEST
 START_TEST(round_trip_from_exec)
 {
 	char bin[512], txt[512], lib[600];
-	char *argv[] = { (char *)env_path("BLOCKRANGE"), "record", "-o", NULL,
-			 "--script-copy", txt, "--start=exec", "--depth", "16",
-			 "--period", "64", "--", bin, "5", "5", "2", NULL };
+	char *argv[] = { (char *)env_path("BLOCKRANGE"), "record",
+			 "--engine=ptrace", "-o", NULL, "--script-copy", txt,
+			 "--start=exec", "--depth", "16", "--period", "64", "--",
+			 bin, "5", "5", "2", NULL };
 	char data[512], out[512], errf[512];
 	char *s, *first_sample, *libc, *hot, *p;
 	uint64_t start, len;
@@ -260,7 +262,7 @@ START_TEST(round_trip_from_exec)
 	scratch("rt-exec.txt", txt, sizeof(txt));
 	scratch("rt-exec.out", out, sizeof(out));
 	scratch("rt-exec.err", errf, sizeof(errf));
-	argv[3] = data;
+	argv[4] = data;
 	ck_assert_int_eq(run_cmd(argv, out, errf), 0);
 	script_round_trip("rt-exec", "ip,brstack", false);
 	s = slurp(txt, NULL);
@@ -294,7 +296,8 @@ END_TEST
 START_TEST(round_trip_pipe)
 {
 	char bin[512], data[512], txt[512], got[512], errf[512];
-	char *argv[] = { (char *)env_path("BLOCKRANGE"), "record", "-o", "-",
+	char *argv[] = { (char *)env_path("BLOCKRANGE"), "record",
+			 "--engine=ptrace", "-o", "-",
 			 "--script-copy", txt, "--depth", "16", "--period",
 			 "3", "--", bin, "60", "60", "8", NULL };
 	char *s;
@@ -403,9 +406,9 @@ START_TEST(multidso_counts)
 	const char *variant = _i ? "multidso-pie" : "multidso-nopie";
 	char bin[512], lib[512], cnt[512], out[512], errf[512], libc[512];
 	char *argv[] = { (char *)env_path("BLOCKRANGE"), "record",
-			 "--format=perfscript", "-o", "/dev/null", "--depth",
-			 "0", "--period", "1", "--counts", cnt, "--", bin,
-			 "150", "120", "20", NULL };
+			 "--engine=ptrace", "--format=perfscript", "-o",
+			 "/dev/null", "--depth", "0", "--period", "1", "--counts",
+			 cnt, "--", bin, "150", "120", "20", NULL };
 	struct counted exe, hot, c;
 	long long cmp_calls, executed, total = 0;
 	char *s, line[1024];

@@ -72,6 +72,7 @@ static void fixture(size_t i, char *data, size_t dsz, char *txt, size_t tsz)
 	scratch(tag, errf, sizeof(errf));
 	argv[n++] = (char *)env_path("BLOCKRANGE");
 	argv[n++] = "record";
+	argv[n++] = "--engine=ptrace";
 	argv[n++] = "-o";
 	argv[n++] = f->pipe ? "-" : data;
 	argv[n++] = "--script-copy";
@@ -818,7 +819,7 @@ static void set32(uint8_t *b, size_t at, uint32_t v)
 	memcpy(b + at, &v, 4);
 }
 static void h_hsize(uint8_t *b, size_t len) { (void)len; set32(b, 12, 72); }
-static void h_hflags(uint8_t *b, size_t len) { (void)len; b[36] = 2; }
+static void h_hflags(uint8_t *b, size_t len) { (void)len; b[36] = 4; }
 static void h_nstats(uint8_t *b, size_t len) { (void)len; set32(b, 64, 18); }
 static void h_evlen(uint8_t *b, size_t len) { (void)len; set32(b, 68, 5000); }
 static void h_evnul(uint8_t *b, size_t len) { (void)len; b[G_DSO - 8] = 0; }
@@ -847,7 +848,7 @@ static const struct hostile hostile[] = {
 	  h_cut, 32 },
 	{ "header-size", "expected a 64-byte version 1 header", 0, false,
 	  h_hsize, 0 },
-	{ "header-flags", "expected header flags of at most 0x1, got 0x2", 0,
+	{ "header-flags", "expected header flags of at most 0x3, got 0x4", 0,
 	  false, h_hflags, 0 },
 	{ "no-stats", "expected the statistics, got the end of the file", 0,
 	  false, h_cut, 68 },

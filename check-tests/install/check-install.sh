@@ -8,7 +8,8 @@
 #     linked to the installed libblockrange.so.N, and its output equal to
 #     the statically linked demo's; the example of libblockrange(3)
 #     compiled and run the same way;
-#   - the installed blockrange runs, its --version equals the .pc version;
+#   - the installed blockrange runs, its --version equals the .pc version,
+#     and it records with the installed QEMU plugin (not the build tree's);
 #   - both man pages render without warnings; blockrange(1) names every
 #     option of every subcommand's --help;
 #   - the bash completion completes subcommands and options;
@@ -79,6 +80,10 @@ bin=$dest$PREFIX/bin/blockrange
 top=$("$bin" --help)
 grep -q report <<<"$top" || die "blockrange --help lacks report"
 if grep -q README <<<"$top"; then die "--help points to a source file"; fi
+ok
+env -u BLOCKRANGE_QEMU_PLUGIN "$bin" record --exact -o "$OUT/true.brprof" -- /bin/true \
+	2> "$OUT/record.err" || die "the installed record: $(cat "$OUT/record.err")"
+grep -q "; qemu, cpu max: " "$OUT/record.err" || die "record: $(cat "$OUT/record.err")"
 ok
 
 # 4. man pages: no warnings; every option of every --help in blockrange(1)

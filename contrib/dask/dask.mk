@@ -39,7 +39,7 @@ FLEET_CHECK_INPUTS := $(foreach i,$(shell seq -w 1 $(FLEET_CHECK_N)),\
 $(FLEET_OUT)/inputs/in-%.data: $(CLI_BIN) $(FLEET_CHECK_WL)
 	@mkdir -p $(@D)
 	rm -f $@.tmp $@.tmp.old
-	$(CLI_BIN) record -o $@.tmp --depth 32 --period 7 -- \
+	$(CLI_BIN) record --engine=ptrace -o $@.tmp --depth 32 --period 7 -- \
 		$(FLEET_CHECK_WL) $$(( 16 + 10#$* )) > /dev/null 2> $@.log
 	mv $@.tmp $@
 

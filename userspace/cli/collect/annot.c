@@ -358,7 +358,7 @@ static int profgen_only(struct annot *a, const struct ev_sample *smp,
 		r = BR_ESYS;
 	else
 		r = profile_apply(&a->raw, smp->br, smp->nr, smp->repeat, NULL,
-				  a->kept);
+				  a->kept, smp->exact_range);
 	if (r == BR_EINPUT)
 		return too_many(smp, a->cfg.leading_ip_only ? "range" :
 				"range or branch", err, errsz);
@@ -385,7 +385,8 @@ static int resolve_entries(struct annot *a, const struct ev_sample *smp,
 		if (f->r.res == AS_NOMEM || t->r.res == AS_NOMEM)
 			return BR_ESYS;
 		if (!blocks || !f->ok || !t->ok || f->r.dso != t->r.dso ||
-		    f->r.map_id != t->r.map_id || smp->br[i].abort)
+		    f->r.map_id != t->r.map_id || smp->br[i].abort ||
+		    (smp->exact_range && !i))
 			continue;
 		ad = annot_blocks_of(a, f->r.dso);
 		if (!ad || pairmap_add(&ad->edges, f->r.vaddr, t->r.vaddr,
@@ -467,7 +468,8 @@ static int count_parts(struct annot *a, const struct ev_sample *smp,
 			ad->has_prof = true;
 			ad->prof.samples += smp->repeat;
 			r = profile_apply(&ad->prof, smp->br, smp->nr,
-					  smp->repeat, a->ends, a->kept);
+					  smp->repeat, a->ends, a->kept,
+					  smp->exact_range);
 			if (r == BR_EINPUT)
 				return too_many(smp, "range or branch", err,
 						errsz);

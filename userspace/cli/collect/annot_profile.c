@@ -196,6 +196,7 @@ int annot_profile(void *arg, const struct ev_profile *p, char *err,
 	st->ips_kernel = p->stats[5 + SKIP_NR];
 	a->total = p->stats[6 + SKIP_NR];
 	a->s.mixed_events = p->mixed_events;
+	a->s.exact = p->exact;
 	if (*p->event) {
 		a->s.event = strdup(p->event);
 		if (!a->s.event) {

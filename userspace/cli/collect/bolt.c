@@ -34,7 +34,8 @@ int bolt_apply(struct bolt_dso *bd, const struct dso *d,
 		uint64_t f = bolt_addr(&ends[2 * i], d);
 		uint64_t t = bolt_addr(&ends[2 * i + 1], d);
 
-		if (f == BOLT_EXTERNAL && t == BOLT_EXTERNAL)
+		if ((f == BOLT_EXTERNAL && t == BOLT_EXTERNAL) ||
+		    (smp->exact_range && (!i || !smp->br[i].from)))
 			continue;
 		r = pairmap_add(&bd->br, f, t, rep);
 		if (!r && smp->br[i].mispredicted)

@@ -17,7 +17,8 @@ bool profile_code_of(const struct profile *prof, const struct session_addr *e)
 
 int profile_apply(struct profile *prof, const struct ev_branch *br,
 		  size_t nr, uint64_t repeat,
-		  const struct session_addr *ends, struct profile_kept *k)
+		  const struct session_addr *ends, struct profile_kept *k,
+		  bool exact_range)
 {
 	size_t i, m = 0;
 	int ret = 0;
@@ -38,10 +39,11 @@ int profile_apply(struct profile *prof, const struct ev_branch *br,
 		k[m].dst = tc ? t : PROFILE_EXTERNAL;
 		k[m].src_code = fc;
 		k[m].dst_code = tc;
+		k[m].branch = !exact_range || (i && br[i].from);
 		m++;
 	}
 	for (i = 0; i < m && !ret; i++) {
-		if (k[i].dst_code)
+		if (k[i].dst_code && k[i].branch)
 			ret = pairmap_add(&prof->branches, k[i].src, k[i].dst,
 					  repeat);
 		if (!ret && i + 1 < m && k[i + 1].dst_code && k[i].src_code) {

@@ -49,18 +49,21 @@ struct profile_kept {
 	uint64_t dst;
 	bool src_code;
 	bool dst_code;
+	bool branch;		/* counts as a branch (see @exact_range) */
 };
 
 /*
  * llvm-profgen's rules for @prof on one sample's @nr entries @br (newest
  * first), each count weighted by @repeat.  @ends (2 per entry: source,
  * target, resolved) gives the ELF addresses; NULL in raw mode (the
- * addresses as they are, all code).  @kept: room for @nr.  0, BR_ESYS out
- * of memory, BR_EINPUT a count would pass 2^64 - 1.
+ * addresses as they are, all code).  @kept: room for @nr.  With
+ * @exact_range (struct ev_sample) only the range and the entering branch
+ * count.  0, BR_ESYS out of memory, BR_EINPUT a count would pass 2^64 - 1.
  */
 int profile_apply(struct profile *prof, const struct ev_branch *br,
 		  size_t nr, uint64_t repeat,
-		  const struct session_addr *ends, struct profile_kept *kept);
+		  const struct session_addr *ends, struct profile_kept *kept,
+		  bool exact_range);
 
 /* Whether the resolved end @e is code of @prof's DSO. */
 bool profile_code_of(const struct profile *prof,

@@ -287,10 +287,10 @@ static int parse_header(const uint8_t *buf, size_t len, const char *name,
 			   "expected the body checksum %016" PRIx64 ", got %016" PRIx64 " (a damaged file)",
 			   brprof_hash(buf + BRPROF_HEADER, body), ld64(buf + 24));
 	out->flags = ld32(buf + 36);
-	if (out->flags & ~BRPROF_MIXED)
+	if (out->flags & ~(BRPROF_MIXED | BRPROF_EXACT))
 		return bad(name, 36, err, errsz,
 			   "expected header flags of at most 0x%x, got 0x%" PRIx32,
-			   BRPROF_MIXED, out->flags);
+			   BRPROF_MIXED | BRPROF_EXACT, out->flags);
 	out->nr_dsos = ld32(buf + 32);
 	return BR_OK;
 }
@@ -591,6 +591,7 @@ static int deliver(const struct brprof *p, const char *name,
 		return BR_ESYS;
 	}
 	ev.mixed_events = p->flags & BRPROF_MIXED;
+	ev.exact = p->flags & BRPROF_EXACT;
 	ev.pos.name = name;
 	if (sink->profile)
 		r = sink->profile(sink->arg, &ev, err, errsz);

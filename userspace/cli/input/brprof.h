@@ -16,7 +16,10 @@
  *     8  u32 version (1)          12 u32 header size (64)
  *    16  u64 body size (file size - 64)
  *    24  u64 body checksum (brprof_hash() of the body)
- *    32  u32 number of DSOs       36 u32 flags (1: samples of several events)
+ *    32  u32 number of DSOs       36 u32 flags (1: samples of several events,
+ *                                       2: exact, every taken branch and
+ *                                       straight line of a recording counted
+ *                                       (record --exact), no sampling)
  *    40  u64 0, u64 0             56 u64 header checksum (of bytes 0..55)
  *   body
  *     u32 number of statistics (19), u32 length of the event name
@@ -109,6 +112,7 @@ struct brprof_dso {
 #define BRPROF_DSO_PROF 4u
 #define BRPROF_DSO_BOLT 8u
 #define BRPROF_MIXED 1u
+#define BRPROF_EXACT 2u
 
 /* A parsed and checked profile (struct brprof_dso's point into @buf). */
 struct brprof {

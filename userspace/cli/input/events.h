@@ -91,6 +91,14 @@ struct ev_sample {
 	uint64_t hw_idx;	/* PERF_SAMPLE_BRANCH_HW_INDEX */
 	const struct ev_branch *br;
 	size_t nr;
+	/*
+	 * An exact recording's straight line, counted @repeat times, rather
+	 * than an LBR stack: @nr is 2, br[1] is the taken branch that entered
+	 * it (from 0: it was entered by none) and br[0].from its last
+	 * instruction.  br[0] is no branch, nor br[1] with a source of 0:
+	 * only the line and its entering branch count.
+	 */
+	bool exact_range;
 	struct ev_pos pos;
 };
 
@@ -228,6 +236,8 @@ struct ev_profile {
 	const uint64_t *stats;		/* EV_PROFILE_NR_STATS */
 	const char *event;		/* "" when unknown */
 	bool mixed_events;		/* samples of several events */
+	bool exact;			/* every taken branch of a recording
+					 * counted (record --exact) */
 	struct ev_pos pos;
 };
 

@@ -308,8 +308,12 @@ static void print_text_sym(struct printer *pr, const struct annot_sym *p)
 	const char *last_file = NULL;
 	int last_line = 0;
 
-	fprintf(out, " Percent |\tSource code & Disassembly of %s for %s (%" PRIu64 " samples)\n",
-		d->short_name, pr->event, p->samples);
+	if (pr->a->s.exact)
+		fprintf(out, " Percent |\tSource code & Disassembly of %s for %s (exact counts)\n",
+			d->short_name, pr->event);
+	else
+		fprintf(out, " Percent |\tSource code & Disassembly of %s for %s (%" PRIu64 " samples)\n",
+			d->short_name, pr->event, p->samples);
 	fputs("---------------------------------------------------------------------------------\n", out);
 	fprintf(out, "         :\t%s():\n", p->name);
 	if (p->ksym) {
@@ -468,6 +472,8 @@ static int print_json(struct printer *pr, const struct annot_syms *ps)
 			has_pred = true;
 	fputs("{\"event\": ", out);
 	json_str(out, a->s.event ? a->s.event : "");
+	if (a->s.exact)
+		fputs(", \"exact\": true", out);
 	fprintf(out, ", \"samples\": %" PRIu64 ", \"prediction_flags\": %s,\n",
 		st->samples, has_pred ? "true" : "false");
 	fprintf(out, " \"blocks\": {\"seen\": %" PRIu64 ", \"counted\": %" PRIu64 ", \"skipped\": {",

@@ -475,7 +475,8 @@ int brprof_write(const struct annot *a, const char *path, size_t *bytes,
 
 		nr += ad && (ad->has_blocks || ad->has_prof || ad->has_bolt);
 	}
-	header(&b, nr, a->s.mixed_events ? BRPROF_MIXED : 0);
+	header(&b, nr, (a->s.mixed_events ? BRPROF_MIXED : 0) |
+		  (a->s.exact ? BRPROF_EXACT : 0));
 	stats_of(a, st);
 	put_stats(&b, st, a->s.event ? a->s.event : "",
 		  a->s.event ? strlen(a->s.event) : 0);
@@ -644,17 +645,20 @@ static bool name_less(const char *a, size_t na, const char *b, size_t nb)
 /*
  * The statistics add (saturating, as one session's do; the samples
  * annotate counted exactly), the event is the least non-empty name,
- * mixed if they differ.
+ * mixed if they differ.  Exact only if every input is: a sum with samples
+ * is not.
  */
 static int merge_stats(const char *const *in, const struct brprof *p,
 		       size_t n, uint64_t *st, const char **event,
 		       size_t *ev_len, uint32_t *flags, char *err,
 		       size_t errsz)
 {
+	uint32_t all = n ? BRPROF_EXACT : 0;
 	size_t i;
 	int k;
 
 	for (i = 0; i < n; i++) {
+		all &= p[i].flags;
 		for (k = 0; k < BRPROF_NR_STATS - 1; k++)
 			st[k] = sat(st[k], p[i].stats[k]);
 		k = BRPROF_NR_STATS - 1;
@@ -664,7 +668,7 @@ static int merge_stats(const char *const *in, const struct brprof *p,
 			return BR_EINPUT;
 		}
 		st[k] += p[i].stats[k];
-		*flags |= p[i].flags;
+		*flags |= p[i].flags & ~BRPROF_EXACT;
 		if (!p[i].event_len)
 			continue;
 		if (*event && (*ev_len != p[i].event_len ||
@@ -676,6 +680,7 @@ static int merge_stats(const char *const *in, const struct brprof *p,
 			*ev_len = p[i].event_len;
 		}
 	}
+	*flags |= all & BRPROF_EXACT;
 	return BR_OK;
 }
 

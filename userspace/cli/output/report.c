@@ -700,6 +700,8 @@ static void write_data(struct rep *r)
 	json_str_html(out, r->o->input);
 	fputs(", \"event\": ", out);
 	json_str_html(out, r->a->s.event ? r->a->s.event : "");
+	if (r->a->s.exact)
+		fputs(", \"exact\": true", out);
 	fprintf(out, ", \"samples\": %" PRIu64 ", \"prediction_flags\": %s, \"blocks_seen\": %" PRIu64 ", \"blocks_counted\": %" PRIu64 ",\n",
 		st->samples, r->pred ? "true" : "false", st->blocks,
 		st->counted);
@@ -821,6 +823,8 @@ static void write_head(struct rep *r)
 	html(out, r->o->input);
 	fputs("</code>, event <code>", out);
 	html(out, r->a->s.event ? r->a->s.event : "unknown");
+	if (r->a->s.exact)
+		fputs("</code> (exact: every taken branch counted, no sampling)<code>", out);
 	fprintf(out, "</code>: <span id=\"samples\">%" PRIu64 "</span> samples, <span id=\"counted\">%" PRIu64 "</span> of <span id=\"seen\">%" PRIu64 "</span> blocks counted, prediction flags: %s.</p>\n",
 		st->samples, st->counted, st->blocks, r->pred ? "yes" : "no");
 	fprintf(out, "<p class=\"cap\" id=\"caps\">");

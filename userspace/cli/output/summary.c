@@ -101,9 +101,14 @@ void summary_print(FILE *f, const struct session *s, const char *what,
 			fprintf(f, "blockrange: warning: %s; its samples are skipped\n",
 				d->why ? d->why : d->path);
 	}
-	fprintf(f, "blockrange: %" PRIu64 " samples, %" PRIu64 " branch records, %" PRIu64 " blocks: %" PRIu64 " counted, %zu DSO%s %s; skipped",
-		st->samples, st->entries, st->blocks, st->counted, nr_done,
-		nr_done == 1 ? "" : "s", what);
+	if (s->exact)
+		fprintf(f, "blockrange: exact profile, every taken branch counted: %" PRIu64 " blocks: %" PRIu64 " counted, %zu DSO%s %s; skipped",
+			st->blocks, st->counted, nr_done,
+			nr_done == 1 ? "" : "s", what);
+	else
+		fprintf(f, "blockrange: %" PRIu64 " samples, %" PRIu64 " branch records, %" PRIu64 " blocks: %" PRIu64 " counted, %zu DSO%s %s; skipped",
+			st->samples, st->entries, st->blocks, st->counted,
+			nr_done, nr_done == 1 ? "" : "s", what);
 	for (k = 0; k < SKIP_NR; k++) {
 		fprintf(f, "%s %" PRIu64 " %s", k ? "," : "",
 			st->skipped[k], skip_names[k]);

@@ -1,17 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ptrace single-stepping branch sampler.  See record.h.
- *
- * The event: perf.data needs a perf_event_attr, and this machine's kernel
- * counted nothing.  The attr says what it is: PERF_TYPE_SOFTWARE with
- * config PERF_COUNT_SW_MAX (12 in the 6.1 headers, which no kernel event
- * uses), sample_period = the period in taken branches, user-only, branch
- * stacks of any branch (PERF_SAMPLE_BRANCH_USER | _ANY | _HW_INDEX, hw_idx
- * -1 as for branch stacks that do not come from an LBR), and its name in
- * HEADER_EVENT_DESC is "taken-branches-sw:u": taken branches, sampled in
- * software.  perf 6.1 prints that name, runs `script -F ip,brstack`,
- * `annotate` and `report --branch-history` on it (it does not print the IP
- * of PERF_COUNT_SW_DUMMY samples, hence not the dummy event).
+ * ptrace single-stepping branch sampler.  See record.h; its outputs (and
+ * the event perf.data carries) are recout.h's.
  */
 #define _GNU_SOURCE
 
@@ -50,11 +40,6 @@
 #include "output/pswrite.h"
 
 #define NS_PER_STEP 1000
-#define EVENT_NAME "taken-branches-sw:u"
-#define SAMPLE_TYPE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
-		     PERF_SAMPLE_PERIOD | PERF_SAMPLE_BRANCH_STACK)
-/* Records between PERF_RECORD_FINISHED_ROUNDs (perf sorts per round). */
-#define ROUND_RECORDS 4096
 
 /* --- the decode cache --- */
 
@@ -137,14 +122,9 @@ struct rtask {
 	uint64_t since;
 };
 
-struct out {
-	struct pdw *pdw;
-	struct psw *psw[2];
-};
-
 struct rec {
 	const struct record_opts *o;
-	struct out out;
+	struct recout out;
 	size_t cs;		/* capstone handle */
 	struct rtask **tasks;
 	size_t nr_tasks;
@@ -163,7 +143,6 @@ struct rec {
 	uint64_t last_time;
 	uint64_t taken;
 	uint64_t samples;
-	uint64_t records;
 	uint64_t nr_seen_tasks;
 	char *err;
 	size_t errsz;
@@ -197,72 +176,24 @@ static uint64_t now(struct rec *r)
 	return t;
 }
 
-/* --- outputs --- */
-
-static int out_err(struct rec *r)
-{
-	int i;
-
-	if (r->out.pdw && *pdw_error(r->out.pdw))
-		return rfail(r, "%s", pdw_error(r->out.pdw));
-	for (i = 0; i < 2; i++)
-		if (r->out.psw[i] && *psw_error(r->out.psw[i]))
-			return rfail(r, "%s", psw_error(r->out.psw[i]));
-	return oom(r);
-}
-
-static int round_tick(struct rec *r)
-{
-	if (++r->records % ROUND_RECORDS)
-		return 0;
-	if (r->out.pdw && pdw_finished_round(r->out.pdw))
-		return out_err(r);
-	return 0;
-}
+/* --- outputs (recout.h), timed by the steps --- */
 
 static int out_comm(struct rec *r, int32_t pid, int32_t tid, const char *comm,
 		    bool exec)
 {
-	uint64_t t = now(r);
-	int i;
-
-	if (r->out.pdw && pdw_comm(r->out.pdw, pid, tid, comm, exec, t))
-		return out_err(r);
-	for (i = 0; i < 2; i++)
-		if (r->out.psw[i] &&
-		    psw_comm(r->out.psw[i], pid, tid, comm, exec, t))
-			return out_err(r);
-	return round_tick(r);
+	return recout_comm(&r->out, pid, tid, comm, exec, now(r));
 }
 
 static int out_task(struct rec *r, bool exit, int32_t pid, int32_t ppid,
 		    int32_t tid, int32_t ptid)
 {
-	uint64_t t = now(r);
-	int i;
-
-	if (r->out.pdw &&
-	    (exit ? pdw_exit : pdw_fork)(r->out.pdw, pid, ppid, tid, ptid, t))
-		return out_err(r);
-	for (i = 0; i < 2; i++)
-		if (r->out.psw[i] &&
-		    (exit ? psw_exit : psw_fork)(r->out.psw[i], pid, ppid, tid,
-						 ptid, t))
-			return out_err(r);
-	return round_tick(r);
+	return recout_task(&r->out, exit, pid, ppid, tid, ptid, now(r));
 }
 
 static int out_mmap(struct rec *r, struct pdw_mmap *m)
 {
-	int i;
-
 	m->time = now(r);
-	if (r->out.pdw && pdw_mmap2(r->out.pdw, m))
-		return out_err(r);
-	for (i = 0; i < 2; i++)
-		if (r->out.psw[i] && psw_mmap2(r->out.psw[i], m))
-			return out_err(r);
-	return round_tick(r);
+	return recout_mmap(&r->out, m);
 }
 
 static int out_build_ids(struct rec *r)
@@ -275,11 +206,10 @@ static int out_build_ids(struct rec *r)
 
 		if (st == DSO_NO_MEMORY)
 			return oom(r);
-		if (st == DSO_READY &&
-		    d->bin.build_id_size && r->out.pdw &&
-		    pdw_build_id(r->out.pdw, -1, PERF_RECORD_MISC_USER, d->path,
-				 d->bin.build_id, d->bin.build_id_size))
-			return out_err(r);
+		if (st == DSO_READY && d->bin.build_id_size &&
+		    recout_build_id(&r->out, d->path, d->bin.build_id,
+				    d->bin.build_id_size))
+			return BR_ESYS;
 	}
 	r->nr_pending = 0;
 	return 0;
@@ -287,18 +217,13 @@ static int out_build_ids(struct rec *r)
 
 static int out_sample(struct rec *r, struct pdw_sample *s)
 {
-	int i;
-
 	if (r->nr_pending && out_build_ids(r))
 		return BR_ESYS;
 	s->time = now(r);
-	if (r->out.pdw && pdw_sample(r->out.pdw, s))
-		return out_err(r);
-	for (i = 0; i < 2; i++)
-		if (r->out.psw[i] && psw_sample(r->out.psw[i], s))
-			return out_err(r);
+	if (recout_sample(&r->out, s))
+		return BR_ESYS;
 	r->samples++;
-	return round_tick(r);
+	return 0;
 }
 
 /* --- DSOs --- */
@@ -1171,75 +1096,20 @@ static int write_counts(struct rec *r)
 static int open_outputs(struct rec *r)
 {
 	const struct record_opts *o = r->o;
-	char err[512];
-	int k = 0;
+	struct recout_opts ro = {
+		.output = o->output, .format = o->format,
+		.script_copy = o->script_copy, .fields = o->fields,
+		.task_events = o->task_events, .period = o->period,
+		.version = "blockrange record (ptrace)",
+		.cmd_argc = o->cmd_argc, .cmd_argv = o->cmd_argv,
+	};
 
-	if (o->format == RECORD_PERFDATA) {
-		struct perf_event_attr a;
-
-		memset(&a, 0, sizeof(a));
-		a.type = PERF_TYPE_SOFTWARE;
-		a.config = PERF_COUNT_SW_MAX;
-		a.sample_period = o->period;
-		a.sample_type = SAMPLE_TYPE;
-		a.branch_sample_type = PERF_SAMPLE_BRANCH_USER |
-				       PERF_SAMPLE_BRANCH_ANY |
-				       PERF_SAMPLE_BRANCH_HW_INDEX;
-		a.exclude_kernel = 1;
-		a.exclude_hv = 1;
-		a.sample_id_all = 1;
-		a.mmap = 1;
-		a.mmap2 = 1;
-		a.comm = 1;
-		a.comm_exec = 1;
-		a.task = 1;
-		a.inherit = 1;
-		if (strcmp(o->output, "-")) {
-			/* perf record keeps the previous file as FILE.old */
-			struct stat st;
-
-			if (!stat(o->output, &st) && S_ISREG(st.st_mode) &&
-			    st.st_size > 0) {
-				char old[PATH_MAX];
-
-				snprintf(old, sizeof(old), "%s.old", o->output);
-				rename(o->output, old);
-			}
-		}
-		if (pdw_open(&r->out.pdw, o->output, err, sizeof(err)))
-			return rfail(r, "%s", err);
-		if (pdw_add_event(r->out.pdw, &a, EVENT_NAME) < 0 ||
-		    pdw_set_host(r->out.pdw) ||
-		    pdw_set_string(r->out.pdw, PF_FEAT_VERSION,
-				   "blockrange record (ptrace)") ||
-		    (o->cmd_argc &&
-		     pdw_set_cmdline(r->out.pdw, o->cmd_argc, o->cmd_argv)))
-			return out_err(r);
-	} else if (psw_open(&r->out.psw[k++], o->output, o->fields,
-			    o->task_events, err, sizeof(err))) {
-		return rfail(r, "%s", err);
-	}
-	if (o->script_copy &&
-	    psw_open(&r->out.psw[k], o->script_copy, o->fields,
-		     o->task_events, err, sizeof(err)))
-		return rfail(r, "%s", err);
-	return 0;
+	return recout_open(&r->out, &ro, r->err, r->errsz);
 }
 
 static int close_outputs(struct rec *r, int ret)
 {
-	char err[512];
-	int i;
-
-	if (pdw_close(r->out.pdw, err, sizeof(err)) && !ret)
-		ret = rfail(r, "%s", err);
-	r->out.pdw = NULL;
-	for (i = 0; i < 2; i++) {
-		if (psw_close(r->out.psw[i], err, sizeof(err)) && !ret)
-			ret = rfail(r, "%s", err);
-		r->out.psw[i] = NULL;
-	}
-	return ret;
+	return recout_close(&r->out, ret);
 }
 
 static void rec_free(struct rec *r)

@@ -48,7 +48,7 @@
  * and a recording of a deterministic single-threaded program is
  * reproducible.
  *
- * Output: perf.data (event "taken-branches-sw:u", see record.c) or the
+ * Output: perf.data (event "taken-branches-sw:u", see recout.h) or the
  * text of `perf script -F FIELDS --show-mmap-events [--show-task-events]`
  * (pswrite.h), or both (@script_copy).
  *
@@ -66,10 +66,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum record_format {
-	RECORD_PERFDATA,
-	RECORD_PERFSCRIPT,
-};
+#include "record/recout.h"
 
 struct record_opts {
 	const char *output;	/* "-" for stdout (perf.data: pipe mode) */

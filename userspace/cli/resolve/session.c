@@ -275,6 +275,7 @@ int session_sample(struct session *s, const struct ev_sample *smp, char *err,
 int session_merge_event(struct session *dst, const struct session *src)
 {
 	dst->mixed_events |= src->mixed_events;
+	dst->exact |= src->exact;
 	if (!src->event)
 		return 0;
 	if (dst->event) {

@@ -69,6 +69,8 @@ struct session {
 	struct session_stats st;
 	char *event;		/* first sample's event, NULL: none */
 	bool mixed_events;
+	bool exact;		/* every taken branch of the recording counted
+				 * (an exact recording), no sampling */
 	bool started;		/* a sample was seen (the kernel DSO made) */
 	bool replica;		/* shares the registry of another session */
 };

@@ -1,0 +1,40 @@
+# The QEMU recorder's benchmark (bench/qemu_rec_bench.py), part of `make
+# bench`; included by userspace/qemu-rec.mk.
+#
+#   make bench-qemu-record  CPU of native, qemu-x86_64, the plugin (sampled
+#                           and exact, alone and through `blockrange
+#                           record`) and callgrind on sort of
+#                           BENCH_QREC_SORT_LINES shuffled lines, gzip -c of
+#                           BENCH_QREC_GZIP_MB MB and a python3 loop; the
+#                           ptrace engine's instructions per second; exact
+#                           mode's memory on gzip of a tenth and of all of
+#                           the text -> build/bench/qemu-record.json
+#
+# Knobs: BENCH_QREC_RUNS (3), BENCH_QREC_CG_RUNS (callgrind, 1),
+# BENCH_QREC_SORT_LINES (2000000), BENCH_QREC_GZIP_MB (50),
+# BENCH_QREC_PY_ITERS (3000000).  Inputs are made once, in
+# build/bench/qemu-record/.
+
+BENCH_QREC_RUNS ?= 3
+BENCH_QREC_CG_RUNS ?= 1
+BENCH_QREC_SORT_LINES ?= 2000000
+BENCH_QREC_GZIP_MB ?= 50
+BENCH_QREC_PY_ITERS ?= 3000000
+
+.PHONY: bench-qemu-record
+
+bench-qemu-record: deps $(CLI_BIN) $(QREC_PLUGIN)
+	python3 $(TOP)/bench/qemu_rec_bench.py --cli $(CLI_BIN) \
+		--plugin $(QREC_PLUGIN) --out $(BUILD)/bench \
+		--runs $(BENCH_QREC_RUNS) --cg-runs $(BENCH_QREC_CG_RUNS) \
+		--sort-lines $(BENCH_QREC_SORT_LINES) \
+		--gzip-mb $(BENCH_QREC_GZIP_MB) --py-iters $(BENCH_QREC_PY_ITERS) \
+		$(if $(filter bench,$(MAKECMDGOALS)),,--print)
+
+bench: bench-qemu-record
+
+# Never two benchmarks on the two cores at once.
+ifneq ($(filter bench,$(MAKECMDGOALS)),)
+bench-qemu-record: | bench-userspace
+bench-hwmon: | bench-qemu-record
+endif

@@ -1,0 +1,127 @@
+# The QEMU recorder (`blockrange record --engine=qemu`, the default): its
+# TCG plugin, its micro workloads and tests, its benchmark and its demo.
+# Included by userspace/cli.mk (uses TOP, BUILD, CLI_OUT, CLI_BIN, CLI_CC,
+# CLI_CFLAGS, CLI_LIBA, CLI_SRC, CLI_TESTS).  See docs/record.md.
+#
+#   make qemu-plugin   build/lib/blockrange/blockrange-qemu.so, where the
+#                      CLI finds it (../lib/blockrange/ beside the binary,
+#                      as installed); `make cli` builds it too
+#   make qemu-record-demo
+#                      record Debian's /usr/bin/sort sorting QREC_DEMO_INPUT
+#                      (/var/lib/dpkg/status) with the QEMU engine: perf's
+#                      share per DSO, the annotated hottest blocks of sort
+#                      and of libc, the same run counted exactly, and the
+#                      HTML report (build/cli/demo-qemu/report.html);
+#                      `make demo` runs it (a prerequisite of cli-demo)
+#
+# The plugin is built for the host's qemu-x86_64 (Debian's qemu-user, QEMU
+# 7.2, plugin API version 1), with the project's warnings, never with the
+# coverage or sanitizer flags (it runs inside QEMU, not in the CLI).
+
+QREC_SRC := $(TOP)/userspace/qemu-plugin
+# Beside the CLI binary of the build (CLI_BIN may be overridden).
+QREC_PLUGIN = $(abspath $(dir $(CLI_BIN))../lib/blockrange/blockrange-qemu.so)
+QREC_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g -fPIC \
+	-fvisibility=hidden -pthread -I$(TOP)/userspace
+QREC_PLUGIN_SRCS := $(QREC_SRC)/plugin.c $(QREC_SRC)/x86dec.c \
+	$(QREC_SRC)/qexec.c
+QREC_HDRS := $(wildcard $(QREC_SRC)/*.h)
+
+.PHONY: qemu-plugin
+
+qemu-plugin: $(QREC_PLUGIN)
+
+# No -z defs: the qemu_plugin_* functions come from qemu-x86_64 at load.
+$(QREC_PLUGIN): $(QREC_PLUGIN_SRCS) $(QREC_HDRS) $(TOP)/userspace/qemu-rec.mk \
+		$(TOP)/userspace/common/hash.h
+	@mkdir -p $(@D)
+	gcc $(QREC_CFLAGS) -shared -o $@ $(QREC_PLUGIN_SRCS)
+
+cli: $(QREC_PLUGIN)
+$(CLI_BIN): | $(QREC_PLUGIN)
+
+# The CLI shares qexec.c (what execve would run) with the plugin; the tests
+# check x86dec.c against capstone.
+$(CLI_OUT)/obj/qemu-plugin/%.o: $(QREC_SRC)/%.c $(TOP)/userspace/qemu-rec.mk | deps
+	@mkdir -p $(@D)
+	$(CLI_CC) $(CLI_CFLAGS) -MMD -MP -MT $@ -c $< -o $@
+
+$(CLI_LIBA): $(CLI_OUT)/obj/qemu-plugin/qexec.o \
+	$(CLI_OUT)/obj/qemu-plugin/x86dec.o
+
+# record/qemu_rec.c includes the plugin's headers as <qemu-plugin/NAME.h>,
+# a component below the CLI's layers, like the library's <blockrange/...>.
+$(CLI_OUT)/obj/record/qemu_rec.o: CLI_CFLAGS += -I$(TOP)/userspace
+
+# Micro workloads with known counts (check-tests/cli/workloads/qemu/, built
+# into $(CLI_OUT)/wl/qemu/): static assembly programs for the rules (calls,
+# cond, repmovs, pagecross, signal) and C programs for threads, fork,
+# dlopen/dlclose and exec, gcc -O0 -g like the other workloads.
+QREC_WL_SRC := $(CLI_TESTS)/workloads/qemu
+QREC_WL_OUT := $(CLI_OUT)/wl/qemu
+QREC_WL_ASM := calls cond repmovs pagecross longblock signal
+QREC_WL := $(addprefix $(QREC_WL_OUT)/,$(QREC_WL_ASM) threads fork dlopen \
+	exec strings libqa.so libqb.so)
+
+$(QREC_WL_OUT)/%: $(QREC_WL_SRC)/%.S
+	@mkdir -p $(@D)
+	$(CLI_WL_CC) -nostdlib -static -no-pie -Wl,-Ttext=0x401000 -o $@ $<
+
+$(QREC_WL_OUT)/threads: $(QREC_WL_SRC)/threads.c
+	@mkdir -p $(@D)
+	$(CLI_WL_CC) -O0 -g -pthread -o $@ $<
+
+$(QREC_WL_OUT)/fork $(QREC_WL_OUT)/exec $(QREC_WL_OUT)/strings: \
+		$(QREC_WL_OUT)/%: $(QREC_WL_SRC)/%.c
+	@mkdir -p $(@D)
+	$(CLI_WL_CC) -O0 -g -o $@ $<
+
+$(QREC_WL_OUT)/dlopen: $(QREC_WL_SRC)/dlopen.c
+	@mkdir -p $(@D)
+	$(CLI_WL_CC) -O0 -g -o $@ $< -ldl
+
+$(QREC_WL_OUT)/libqa.so $(QREC_WL_OUT)/libqb.so: $(QREC_WL_OUT)/lib%.so: \
+		$(QREC_WL_SRC)/libq.c
+	@mkdir -p $(@D)
+	$(CLI_WL_CC) -O0 -g -fpic -shared -DNAME=$*_work -o $@ $<
+
+check-cli: $(QREC_WL) $(QREC_PLUGIN)
+check-cli: export BLOCKRANGE_QEMU_WL := $(QREC_WL_OUT)
+# ---- the demo -----------------------------------------------------------------
+
+QREC_DEMO := $(CLI_OUT)/demo-qemu
+QREC_DEMO_INPUT ?= /var/lib/dpkg/status
+# The first lines of the hottest symbol of DSO $(1) in the annotate text $(2).
+QREC_DEMO_HOT = awk -v d='$(1)' '/Disassembly of/ { on = index($$0, " of " d " for ") > 0; \
+	if (on) n++ } on && n == 1 && k++ < 16' $(2)
+
+.PHONY: qemu-record-demo
+
+# `make demo` shows it: cli-demo (userspace/cli.mk) runs it after the
+# ptrace engine's demos.
+cli-demo: qemu-record-demo
+
+qemu-record-demo: deps $(CLI_BIN) $(QREC_PLUGIN)
+	@mkdir -p $(QREC_DEMO)
+	@echo "== blockrange record -- sort $(QREC_DEMO_INPUT) (QEMU engine, sampled) =="
+	$(CLI_BIN) record -o $(QREC_DEMO)/sort.data --period 1000 \
+		-- /usr/bin/sort $(QREC_DEMO_INPUT) > /dev/null
+	@echo "== perf 6.1 reads it: the share of each DSO =="
+	perf report -i $(QREC_DEMO)/sort.data --stdio --sort dso 2>/dev/null | \
+		grep -v -e '^#' -e '^$$'
+	$(CLI_BIN) annotate -i $(QREC_DEMO)/sort.data --color=always --no-pager \
+		> $(QREC_DEMO)/annotate.txt
+	@echo "== the hottest blocks of sort (stripped: pseudo-symbols) =="
+	@$(call QREC_DEMO_HOT,sort,$(QREC_DEMO)/annotate.txt)
+	@echo "== the hottest blocks of libc (symbols from libc6-dbg) =="
+	@$(call QREC_DEMO_HOT,libc.so.6,$(QREC_DEMO)/annotate.txt)
+	@echo "== the same run counted exactly (--exact): every block's count =="
+	$(CLI_BIN) record --exact -o $(QREC_DEMO)/sort.brprof \
+		-- /usr/bin/sort $(QREC_DEMO_INPUT) > /dev/null
+	$(CLI_BIN) annotate -i $(QREC_DEMO)/sort.brprof --color=always \
+		--no-pager > $(QREC_DEMO)/annotate-exact.txt
+	@$(call QREC_DEMO_HOT,libc.so.6,$(QREC_DEMO)/annotate-exact.txt)
+	$(CLI_BIN) report -i $(QREC_DEMO)/sort.data -o $(QREC_DEMO)/report.html
+	@echo "report: $(QREC_DEMO)/report.html"
+
+include $(TOP)/bench/qemu-rec.mk
