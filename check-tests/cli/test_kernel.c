@@ -171,6 +171,38 @@ START_TEST(vmlinux_like_the_user_space_build)
 }
 END_TEST
 
+/*
+ * The perf.data itself (its kernel mmap gives _text): with --kallsyms the
+ * kernel blocks are counted, and the report lists each kernel symbol's
+ * ranges (it has no code to draw a graph from).
+ */
+START_TEST(kallsyms_on_perf_data)
+{
+	char in[512], ks[512], out[512], err[512], html[512];
+	char *annotate[] = { (char *)env_path("BLOCKRANGE"), "annotate",
+			     "--no-pager", "-i", in, "--kallsyms", ks, NULL };
+	char *report[] = { (char *)env_path("BLOCKRANGE"), "report", "-i", in,
+			   "--kallsyms", ks, "-o", html, NULL };
+	char *e, *h;
+
+	snprintf(in, sizeof(in), "%s/perf.data.branch-4.14",
+		 env_path("BLOCKRANGE_PERFDATA"));
+	fake_kallsyms(ks, sizeof(ks));
+	scratch("k5.out", out, sizeof(out));
+	scratch("k5.err", err, sizeof(err));
+	scratch("k5.html", html, sizeof(html));
+	ck_assert_int_eq(run_cmd(annotate, out, err), 0);
+	e = slurp(err, NULL);
+	ck_assert_msg(strstr(e, "blockrange: 13 samples, 416 branch records, 403 blocks: 312 counted, 1 DSO annotated;"),
+		      "%s", e);
+	free(e);
+	ck_assert_int_eq(run_cmd(report, out, err), 0);
+	h = slurp(html, NULL);
+	ck_assert(strstr(h, "No code for this symbol (kernel symbols from kallsyms only)"));
+	free(h);
+}
+END_TEST
+
 Suite *kernel_suite(void)
 {
 	Suite *s = suite_create("kernel");
@@ -180,6 +212,7 @@ Suite *kernel_suite(void)
 	tcase_add_test(t, kallsyms_lists_ranges);
 	tcase_add_test(t, kallsyms_malformed);
 	tcase_add_test(t, vmlinux_like_the_user_space_build);
+	tcase_add_test(t, kallsyms_on_perf_data);
 	suite_add_tcase(s, t);
 	return s;
 }
