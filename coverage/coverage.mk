@@ -66,3 +66,5 @@ coverage-userspace: deps
 	gcovr --config $(TOP)/coverage/gcovr-userspace.cfg --root $(TOP) \
 		--filter '$(TOP)/userspace/' \
 		$(call COV_GCOVR_OUT,userspace) $(COV)/us-obj
+	@python3 $(TOP)/coverage/summary.py $(TOP)/coverage/thresholds.json \
+		userspace=$(COV)/userspace/summary.json

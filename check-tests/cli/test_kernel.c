@@ -171,6 +171,68 @@ START_TEST(vmlinux_like_the_user_space_build)
 }
 END_TEST
 
+/*
+ * The perf.data itself (its kernel mmap gives _text): with --kallsyms the
+ * kernel blocks are counted, and the report lists each kernel symbol's
+ * ranges (it has no code to draw a graph from).
+ */
+START_TEST(kallsyms_on_perf_data)
+{
+	char in[512], ks[512], out[512], err[512], html[512];
+	char *annotate[] = { (char *)env_path("BLOCKRANGE"), "annotate",
+			     "--no-pager", "-i", in, "--kallsyms", ks, NULL };
+	char *report[] = { (char *)env_path("BLOCKRANGE"), "report", "-i", in,
+			   "--kallsyms", ks, "-o", html, NULL };
+	char *e, *h;
+
+	snprintf(in, sizeof(in), "%s/perf.data.branch-4.14",
+		 env_path("BLOCKRANGE_PERFDATA"));
+	fake_kallsyms(ks, sizeof(ks));
+	scratch("k5.out", out, sizeof(out));
+	scratch("k5.err", err, sizeof(err));
+	scratch("k5.html", html, sizeof(html));
+	ck_assert_int_eq(run_cmd(annotate, out, err), 0);
+	e = slurp(err, NULL);
+	ck_assert_msg(strstr(e, "blockrange: 13 samples, 416 branch records, 403 blocks: 312 counted, 1 DSO annotated;"),
+		      "%s", e);
+	free(e);
+	ck_assert_int_eq(run_cmd(report, out, err), 0);
+	h = slurp(html, NULL);
+	ck_assert(strstr(h, "No code for this symbol (kernel symbols from kallsyms only)"));
+	free(h);
+}
+END_TEST
+
+/*
+ * A kallsyms of another boot: its _text is not where the perf.data's kernel
+ * mmap put the kernel, so the kernel samples are skipped with a warning
+ * that says both addresses, and nothing is left to annotate.
+ */
+START_TEST(kallsyms_of_another_boot)
+{
+	char in[512], ks[512], out[512], err[512], want[1024];
+	char *annotate[] = { (char *)env_path("BLOCKRANGE"), "annotate",
+			     "--no-pager", "-i", in, "--kallsyms", ks, NULL };
+	char *e;
+
+	snprintf(in, sizeof(in), "%s/perf.data.branch-4.14",
+		 env_path("BLOCKRANGE_PERFDATA"));
+	scratch("kernel-other.kallsyms", ks, sizeof(ks));
+	spew(ks, "ffffffffb4000000 T _text\nffffffffb4200000 t sym_a\n");
+	scratch("k6.out", out, sizeof(out));
+	scratch("k6.err", err, sizeof(err));
+	ck_assert_int_eq(run_cmd(annotate, out, err), 2);
+	e = slurp(err, NULL);
+	snprintf(want, sizeof(want),
+		 "blockrange: warning: %s has _text at 0xffffffffb4000000, the profile's kernel at 0xffffffffb4200000 (another boot?); its samples are skipped\n",
+		 ks);
+	ck_assert_msg(!strncmp(e, want, strlen(want)), "%s", e);
+	ck_assert_msg(strstr(e, " 0 counted, 0 DSOs annotated;"), "%s", e);
+	ck_assert_msg(strstr(e, ", 312 build-id mismatch,"), "%s", e);
+	free(e);
+}
+END_TEST
+
 Suite *kernel_suite(void)
 {
 	Suite *s = suite_create("kernel");
@@ -180,6 +242,8 @@ Suite *kernel_suite(void)
 	tcase_add_test(t, kallsyms_lists_ranges);
 	tcase_add_test(t, kallsyms_malformed);
 	tcase_add_test(t, vmlinux_like_the_user_space_build);
+	tcase_add_test(t, kallsyms_on_perf_data);
+	tcase_add_test(t, kallsyms_of_another_boot);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -244,6 +244,54 @@ END_TEST
  * The perf 6.12 pipe file: its samples' comm (from the COMM records),
  * tid and ip against perf 6.1's `-F comm,tid,ip,sym` text.
  */
+/*
+ * A file-mode perf.data on a pipe is copied to a temporary file in TMPDIR
+ * first: a TMPDIR that cannot hold one is a clear error (status 1), not a
+ * crash or an empty result; an empty TMPDIR means /tmp.
+ */
+START_TEST(pipe_needs_a_temporary_file)
+{
+	static const struct {
+		const char *dir, *why;
+	} bad[] = {
+		{ "/nonexistent-blockrange-dir", "No such file or directory" },
+		{ "/dev/null", "Not a directory" },
+	};
+	char data[512], out[512], err[512], msg[700];
+	char *args[] = { "script", "-i", data, NULL };
+	char *dash[] = { "script", "-i", "-", NULL };
+	char *a, *b;
+
+	snprintf(data, sizeof(data), "%s/perf.data.branch-4.14",
+		 env_path("BLOCKRANGE_PD_FIXTURES"));
+	scratch("pd-tmp.out", out, sizeof(out));
+	scratch("pd-tmp.err", err, sizeof(err));
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ck_assert(!setenv("TMPDIR", bad[i].dir, 1));
+		ck_assert_int_eq(run_in(dash, data, true, out, err), 1);
+		snprintf(msg, sizeof(msg),
+			 "blockrange: <stdin>: cannot make a temporary file in %s for a file-mode perf.data on a pipe: %s\n",
+			 bad[i].dir, bad[i].why);
+		b = slurp(err, NULL);
+		ck_assert_str_eq(b, msg);
+		free(b);
+		b = slurp(out, NULL);
+		ck_assert_str_eq(b, "");
+		free(b);
+	}
+	ck_assert_int_eq(run_in(args, NULL, false, out, err), 0);
+	a = slurp(out, NULL);
+	ck_assert(*a);
+	ck_assert(!setenv("TMPDIR", "", 1));
+	ck_assert_int_eq(run_in(dash, data, true, out, err), 0);
+	b = slurp(out, NULL);
+	ck_assert_str_eq(a, b);
+	free(a);
+	free(b);
+	unsetenv("TMPDIR");
+}
+END_TEST
+
 START_TEST(fixture_pipe_612)
 {
 	char data[512], want[600];
@@ -492,6 +540,7 @@ Suite *perfdata_suite(void)
 	}
 	tcase_add_test(t, fixture_branch_414);
 	tcase_add_test(t, fixture_pipe_612);
+	tcase_add_test(t, pipe_needs_a_temporary_file);
 	if (nr_oracle) {
 		tcase_add_loop_test(t, oracle_input, 0, nr_oracle);
 		tcase_add_loop_test(t, stdin_forms, 0, 6);

@@ -32,6 +32,30 @@ cp "$golden" "$out/golden-arm"
 printf '\050\000' | dd of="$out/golden-arm" bs=1 seek=18 conv=notrunc \
 	status=none
 strip -o "$out/golden-stripped" "$golden"
+# golden as a core file (e_type 4); golden with no executable PT_LOAD
+# (PF_X cleared in every program header); golden whose executable section
+# says it lies past the end of the file.
+cp "$golden" "$out/golden-core"
+printf '\004\000' | dd of="$out/golden-core" bs=1 seek=16 conv=notrunc \
+	status=none
+python3 - "$golden" "$out" <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+phoff, shoff = struct.unpack_from('<QQ', b, 32)
+phentsize, phnum, shentsize, shnum = struct.unpack_from('<HHHH', b, 54)
+nox = bytearray(b)
+for i in range(phnum):
+    at = phoff + i * phentsize
+    flags = struct.unpack_from('<I', nox, at + 4)[0]
+    struct.pack_into('<I', nox, at + 4, flags & ~1)
+open(sys.argv[2] + '/golden-noexec', 'wb').write(nox)
+for i in range(shnum):
+    at = shoff + i * shentsize
+    if struct.unpack_from('<Q', b, at + 8)[0] & 4:     # SHF_EXECINSTR
+        struct.pack_into('<Q', b, at + 24, 0x7fffffff)  # sh_offset
+        break
+open(sys.argv[2] + '/golden-section-out', 'wb').write(b)
+PY
 long=leaf_$(printf '%0400d' 0 | tr 0 x)
 sed "s/\<leaf\>/$long/g" "$src" > "$out/longsym.S"
 $cc -nostdlib -static -no-pie -Wl,--build-id=none -Wl,-Ttext=0x401000 \

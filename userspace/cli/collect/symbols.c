@@ -223,7 +223,8 @@ int annot_symbols(struct annot *a, const char *const *symbols,
 		if (ad->dso->state == DSO_READY && pseudo_picks(ad, ps))
 			return BR_ESYS;
 	}
-	qsort(ps->v, ps->nr, sizeof(*ps->v), cmp_pick);
+	if (ps->nr > 1)
+		qsort(ps->v, ps->nr, sizeof(*ps->v), cmp_pick);
 	return 0;
 }
 

@@ -708,7 +708,8 @@ static int read_loads(struct eb_binary *b, Elf *elf, char *err, size_t errsz)
 		b->nr_loads++;
 	}
 	if (!have_text) {
-		snprintf(err, errsz, "%s: no executable PT_LOAD segment",
+		snprintf(err, errsz,
+			 "%s: expected an executable PT_LOAD segment, got none",
 			 b->path);
 		return BR_EINPUT;
 	}
@@ -731,8 +732,10 @@ static int read_xsecs(struct eb_binary *b, Elf *elf, size_t shstrndx,
 			continue;
 		if (sh.sh_offset > b->image_size ||
 		    sh.sh_size > b->image_size - sh.sh_offset) {
-			snprintf(err, errsz, "%s: section outside the file",
-				 b->path);
+			snprintf(err, errsz,
+				 "%s: expected the code section at offset 0x%" PRIx64 " size 0x%" PRIx64 " within the file (%zu bytes), got it outside",
+				 b->path, (uint64_t)sh.sh_offset,
+				 (uint64_t)sh.sh_size, b->image_size);
 			return BR_EINPUT;
 		}
 		x = realloc(b->xsecs, (b->nr_xsecs + 1) * sizeof(*x));
