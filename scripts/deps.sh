@@ -22,6 +22,8 @@ pkgs=(
 	python3-distributed python3-dask time
 	# BOLT oracle, report graphs, browser test
 	bolt-19 libgraphviz-dev graphviz chromium chromium-driver python3-selenium
+	# manual pages: rendered into the binary for `blockrange help` and checked
+	groff-base man-db
 )
 
 missing=()
