@@ -51,7 +51,7 @@ KENV = BUILD=$(KB) KERNEL=$(KERNEL)
 # build into KB/<core>/kunit (KB = build/ or build/6.12/), so with base_dir =
 # build/ the compiler command lines are the same for both cores and for any
 # checkout location: a stock build warms the cache for ours, and CI reuses
-# what a session compiled.
+# what an earlier build compiled.
 export PATH := /usr/lib/ccache:$(PATH)
 export CCACHE_BASEDIR := $(BUILD)
 export CCACHE_NOHASHDIR := 1
@@ -97,7 +97,7 @@ kunit-ours kunit-stock: kunit-%: tree-%
 	mkdir -p $(KB)/$*/kunit
 	flock $(KB)/$*/kunit.lock sh -c '$(call KUNIT_PY,$*) run $(call KUNIT_ARGS,$*)'
 
-# The main job: run the suites on our core and show the sysfs tree that the
+# The demo: run the suites on our core and show the sysfs tree that the
 # all-types fake chip produced (the demo case prints it into the test log).
 demo-kernel: kunit-ours
 	@echo
@@ -119,7 +119,7 @@ fuzz: fuzz-blockrange fuzz-perfscript fuzz-perfdata
 # The checks of the 6.12 tree: KUnit on both its cores, its drivers and
 # patch series, its e2e boot and the coverage of hwmon.c on it (recursive
 # makes with KERNEL=6.12; the rest of check is the 6.1 tree's), each part
-# with its time.  .ci/run narrows it to CI_612 (time budget, see README.md).
+# with its time.  .ci/run narrows it to CI_612 (time budget, see docs/testing.md).
 CHECK_612 ?= check-kernel check-drivers e2e coverage-kernel
 CI_612 := check-kernel
 check-6.12:

@@ -30,6 +30,8 @@ pkgs=(
 	# (qemu-user-static cannot); glibc with its DWARF: libc's symbols for
 	# annotate of recordings and the sample-profile oracle on optimized code
 	qemu-user libc6-dbg
+	# manual pages: rendered into the binary for `blockrange help` and checked
+	groff-base man-db
 )
 
 missing=()

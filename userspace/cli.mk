@@ -40,7 +40,12 @@ CLI_LIBS := -pthread $$(pkg-config --libs capstone libelf libdw libdebuginfod li
 	-lgvplugin_dot_layout -lgvplugin_core -ldl
 
 CLI_LIB_SRCS := $(filter-out $(CLI_SRC)/builtin/main.c,$(wildcard $(CLI_SRC)/*/*.c))
-CLI_LIB_OBJS := $(patsubst $(CLI_SRC)/%.c,$(CLI_OUT)/obj/%.o,$(CLI_LIB_SRCS))
+CLI_LIB_OBJS := $(patsubst $(CLI_SRC)/%.c,$(CLI_OUT)/obj/%.o,$(CLI_LIB_SRCS)) \
+	$(CLI_OUT)/obj/gen/manpages.o
+# The manual pages of the subcommands: installed as they are, and rendered
+# into the binary for `blockrange help NAME` (builtin/manpages.h).
+BR_MAN_DIR := $(TOP)/userspace/man
+BR_MAN_SUBS := $(sort $(wildcard $(BR_MAN_DIR)/blockrange-*.1))
 CLI_LIBA := $(CLI_OUT)/libblockrange-cli.a
 
 CLI_TEST_SRCS := $(wildcard $(CLI_TESTS)/*.c)
@@ -64,6 +69,16 @@ cli: $(CLI_BIN)
 # make would never match it with $@, so header changes would not rebuild.
 # Objects also depend on this file, so that changed flags rebuild them.
 $(CLI_OUT)/obj/%.o: $(CLI_SRC)/%.c $(TOP)/userspace/cli.mk | deps
+	@mkdir -p $(@D)
+	$(CLI_CC) $(CLI_CFLAGS) -MMD -MP -MT $@ -c $< -o $@
+
+$(CLI_OUT)/gen/manpages.c: $(BR_MAN_SUBS) $(BR_MAN_DIR)/embed.sh \
+		$(BR_MAN_DIR)/render.sh | deps
+	@mkdir -p $(@D)
+	sh $(BR_MAN_DIR)/embed.sh $(BR_MAN_SUBS) > $@.tmp
+	mv $@.tmp $@
+
+$(CLI_OUT)/obj/gen/manpages.o: $(CLI_OUT)/gen/manpages.c $(TOP)/userspace/cli.mk | deps
 	@mkdir -p $(@D)
 	$(CLI_CC) $(CLI_CFLAGS) -MMD -MP -MT $@ -c $< -o $@
 
@@ -183,6 +198,7 @@ check-cli-part-a check-cli-part-b: check-cli-part-%:
 		BLOCKRANGE_BADGEN=$(CLI_BADGEN) \
 		BLOCKRANGE_FUZZ_CORPUS=$(CLI_FUZZ_CORPUS) \
 		BLOCKRANGE_LOOKUP=$(CLI_TESTS) \
+		BLOCKRANGE_MAN=$(BR_MAN_DIR) \
 		BLOCKRANGE_PERFDATA=$(SHARED)/fixtures/perfdata \
 		BLOCKRANGE_TOOLS=$(CLI_OUT)/tools \
 		LLVM_PROFGEN=$(LLVM_PROFGEN) \

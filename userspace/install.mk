@@ -56,6 +56,9 @@ BR_SO := $(BR_SH_OUT)/$(BR_SO_REAL)
 BR_HEADERS := $(wildcard $(TOP)/userspace/include/blockrange/*.h)
 BR_MAN1 := $(TOP)/userspace/man/blockrange.1
 BR_MAN3 := $(TOP)/userspace/man/libblockrange.3
+# blockrange-NAME(1): one page per subcommand, installed as written (the
+# binary carries their rendering for `blockrange help NAME`, see cli.mk).
+BR_MAN1_SUBS := $(sort $(wildcard $(TOP)/userspace/man/blockrange-*.1))
 BR_COMPLETION := $(TOP)/userspace/completion/blockrange
 BR_PC_IN := $(TOP)/userspace/blockrange.pc.in
 
@@ -84,6 +87,7 @@ BR_INSTALLED = $(BINDIR)/blockrange \
 	$(addprefix $(INCLUDEDIR)/blockrange/,$(notdir $(BR_HEADERS))) \
 	$(PKGCONFIGDIR)/blockrange.pc \
 	$(MANDIR)/man1/blockrange.1 $(MANDIR)/man3/libblockrange.3 \
+	$(addprefix $(MANDIR)/man1/,$(notdir $(BR_MAN1_SUBS))) \
 	$(BASHCOMPDIR)/blockrange $(LIBDIR)/blockrange/blockrange-qemu.so
 
 install: $(CLI_BIN) $(US_LIB) $(BR_SO) $(QREC_PLUGIN)
@@ -103,6 +107,7 @@ install: $(CLI_BIN) $(US_LIB) $(BR_SO) $(QREC_PLUGIN)
 		$(BR_PC_IN) > $(DESTDIR)$(PKGCONFIGDIR)/blockrange.pc
 	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/blockrange.pc
 	install -m 644 $(BR_MAN1) $(DESTDIR)$(MANDIR)/man1/blockrange.1
+	install -m 644 $(BR_MAN1_SUBS) $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 $(BR_MAN3) $(DESTDIR)$(MANDIR)/man3/libblockrange.3
 	install -m 644 $(BR_COMPLETION) $(DESTDIR)$(BASHCOMPDIR)/blockrange
 	install -m 755 $(QREC_PLUGIN) $(DESTDIR)$(LIBDIR)/blockrange/blockrange-qemu.so

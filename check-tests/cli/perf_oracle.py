@@ -5,7 +5,7 @@
   perf_oracle.py prepare OUTDIR WORKLOAD
 
 writes, for every good variant of gen_perfdata.py and for files perf 6.1
-records here (software events: this machine has no PMU), into OUTDIR:
+records here (software events: no PMU is needed), into OUTDIR:
 
   NAME.data     the input
   NAME.brstack  expected `blockrange script` output (perf script -F ip,brstack)

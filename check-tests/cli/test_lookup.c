@@ -149,7 +149,7 @@ static int annotate(const struct lk *l, const char *variant,
 	argv[i++] = in;
 	argv[i++] = "--color=never";
 	argv[i++] = "--no-debuginfod";
-	/* nothing from this machine's own debug directories */
+	/* nothing from the host's own debug directories */
 	argv[i++] = "--debug-file-directory";
 	argv[i++] = (char *)l->dir;
 	argv[i++] = "--buildid-dir";

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The CLI's manners: --version, help for every subcommand naming every
- * option of its table, `--`, and the pager (run on a pseudo-terminal, with
+ * The CLI's manners: --version, --help for every subcommand naming every
+ * option of its table, `blockrange help NAME` printing the manual page
+ * blockrange-NAME(1) as userspace/man/render.sh renders it, `--`, and the pager (run on a pseudo-terminal, with
  * PAGER set to a command that marks each line it pages).
  */
 #define _GNU_SOURCE
@@ -89,8 +90,6 @@ static bool names_option(const char *text, const char *opt)
 START_TEST(help_every_subcommand)
 {
 	const struct cli_cmd *c = cmds[_i];
-	char *argv[] = { (char *)env_path("BLOCKRANGE"), "help", (char *)c->name,
-			 NULL };
 	char *argv2[] = { (char *)env_path("BLOCKRANGE"), (char *)c->name,
 			  "--help", NULL };
 	char *argv3[] = { (char *)env_path("BLOCKRANGE"), (char *)c->name, "-h",
@@ -100,12 +99,8 @@ START_TEST(help_every_subcommand)
 	char *a, *b, *h;
 	int st;
 
-	a = run_out(argv, &st, NULL);
+	a = run_out(argv2, &st, NULL);
 	ck_assert_int_eq(st, 0);
-	b = run_out(argv2, &st, NULL);
-	ck_assert_int_eq(st, 0);
-	ck_assert_str_eq(a, b);
-	free(b);
 	b = run_out(argv3, &st, NULL);
 	ck_assert_int_eq(st, 0);
 	ck_assert_str_eq(a, b);
@@ -130,6 +125,75 @@ START_TEST(help_every_subcommand)
 		}
 	}
 	free(a);
+}
+END_TEST
+
+/*
+ * `blockrange help NAME` prints the manual page blockrange-NAME(1), which
+ * exists, rendered exactly as userspace/man/render.sh renders its source
+ * now (so an embedded copy older than the page fails too), and nothing on
+ * stderr.
+ */
+START_TEST(help_is_the_manual_page)
+{
+	const struct cli_cmd *c = cmds[_i];
+	char page[1024], script[1024], title[64];
+	char *argv[] = { (char *)env_path("BLOCKRANGE"), "help", (char *)c->name,
+			 NULL };
+	char *render[] = { "/bin/sh", script, page, NULL };
+	char *got, *want, *err;
+	int st;
+
+	snprintf(page, sizeof(page), "%s/blockrange-%s.1",
+		 env_path("BLOCKRANGE_MAN"), c->name);
+	snprintf(script, sizeof(script), "%s/render.sh",
+		 env_path("BLOCKRANGE_MAN"));
+	ck_assert_msg(access(page, R_OK) == 0, "%s has no manual page %s",
+		      c->name, page);
+	want = run_out(render, &st, &err);
+	ck_assert_int_eq(st, 0);
+	ck_assert_str_eq(err, "");
+	ck_assert(strlen(want) > 0);
+	free(err);
+	got = run_out(argv, &st, &err);
+	ck_assert_int_eq(st, 0);
+	ck_assert_str_eq(err, "");
+	if (strcmp(got, want)) {
+		size_t i = 0;
+
+		while (got[i] && got[i] == want[i])
+			i++;
+		ck_abort_msg("help %s differs from its page at byte %zu: '%.40s' vs '%.40s'",
+			     c->name, i, got + i, want + i);
+	}
+	/* The page is the subcommand's: its title and its NAME line. */
+	snprintf(title, sizeof(title), "BLOCKRANGE-%s(1)", c->name);
+	for (char *t = title; *t; t++)
+		if (*t >= 'a' && *t <= 'z')
+			*t -= 'a' - 'A';
+	ck_assert_msg(!strncmp(got, title, strlen(title)), "help %s: %.40s",
+		      c->name, got);
+	snprintf(title, sizeof(title), "\nNAME\n       blockrange-%s ", c->name);
+	ck_assert_ptr_nonnull(strstr(got, title));
+	free(got);
+	free(want);
+	free(err);
+}
+END_TEST
+
+/* A subcommand without a page, or help for no subcommand, is refused. */
+START_TEST(help_of_an_unknown_subcommand)
+{
+	char *argv[] = { (char *)env_path("BLOCKRANGE"), "help", "nosuch", NULL };
+	char *out, *err;
+	int st;
+
+	out = run_out(argv, &st, &err);
+	ck_assert_int_eq(st, 1);
+	ck_assert_str_eq(out, "");
+	ck_assert_ptr_nonnull(strstr(err, "got 'nosuch'"));
+	free(out);
+	free(err);
 }
 END_TEST
 
@@ -401,6 +465,8 @@ Suite *manners_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, version);
 	tcase_add_loop_test(tc, help_every_subcommand, 0, NR_CMDS);
+	tcase_add_loop_test(tc, help_is_the_manual_page, 0, NR_CMDS);
+	tcase_add_test(tc, help_of_an_unknown_subcommand);
 	tcase_add_test(tc, overview_lists_subcommands);
 	tcase_add_test(tc, double_dash);
 	tcase_add_test(tc, pager_on_terminal);

@@ -86,33 +86,53 @@ env -u BLOCKRANGE_QEMU_PLUGIN "$bin" record --exact -o "$OUT/true.brprof" -- /bi
 grep -q "; qemu, cpu max: " "$OUT/record.err" || die "record: $(cat "$OUT/record.err")"
 ok
 
-# 4. man pages: no warnings; every option of every --help in blockrange(1)
+# 4. man pages: no warnings; a page per subcommand that describes every
+# option of its --help (or blockrange(1) does, among the shared options);
+# `blockrange help NAME` prints the installed page as `man` renders it.
 man1=$dest$PREFIX/share/man/man1/blockrange.1
+subs=$("$bin" --help | sed -n 's/^  \([a-z]\+\) .*/\1/p')
+[ -n "$subs" ] || die "no subcommands in --help"
 for m in "$man1" "$man3"; do
 	warn=$(groff -man -Tascii -ww -z "$m" 2>&1)
 	[ -z "$warn" ] || die "$m: $warn"
 done
-MANWIDTH=200 groff -man -Tascii -P-cbou -rLL=200n "$man1" > "$OUT/blockrange.1.txt"
-subs=$("$bin" --help | sed -n 's/^  \([a-z]\+\) .*/\1/p')
-[ -n "$subs" ] || die "no subcommands in --help"
-# The option tags (.TP lines: 7 spaces, then a dash) of one subsection.
-tags() {	# subsection-title
-	awk -v t="$1" '/^([^ ]|   [^ ])/ { on = ($0 == t || $0 == "   " t) } on && /^       -/' \
-		"$OUT/blockrange.1.txt"
+render() {	# page: one line per output line, wide enough not to hyphenate
+	MANWIDTH=200 groff -man -Tascii -P-cbou -rLL=200n -rHY=0 "$1"
 }
-tags "Lookup options (annotate, report, ranges, profile, bolt)" > "$OUT/tags-lookup"
+render "$man1" > "$OUT/blockrange.1.txt"
+# The option tags (.TP lines: 7 spaces, then a dash) of one section or
+# subsection.
+tags() {	# file title
+	awk -v t="$2" '/^([^ ]|   [^ ])/ { on = ($0 == t || $0 == "   " t) } on && /^       -/' "$1"
+}
+tags "$OUT/blockrange.1.txt" "Lookup options (annotate, report, ranges, profile, bolt, autofdo)" \
+	> "$OUT/tags-lookup"
 [ -s "$OUT/tags-lookup" ] || die "blockrange(1) has no lookup options"
-tags "GLOBAL OPTIONS" > "$OUT/tags-global"
-tags "Reading options (annotate, report, ranges, profile, bolt)" > "$OUT/tags-reading"
+tags "$OUT/blockrange.1.txt" "GLOBAL OPTIONS" > "$OUT/tags-global"
+tags "$OUT/blockrange.1.txt" "Reading options (annotate, report, ranges, profile, bolt, autofdo)" \
+	> "$OUT/tags-reading"
 [ -s "$OUT/tags-reading" ] || die "blockrange(1) has no reading options"
 missing=
 nopts=0
 for s in $subs; do
-	tags "blockrange $s" > "$OUT/tags-$s"
+	page=$dest$PREFIX/share/man/man1/blockrange-$s.1
+	if [ ! -f "$page" ]; then
+		missing="$missing $s:page"
+		continue
+	fi
+	warn=$(groff -man -Tascii -ww -z "$page" 2>&1)
+	[ -z "$warn" ] || die "$page: $warn"
+	sh "$TOP/userspace/man/render.sh" "$page" > "$OUT/page-$s.txt"
+	"$bin" help "$s" | cmp -s - "$OUT/page-$s.txt" ||
+		die "blockrange help $s is not its installed page"
+	render "$page" > "$OUT/blockrange-$s.1.txt"
+	grep -q "^ *blockrange $s" "$OUT/blockrange-$s.1.txt" ||
+		die "blockrange-$s(1) has no synopsis of blockrange $s"
+	tags "$OUT/blockrange-$s.1.txt" "OPTIONS" > "$OUT/tags-$s"
 	[ -s "$OUT/tags-$s" ] || missing="$missing $s"
 	cat "$OUT/tags-$s" "$OUT/tags-lookup" "$OUT/tags-reading" > "$OUT/tags-$s-all"
 	# The option list of --help: lines "  -x, --xx VALUE   description".
-	for o in $("$bin" help "$s" | grep -E '^ {2,}-' | sed -E 's/^ +//; s/  .*//' |
+	for o in $("$bin" "$s" --help | grep -E '^ {2,}-' | sed -E 's/^ +//; s/  .*//' |
 		   grep -oE '(^|[ ,|])--?[a-zA-Z][a-zA-Z0-9-]*' | sed -E 's/^[ ,|]//' |
 		   sort -u); do
 		nopts=$((nopts + 1))
@@ -123,8 +143,13 @@ for s in $subs; do
 		grep -qE -- "(^|[^a-zA-Z0-9-])$o([^a-zA-Z0-9-]|\$)" "$in" ||
 			missing="$missing $s:$o"
 	done
+	for sec in EXAMPLES "EXIT STATUS" "SEE ALSO"; do
+		grep -q "^$sec" "$OUT/blockrange-$s.1.txt" ||
+			die "blockrange-$s(1) has no $sec section"
+	done
 done
-[ -z "$missing" ] || die "blockrange(1) does not describe:$missing"
+[ -z "$missing" ] || die "the manual pages do not describe:$missing"
+[ "$nopts" -gt 50 ] || die "only $nopts options found in the --help texts"
 for sec in "EXIT STATUS" EXAMPLES ENVIRONMENT; do
 	grep -q "^$sec" "$OUT/blockrange.1.txt" || die "blockrange(1) has no $sec section"
 done
@@ -158,4 +183,4 @@ left=$(cd "$dest" && find . \( -type f -o -type l \))
 [ -z "$left" ] || die "left after uninstall: $left"
 ok
 
-echo "check-install: $checks checks passed: $(wc -l < "$OUT/expected") files in DESTDIR$PREFIX, SONAME $BR_SO_NAME, demo and man page example built with pkg-config only, $nopts options of $(echo $subs | wc -w) subcommands in blockrange(1), completion, uninstall"
+echo "check-install: $checks checks passed: $(wc -l < "$OUT/expected") files in DESTDIR$PREFIX, SONAME $BR_SO_NAME, demo and man page example built with pkg-config only, $nopts options of $(echo $subs | wc -w) subcommands in their manual pages, completion, uninstall"

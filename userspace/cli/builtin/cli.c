@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 
 #include "builtin/cli.h"
+#include "builtin/manpages.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -49,6 +50,33 @@ int cli_help(const struct cli_cmd *cmd)
 	fputs(cmd->synopsis, stdout);
 	fputc('\n', stdout);
 	fputs(cmd->help, stdout);
+	return 0;
+}
+
+const char *cli_page_text(const char *name)
+{
+	const struct cli_page *p;
+
+	for (p = cli_pages; p->name; p++)
+		if (!strcmp(p->name, name))
+			return p->text;
+	return NULL;
+}
+
+int cli_man(const struct cli_cmd *cmd)
+{
+	const char *text = cli_page_text(cmd->name);
+	struct cli_pager pager;
+
+	if (!text)
+		return cli_fail(CLI_EXIT_USAGE, "%s has no manual page", cmd->name);
+	if (!cli_pager_start(&pager, false))
+		return cli_fail(CLI_EXIT_USAGE, "cannot start the pager: %s",
+				strerror(errno));
+	fputs(text, stdout);
+	cli_pager_end(&pager);
+	if (fflush(stdout) || ferror(stdout))
+		return cli_fail(CLI_EXIT_USAGE, "cannot write the manual page");
 	return 0;
 }
 

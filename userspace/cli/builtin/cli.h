@@ -88,6 +88,13 @@ int cli_bad_option(const struct cli_cmd *cmd, int c, char **argv);
 /* `blockrange NAME --help`: synopsis and help on stdout; returns 0. */
 int cli_help(const struct cli_cmd *cmd);
 
+/*
+ * `blockrange help NAME`: the manual page blockrange-NAME(1), rendered at
+ * build time (builtin/manpages.h), on stdout through the pager; returns
+ * the exit status.
+ */
+int cli_man(const struct cli_cmd *cmd);
+
 /* A u64 in hex (0x...) or decimal, no sign, nothing after it. */
 bool cli_parse_u64(const char *s, uint64_t *v);
 

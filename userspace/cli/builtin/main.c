@@ -4,7 +4,7 @@
  *
  *   blockrange [--no-pager] [--] SUBCOMMAND [OPTIONS]
  *                                     (blockrange --help lists them)
- *   blockrange help SUBCOMMAND        its options and examples
+ *   blockrange help SUBCOMMAND        its manual page
  *   blockrange --version              version
  *
  * Each subcommand lives in its own module (cmd_*.c, see cli.h).
@@ -62,8 +62,8 @@ static void overview(FILE *out)
 	      "Text output to a terminal goes through a pager: $BLOCKRANGE_PAGER, else $PAGER,\n"
 	      "else less (with LESS=FRX unless LESS is set).\n"
 	      "\n"
-	      "'blockrange help SUBCOMMAND' or 'blockrange SUBCOMMAND --help' shows its options;\n"
-	      "man blockrange documents them all.\n",
+	      "'blockrange help SUBCOMMAND' shows its manual page, blockrange-SUBCOMMAND(1);\n"
+	      "'blockrange SUBCOMMAND --help' a summary of its options.\n",
 	      out);
 }
 
@@ -123,7 +123,7 @@ int main(int argc, char **argv)
 		cmd = find_cmd(argv[2]);
 		if (!cmd || argc > 3)
 			return unknown(argv[2]);
-		return cli_help(cmd);
+		return cli_man(cmd);
 	}
 	cmd = find_cmd(argv[1]);
 	if (!cmd)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The DSO registry: every object file a profile mentions (executables,
- * shared libraries, the kernel), found on this machine and opened once.
+ * shared libraries, the kernel), found on the host and opened once.
  *
  * A DSO is identified by its build-id when the profile recorded one
  * (MMAP2 build-id form, the HEADER_BUILD_ID table), else by the recorded
