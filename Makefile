@@ -1,6 +1,6 @@
 # The one entry point of the project. See README.md.
 #
-#   make demo        main job (installs its own dependencies)
+#   make demo        the demo (installs its own dependencies)
 #   make check       every test (installs its own dependencies)
 #
 #   make deps        apt packages
