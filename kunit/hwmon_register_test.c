@@ -399,6 +399,62 @@ static void chip_without_channels_is_rejected(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, chip->total_visible_calls, 0u);
 }
 
+static umode_t read_only(const void *drvdata, enum hwmon_sensor_types type,
+			 u32 attr, int channel)
+{
+	return 0444;
+}
+
+static int read_zero(struct device *dev, enum hwmon_sensor_types type,
+		     u32 attr, int channel, long *val)
+{
+	*val = 0;
+	return 0;
+}
+
+static const struct hwmon_ops read_only_ops = {
+	.is_visible = read_only,
+	.read = read_zero,
+};
+
+/* Registers one channel of @type with @config; must fail with -EINVAL. */
+static void expect_channel_rejected(struct kunit *test,
+				    enum hwmon_sensor_types type, u32 config)
+{
+	const u32 cfg[] = { config, 0 };
+	const struct hwmon_channel_info channel = {
+		.type = type, .config = cfg,
+	};
+	const struct hwmon_channel_info *list[] = { &channel, NULL };
+	const struct hwmon_chip_info info = {
+		.ops = &read_only_ops, .info = list,
+	};
+	int before = count_class_devices(test);
+
+	expect_rejected(test,
+			hwmon_test_register_info(test,
+						 hwmon_test_parent(test, NULL),
+						 "bad", NULL, &info, NULL),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, count_class_devices(test), before);
+}
+
+static void unknown_sensor_type_is_rejected(struct kunit *test)
+{
+	expect_channel_rejected(test, hwmon_max, BIT(0));
+}
+
+/*
+ * An attribute bit above the last attribute of the type: both stock cores
+ * refuse the registration (-EINVAL), they do not just leave the bit out.
+ */
+static void attribute_bit_the_type_does_not_have_is_rejected(struct kunit *test)
+{
+	expect_channel_rejected(test, hwmon_temp, HWMON_T_INPUT | BIT(31));
+	expect_channel_rejected(test, hwmon_intrusion, BIT(31));
+	expect_channel_rejected(test, hwmon_chip, BIT(31));
+}
+
 static void null_chip_info_is_rejected(struct kunit *test)
 {
 	struct device *parent = hwmon_test_parent(test, NULL);
@@ -583,6 +639,8 @@ static struct kunit_case hwmon_register_cases[] = {
 	KUNIT_CASE(hidden_attribute_needs_no_callback),
 	KUNIT_CASE(rejected_registration_leaves_no_device),
 	KUNIT_CASE(chip_without_channels_is_rejected),
+	KUNIT_CASE(unknown_sensor_type_is_rejected),
+	KUNIT_CASE(attribute_bit_the_type_does_not_have_is_rejected),
 	KUNIT_CASE(null_chip_info_is_rejected),
 	KUNIT_CASE(null_chip_info_is_rejected_even_with_extra_groups),
 	KUNIT_CASE(extra_groups_appear_next_to_generated_attributes),

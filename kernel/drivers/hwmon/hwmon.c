@@ -1011,6 +1011,13 @@ static int hwmon_measure(struct device *dev, void *drvdata,
 				umode_t mode = 0;
 				bool rd_ok;
 
+				/* A bit the type does not define. */
+				if (attr >= hwmon_types[type].nsuffix) {
+					dev_err(dev,
+						"hwmon: invalid attribute %u of sensor type %d\n",
+						attr, type);
+					return -EINVAL;
+				}
 				if (hwmon_suffix(type, attr))
 					mode = ops->is_visible(drvdata, type,
 							       attr, ch);
