@@ -15,7 +15,8 @@
  *    attribute names. The attributes therefore live exactly as long as the
  *    hwmon device, whatever the parent does.
  *  - Attribute names are built from two data tables: a per-type prefix
- *    ("temp", "in", ...) and a per-attribute suffix ("input", "max", ...).
+ *    ("temp", "in", ...) and a per-attribute suffix ("input", "max", ...),
+ *    assembled without snprintf() (see hwmon_put_name()).
  *  - Thermal zones (HWMON_C_REGISTER_TZ, device tree only) are owned by the
  *    hwmon device and unregistered before it goes away.
  *  - The pec file of HWMON_C_PEC (I2C clients whose adapter can do PEC) is
@@ -470,21 +471,48 @@ static unsigned int hwmon_name_len(enum hwmon_sensor_types type, u32 attr,
 }
 
 /*
- * Format the file name of (type, attr, channel) into buf (may be NULL when
- * size is 0) and return its length, like snprintf(). The caller has checked
- * that hwmon_suffix() is not NULL.
+ * Longest file name: the longest prefix ("intrusion"), the digits of any
+ * unsigned int, '_' and the longest suffix ("average_interval_max"), and
+ * the NUL.
  */
-static int hwmon_format_name(char *buf, size_t size,
-			     enum hwmon_sensor_types type, u32 attr,
-			     int channel)
+#define HWMON_NAME_MAX		48
+
+/*
+ * Write the file name of (type, attr, channel) to @buf, which has room for
+ * hwmon_name_len() + 1 bytes (HWMON_NAME_MAX always do), and return its
+ * length. The caller has checked that hwmon_suffix() is not NULL.
+ *
+ * The name is assembled by hand: a registration writes one per attribute,
+ * and snprintf()'s format parsing was the largest part of the core's own
+ * work per attribute.
+ */
+static unsigned int hwmon_put_name(char *buf, enum hwmon_sensor_types type,
+				   u32 attr, int channel)
 {
 	const struct hwmon_type_desc *t = &hwmon_types[type];
 	const char *suffix = t->suffix[attr];
+	size_t len = strlen(suffix);
+	char *p = buf;
 
-	if (!t->prefix)
-		return snprintf(buf, size, "%s", suffix);
-	return snprintf(buf, size, "%s%d%s%s", t->prefix, channel + t->base,
-			*suffix ? "_" : "", suffix);
+	if (t->prefix) {
+		unsigned int index = channel + t->base;
+		size_t plen = strlen(t->prefix);
+		char digits[10];
+		int n = 0;
+
+		memcpy(p, t->prefix, plen);
+		p += plen;
+		do {
+			digits[n++] = '0' + index % 10;
+			index /= 10;
+		} while (index);
+		while (n)
+			*p++ = digits[--n];
+		if (len)
+			*p++ = '_';
+	}
+	memcpy(p, suffix, len + 1);
+	return p + len - buf;
 }
 
 /* sysfs callbacks of generated attributes */
@@ -1002,12 +1030,12 @@ static int hwmon_measure(struct device *dev, void *drvdata,
 			return -EINVAL;
 		}
 		for (ch = 0; info[i]->config[ch]; ch++) {
-			unsigned long cfg = info[i]->config[ch];
-			unsigned int attr;
+			u32 cfg = info[i]->config[ch];
 
 			if (ch > U16_MAX)
 				return -EINVAL;
-			for_each_set_bit(attr, &cfg, 32) {
+			for (; cfg; cfg &= cfg - 1) {
+				unsigned int attr = __ffs(cfg);
 				umode_t mode = 0;
 				bool rd_ok;
 
@@ -1067,10 +1095,10 @@ static void hwmon_fill_attrs(struct hwmon_core_dev *hwdev,
 		enum hwmon_sensor_types type = info[i]->type;
 
 		for (ch = 0; info[i]->config[ch]; ch++) {
-			unsigned long cfg = info[i]->config[ch];
-			unsigned int attr;
+			u32 cfg = info[i]->config[ch];
 
-			for_each_set_bit(attr, &cfg, 32) {
+			for (; cfg; cfg &= cfg - 1) {
+				unsigned int attr = __ffs(cfg);
 				umode_t mode = lay->modes[n++];
 				struct hwmon_attr *ha;
 				struct device_attribute *da;
@@ -1083,9 +1111,7 @@ static void hwmon_fill_attrs(struct hwmon_core_dev *hwdev,
 				ha->type = type;
 				ha->attr = attr;
 				ha->channel = ch;
-				len = hwmon_name_len(type, attr, ch);
-				hwmon_format_name(*strings, len + 1, type, attr,
-						  ch);
+				len = hwmon_put_name(*strings, type, attr, ch);
 				sysfs_attr_init(&da->attr);
 				da->attr.name = *strings;
 				da->attr.mode = mode;
@@ -1568,13 +1594,13 @@ int hwmon_notify_event(struct device *dev, enum hwmon_sensor_types type,
 {
 	char event[64];
 	char *envp[2];
-	char name[48];
+	char name[HWMON_NAME_MAX];
 	int len;
 
 	if (!hwmon_suffix(type, attr))
 		return -EINVAL;
 
-	hwmon_format_name(name, sizeof(name), type, attr, channel);
+	hwmon_put_name(name, type, attr, channel);
 	len = snprintf(event, sizeof(event), "NAME=%s", name);
 	if (len >= sizeof(event))
 		return -EINVAL;
