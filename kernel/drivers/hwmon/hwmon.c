@@ -11,9 +11,10 @@
  *
  * Design:
  *  - Every registered device is one allocation: struct hwmon_core_dev followed
- *    by the generated attributes, their pointer array, the group list and all
- *    attribute names. The attributes therefore live exactly as long as the
- *    hwmon device, whatever the parent does.
+ *    by the generated attributes, their pointer array, the group list, what
+ *    each attribute stands for and all attribute names. The attributes
+ *    therefore live exactly as long as the hwmon device, whatever the parent
+ *    does.
  *  - Attribute names are built from two data tables: a per-type prefix
  *    ("temp", "in", ...) and a per-attribute suffix ("input", "max", ...),
  *    assembled without snprintf() (see hwmon_put_name()).
@@ -86,14 +87,16 @@
 #endif
 
 /**
- * struct hwmon_attr - one generated sensor attribute
- * @dev_attr: the sysfs device attribute; its name points into the names area
+ * struct hwmon_attr_id - what a generated attribute stands for
  * @type: sensor type (enum hwmon_sensor_types)
  * @attr: attribute number within the type (e.g. hwmon_temp_input)
  * @channel: channel number as passed to the driver's callbacks (0-based)
+ *
+ * Kept in an array of their own, parallel to the device attributes: 4 bytes
+ * per attribute, where a member of each attribute would take 8 (a device
+ * attribute is 8-byte aligned).
  */
-struct hwmon_attr {
-	struct device_attribute dev_attr;
+struct hwmon_attr_id {
 	u8 type;
 	u8 attr;
 	u16 channel;
@@ -113,9 +116,10 @@ struct hwmon_attr {
  *	when @pec_client is set
  * @pec_client: the parent I2C client whose PEC flag the pec file controls
  * @id: the N of hwmonN
+ * @ids: what each of @attrs stands for (same index)
  * @attrs: generated attributes; followed in the same allocation by the NULL
- *	terminated attribute pointer array, the NULL terminated group list and
- *	the NUL terminated strings (attribute names, name, label)
+ *	terminated attribute pointer array, the NULL terminated group list,
+ *	@ids and the NUL terminated strings (attribute names, name, label)
  */
 struct hwmon_core_dev {
 	struct device dev;
@@ -131,11 +135,19 @@ struct hwmon_core_dev {
 	struct i2c_client *pec_client;
 #endif
 	int id;
-	struct hwmon_attr attrs[];
+	struct hwmon_attr_id *ids;
+	struct device_attribute attrs[];
 };
 
 #define to_hwdev(d) container_of(d, struct hwmon_core_dev, dev)
-#define to_hwmon_attr(d) container_of(d, struct hwmon_attr, dev_attr)
+
+/* What the generated attribute @da of @hwdev stands for. */
+static const struct hwmon_attr_id *
+hwmon_attr_id(const struct hwmon_core_dev *hwdev,
+	      const struct device_attribute *da)
+{
+	return &hwdev->ids[da - hwdev->attrs];
+}
 
 /* Name tables: "<prefix><index>_<suffix>"; chip attributes are bare suffixes. */
 
@@ -521,7 +533,7 @@ static ssize_t hwmon_attr_show(struct device *dev,
 			       struct device_attribute *da, char *buf)
 {
 	struct hwmon_core_dev *hwdev = to_hwdev(dev);
-	struct hwmon_attr *ha = to_hwmon_attr(da);
+	const struct hwmon_attr_id *ha = hwmon_attr_id(hwdev, da);
 	const struct hwmon_ops *ops = hwdev->chip->ops;
 	long lval;
 	s64 val;
@@ -551,7 +563,7 @@ static ssize_t hwmon_attr_show_string(struct device *dev,
 				      struct device_attribute *da, char *buf)
 {
 	struct hwmon_core_dev *hwdev = to_hwdev(dev);
-	struct hwmon_attr *ha = to_hwmon_attr(da);
+	const struct hwmon_attr_id *ha = hwmon_attr_id(hwdev, da);
 	const char *s;
 	int ret;
 
@@ -577,7 +589,7 @@ static ssize_t hwmon_attr_store(struct device *dev,
 				size_t count)
 {
 	struct hwmon_core_dev *hwdev = to_hwdev(dev);
-	struct hwmon_attr *ha = to_hwmon_attr(da);
+	const struct hwmon_attr_id *ha = hwmon_attr_id(hwdev, da);
 	long val;
 	int ret;
 
@@ -1100,14 +1112,14 @@ static void hwmon_fill_attrs(struct hwmon_core_dev *hwdev,
 			for (; cfg; cfg &= cfg - 1) {
 				unsigned int attr = __ffs(cfg);
 				umode_t mode = lay->modes[n++];
-				struct hwmon_attr *ha;
+				struct hwmon_attr_id *ha;
 				struct device_attribute *da;
 				int len;
 
 				if (!mode)
 					continue;
-				ha = &hwdev->attrs[k];
-				da = &ha->dev_attr;
+				ha = &hwdev->ids[k];
+				da = &hwdev->attrs[k];
 				ha->type = type;
 				ha->attr = attr;
 				ha->channel = ch;
@@ -1190,13 +1202,16 @@ hwmon_register_common(struct device *dev, const char *name, void *drvdata,
 
 	/*
 	 * One allocation: the device, nattrs attributes, nattrs + 1 attribute
-	 * pointers, 1 + ngroups + 1 group pointers (chip devices only), strings.
+	 * pointers, 1 + ngroups + 1 group pointers and nattrs attribute ids
+	 * (chip devices only), strings.
 	 */
 	size = struct_size(hwdev, attrs, lay.nattrs);
 	if (chip) {
 		size = size_add(size, array_size(lay.nattrs + 1, sizeof(*ptrs)));
 		size = size_add(size,
 				array_size(lay.ngroups + 2, sizeof(*grp_list)));
+		size = size_add(size, array_size(lay.nattrs,
+						 sizeof(*hwdev->ids)));
 	}
 	size = size_add(size, lay.strings);
 
@@ -1219,7 +1234,8 @@ hwmon_register_common(struct device *dev, const char *name, void *drvdata,
 	if (chip) {
 		ptrs = (struct attribute **)&hwdev->attrs[lay.nattrs];
 		grp_list = (const struct attribute_group **)&ptrs[lay.nattrs + 1];
-		strings = (char *)&grp_list[lay.ngroups + 2];
+		hwdev->ids = (struct hwmon_attr_id *)&grp_list[lay.ngroups + 2];
+		strings = (char *)&hwdev->ids[lay.nattrs];
 	} else {
 		strings = (char *)&hwdev->attrs[0];
 	}
