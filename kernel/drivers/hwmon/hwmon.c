@@ -459,6 +459,32 @@ static bool hwmon_is_wide(enum hwmon_sensor_types type)
 }
 
 /*
+ * The mode the chip gives (type, attr, channel): its static visibility if
+ * it has one (CONFIG_HWMON_NEWER_API), else what is_visible() returns.
+ */
+static umode_t hwmon_chip_mode(const struct hwmon_ops *ops,
+			       const void *drvdata,
+			       enum hwmon_sensor_types type, u32 attr,
+			       int channel)
+{
+#if IS_ENABLED(CONFIG_HWMON_NEWER_API)
+	if (ops->visible)
+		return ops->visible;
+#endif
+	return ops->is_visible(drvdata, type, attr, channel);
+}
+
+/* Does the chip say which attributes are visible at all? */
+static bool hwmon_chip_has_visibility(const struct hwmon_ops *ops)
+{
+#if IS_ENABLED(CONFIG_HWMON_NEWER_API)
+	if (ops->visible)
+		return true;
+#endif
+	return ops->is_visible;
+}
+
+/*
  * Length of the file name of (type, attr, channel), without formatting it.
  * The caller has checked that hwmon_suffix() is not NULL.
  */
@@ -808,8 +834,8 @@ static bool hwmon_attr_visible(struct hwmon_core_dev *hwdev, u32 attr,
 {
 	const struct hwmon_ops *ops = hwdev->chip->ops;
 
-	return ops->is_visible(dev_get_drvdata(&hwdev->dev), hwmon_temp, attr,
-			       channel) & mask;
+	return hwmon_chip_mode(ops, dev_get_drvdata(&hwdev->dev), hwmon_temp,
+			       attr, channel) & mask;
 }
 
 /* The zone's private data (see HWMON_HAVE_TZ_PRIV). */
@@ -1059,8 +1085,8 @@ static int hwmon_measure(struct device *dev, void *drvdata,
 					return -EINVAL;
 				}
 				if (hwmon_suffix(type, attr))
-					mode = ops->is_visible(drvdata, type,
-							       attr, ch);
+					mode = hwmon_chip_mode(ops, drvdata,
+							       type, attr, ch);
 				lay->modes[n++] = mode;
 				if (!mode)
 					continue;
@@ -1360,7 +1386,7 @@ hwmon_device_register_with_info(struct device *dev, const char *name,
 {
 	if (!dev || !name || !chip)
 		return ERR_PTR(-EINVAL);
-	if (!chip->ops || !chip->ops->is_visible || !chip->info)
+	if (!chip->ops || !hwmon_chip_has_visibility(chip->ops) || !chip->info)
 		return ERR_PTR(-EINVAL);
 
 	return hwmon_register_common(dev, name, drvdata, chip, extra_groups);
@@ -1445,6 +1471,23 @@ void hwmon_device_unregister(struct device *dev)
 }
 EXPORT_SYMBOL_GPL(hwmon_device_unregister);
 
+static char *hwmon_dup_sanitized(struct device *dev, const char *src)
+{
+	char *name, *p;
+
+	if (dev)
+		name = devm_kstrdup(dev, src, GFP_KERNEL);
+	else
+		name = kstrdup(src, GFP_KERNEL);
+	if (!name)
+		return ERR_PTR(-ENOMEM);
+
+	for (p = name; *p; p++)
+		if (hwmon_is_bad_char(*p))
+			*p = '_';
+	return name;
+}
+
 static void devm_hwmon_release(void *hwmon_dev)
 {
 	hwmon_device_unregister(hwmon_dev);
@@ -1495,7 +1538,9 @@ EXPORT_SYMBOL_GPL(devm_hwmon_device_register_with_groups);
  * devm_hwmon_device_register_with_info - register a device-managed hwmon
  *	device from a chip description
  * @dev: the parent device
- * @name: hwmon name attribute
+ * @name: hwmon name attribute; with CONFIG_HWMON_NEWER_API, NULL stands for
+ *	the name of @dev with the characters hwmon_is_bad_char() refuses
+ *	replaced by '_'
  * @drvdata: driver data to attach to the created device
  * @chip: the chip description: operations and channel list
  * @extra_groups: NULL-terminated list of additional attribute groups, or NULL
@@ -1504,7 +1549,8 @@ EXPORT_SYMBOL_GPL(devm_hwmon_device_register_with_groups);
  * automatically when @dev is unbound.
  *
  * Return: the created class device, or an ERR_PTR() as for
- * hwmon_device_register_with_info().
+ * hwmon_device_register_with_info(); -ENOMEM if the name of @dev cannot be
+ * copied.
  */
 struct device *
 devm_hwmon_device_register_with_info(struct device *dev, const char *name,
@@ -1512,13 +1558,26 @@ devm_hwmon_device_register_with_info(struct device *dev, const char *name,
 				     const struct hwmon_chip_info *chip,
 				     const struct attribute_group **extra_groups)
 {
+	struct device *hwmon_dev;
+	char *fallback = NULL;
+
 	if (!dev)
 		return ERR_PTR(-EINVAL);
 
-	return devm_hwmon_manage(dev,
-				 hwmon_device_register_with_info(dev, name,
-								 drvdata, chip,
-								 extra_groups));
+	/*
+	 * The core copies the name into the device's own allocation, so the
+	 * sanitized copy of the parent's name is only needed until then.
+	 */
+	if (IS_ENABLED(CONFIG_HWMON_NEWER_API) && !name) {
+		fallback = hwmon_dup_sanitized(NULL, dev_name(dev));
+		if (IS_ERR(fallback))
+			return ERR_CAST(fallback);
+		name = fallback;
+	}
+	hwmon_dev = hwmon_device_register_with_info(dev, name, drvdata, chip,
+						    extra_groups);
+	kfree(fallback);
+	return devm_hwmon_manage(dev, hwmon_dev);
 }
 EXPORT_SYMBOL_GPL(devm_hwmon_device_register_with_info);
 
@@ -1540,23 +1599,6 @@ void devm_hwmon_device_unregister(struct device *dev)
 }
 EXPORT_SYMBOL_GPL(devm_hwmon_device_unregister);
 #endif
-
-static char *hwmon_dup_sanitized(struct device *dev, const char *src)
-{
-	char *name, *p;
-
-	if (dev)
-		name = devm_kstrdup(dev, src, GFP_KERNEL);
-	else
-		name = kstrdup(src, GFP_KERNEL);
-	if (!name)
-		return ERR_PTR(-ENOMEM);
-
-	for (p = name; *p; p++)
-		if (hwmon_is_bad_char(*p))
-			*p = '_';
-	return name;
-}
 
 /**
  * hwmon_sanitize_name - copy a string, replacing characters that are
