@@ -445,14 +445,29 @@ static void unknown_sensor_type_is_rejected(struct kunit *test)
 }
 
 /*
- * An attribute bit above the last attribute of the type: both stock cores
- * refuse the registration (-EINVAL), they do not just leave the bit out.
+ * An attribute bit above the last attribute of the type: stock 6.1 refuses
+ * the registration (-EINVAL); stock 6.12 leaves the bit out and registers
+ * the rest. The 6.12 header is the one that defines HWMON_C_PEC.
  */
-static void attribute_bit_the_type_does_not_have_is_rejected(struct kunit *test)
+static void attribute_bit_the_type_does_not_have(struct kunit *test)
 {
+#ifdef HWMON_C_PEC
+	struct hwmon_fake_chip *chip = hwmon_fake_chip_new(test);
+	struct device *hwdev;
+
+	hwmon_fake_chip_set_channels(chip, hwmon_temp, 1,
+				     HWMON_T_INPUT | BIT(31));
+	hwdev = hwmon_test_register_info(test, hwmon_test_parent(test, NULL),
+					 "bad", chip,
+					 hwmon_fake_chip_info(chip), NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, hwdev);
+	KUNIT_EXPECT_EQ(test, hwmon_sysfs_count_files(test, hwdev), 1);
+	KUNIT_EXPECT_TRUE(test, hwmon_sysfs_has(test, hwdev, "temp1_input"));
+#else
 	expect_channel_rejected(test, hwmon_temp, HWMON_T_INPUT | BIT(31));
 	expect_channel_rejected(test, hwmon_intrusion, BIT(31));
 	expect_channel_rejected(test, hwmon_chip, BIT(31));
+#endif
 }
 
 static void null_chip_info_is_rejected(struct kunit *test)
@@ -640,7 +655,7 @@ static struct kunit_case hwmon_register_cases[] = {
 	KUNIT_CASE(rejected_registration_leaves_no_device),
 	KUNIT_CASE(chip_without_channels_is_rejected),
 	KUNIT_CASE(unknown_sensor_type_is_rejected),
-	KUNIT_CASE(attribute_bit_the_type_does_not_have_is_rejected),
+	KUNIT_CASE(attribute_bit_the_type_does_not_have),
 	KUNIT_CASE(null_chip_info_is_rejected),
 	KUNIT_CASE(null_chip_info_is_rejected_even_with_extra_groups),
 	KUNIT_CASE(extra_groups_appear_next_to_generated_attributes),

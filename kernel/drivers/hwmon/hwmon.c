@@ -63,20 +63,25 @@
 #define HWMON_HAVE_ENERGY64	(hwmon_energy != HWMON_ENERGY64)
 
 /*
- * This core is built for two trees, 6.1 and 6.12. The two differences the
- * preprocessor cannot see, a declaration the 6.12 header dropped and an
- * API of the thermal core, are told apart by HWMON_C_PEC, which of the two
- * only the 6.12 header defines:
+ * This core is built for two trees, 6.1 and 6.12. The differences the
+ * preprocessor cannot see, a declaration the 6.12 header dropped, an API
+ * of the thermal core and a rule of the stock cores, are told apart by
+ * HWMON_C_PEC, which of the two only the 6.12 header defines:
  *  - devm_hwmon_device_unregister() exists in 6.1 only;
  *  - a thermal zone's private data is tzd->devdata in 6.1 and behind
- *    thermal_zone_device_priv() in 6.12.
+ *    thermal_zone_device_priv() in 6.12;
+ *  - a configuration bit above the last attribute of its sensor type fails
+ *    the registration with -EINVAL on stock 6.1, and is left out (no file)
+ *    on stock 6.12.
  */
 #ifdef HWMON_C_PEC
 #define HWMON_HAVE_DEVM_UNREGISTER	0
 #define HWMON_HAVE_TZ_PRIV		1
+#define HWMON_REFUSE_UNKNOWN_ATTR	0
 #else
 #define HWMON_HAVE_DEVM_UNREGISTER	1
 #define HWMON_HAVE_TZ_PRIV		0
+#define HWMON_REFUSE_UNKNOWN_ATTR	1
 #endif
 
 /* The pec file needs HWMON_C_PEC and an I2C core this code can call. */
@@ -1078,7 +1083,8 @@ static int hwmon_measure(struct device *dev, void *drvdata,
 				bool rd_ok;
 
 				/* A bit the type does not define. */
-				if (attr >= hwmon_types[type].nsuffix) {
+				if (HWMON_REFUSE_UNKNOWN_ATTR &&
+				    attr >= hwmon_types[type].nsuffix) {
 					dev_err(dev,
 						"hwmon: invalid attribute %u of sensor type %d\n",
 						attr, type);
