@@ -12,7 +12,9 @@
  * then). One repetition times both operations at every size, rotating the
  * order of the sizes and of the two operations; bench_reps repetitions
  * are interleaved that way, so that a load that changes during the boot
- * weighs on every figure alike. bench_reps is the module parameter
+ * weighs on every figure alike. Before each operation rcu_barrier() runs
+ * the RCU callbacks the previous one left (6.12 frees kernfs nodes that
+ * way), so that they do not land in the next one's window. bench_reps is the module parameter
  * hwmon_kunit.bench_reps: 5 by default, so that the suite costs the KUnit
  * runs of make check a few seconds; make bench-hwmon boots with 100. Each figure is printed as
  *
@@ -503,6 +505,12 @@ static void bench_hwmon_register(struct kunit *test)
 
 				if (op == BENCH_REG_UNREG)
 					parent = hwmon_test_parent(test, NULL);
+				/*
+				 * Deferred frees of the last operation (RCU
+				 * callbacks: kernfs nodes on 6.12) run now,
+				 * not in this one's window.
+				 */
+				rcu_barrier();
 				bench_op_run(test, op, &br->chips[s], parent,
 					     &br->ns[op][s][r],
 					     &br->reg_ns[op][s][r]);

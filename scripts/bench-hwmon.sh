@@ -15,7 +15,7 @@
 #     the load average at the start of the boot in hwmon-KERNEL-CORE-N.load;
 #  3. unless BENCH_HWMON_ICOUNT=0, boot each core once more with QEMU's
 #     -icount shift=0 and only the timed case (BENCH_HWMON_ICOUNT_REPS
-#     repetitions, 3): the guest clock then advances by 1 ns per guest
+#     repetitions, 5): the guest clock then advances by 1 ns per guest
 #     instruction, so the "times" of that boot are instruction counts that
 #     do not depend on the host or its load:
 #     build/bench/hwmon-KERNEL-CORE-icount.log;
@@ -36,7 +36,7 @@ boots=${BENCH_HWMON_BOOTS:-8}
 reps=${BENCH_HWMON_REPS:-100}
 counts=${BENCH_HWMON_COUNTS:-1}
 icount=${BENCH_HWMON_ICOUNT:-1}
-icount_reps=${BENCH_HWMON_ICOUNT_REPS:-3}
+icount_reps=${BENCH_HWMON_ICOUNT_REPS:-5}
 out=${BENCH_OUT:-$top/build/bench}
 jobs=${JOBS:-$(nproc)}
 [ $# -ge 1 ] || { echo "usage: bench-hwmon.sh KERNEL..." >&2; exit 2; }
