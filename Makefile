@@ -6,6 +6,7 @@
 #   make deps        apt packages
 #   make tree        build/{stock,ours}/src from linux-source-6.1
 #   make kunit       KUnit suites in QEMU on our core (CORE=stock: stock core)
+#   make kunit-newer-api  the same on our core with CONFIG_HWMON_NEWER_API
 #
 #   Every kernel target takes KERNEL=6.1 (default) or KERNEL=6.12: the tree
 #   of linux-source-$(KERNEL), built under build/ (6.1) or build/6.12/.
@@ -63,6 +64,7 @@ KUNIT_ARGS = --arch=x86_64 --kunitconfig=$(TOP)/.kunitconfig \
 	--build_dir=$(KB)/$(1)/kunit --jobs=$(JOBS) --qemu_args="-smp 2"
 
 .PHONY: all deps tree tree-ours tree-stock kunit kunit-ours kunit-stock \
+	kunit-newer-api check-kernel-newer-api \
 	check-sanitize fuzz \
 	kunit-debug kunit-debug-ours kunit-debug-stock \
 	kunit-debug-build-ours kunit-debug-build-stock \
@@ -97,6 +99,17 @@ kunit-ours kunit-stock: kunit-%: tree-%
 	mkdir -p $(KB)/$*/kunit
 	flock $(KB)/$*/kunit.lock sh -c '$(call KUNIT_PY,$*) run $(call KUNIT_ARGS,$*)'
 
+# Our core with its opt-in API of newer kernels (CONFIG_HWMON_NEWER_API and
+# the sample driver: kunit/newer-api.kunitconfig), the same suites. It uses
+# the build directory of kunit-ours: the two configurations differ only in
+# what depends on the option (the files that include <linux/hwmon.h>), so
+# going from one to the other rebuilds those and links again, where a
+# directory of its own would cost a whole kernel build.
+kunit-newer-api: tree-ours
+	mkdir -p $(KB)/ours/kunit
+	flock $(KB)/ours/kunit.lock sh -c '$(call KUNIT_PY,ours) run $(call KUNIT_ARGS,ours) \
+		--kunitconfig=$(TOP)/kunit/newer-api.kunitconfig'
+
 # The demo: run the suites on our core and show the sysfs tree that the
 # all-types fake chip produced (the demo case prints it into the test log).
 demo-kernel: kunit-ours
@@ -110,18 +123,26 @@ demo: demo-kernel userspace-demo cli-demo
 
 check-kernel: kunit-ours kunit-stock
 
+# CI's 6.12 part: the stock core, and ours with CONFIG_HWMON_NEWER_API only
+# (the option off is tested on 6.1 by check-kernel, and on 6.12 by the full
+# check): one kernel of our core instead of two, see docs/hwmon.md, CI.
+check-kernel-newer-api: kunit-newer-api kunit-stock
+
 # Sanitizers: ASan + UBSan + LSan over the library's and the CLI's suites.
 check-sanitize: check-userspace-sanitize check-cli-sanitize
 
 # libFuzzer, every harness, FUZZ_SECONDS each (or FUZZ_RUNS executions).
 fuzz: fuzz-blockrange fuzz-perfscript fuzz-perfdata
 
-# The checks of the 6.12 tree: KUnit on both its cores, its drivers and
-# patch series, its e2e boot and the coverage of hwmon.c on it (recursive
-# makes with KERNEL=6.12; the rest of check is the 6.1 tree's), each part
-# with its time.  .ci/run narrows it to CI_612 (time budget, see docs/testing.md).
-CHECK_612 ?= check-kernel check-drivers e2e coverage-kernel
-CI_612 := check-kernel
+# The checks of the 6.12 tree: KUnit on both its cores and on ours with
+# CONFIG_HWMON_NEWER_API (after kunit-ours, in its build directory: on 6.1
+# the option runs in ours' kunit-debug kernel, see scripts/kunit-debug.sh),
+# its drivers and patch series, its e2e boot and the coverage of hwmon.c on
+# it (recursive makes with KERNEL=6.12; the rest of check is the 6.1
+# tree's), each part with its time.  .ci/run narrows it to CI_612, where
+# our core runs with the option only (time budget, see docs/testing.md).
+CHECK_612 ?= check-kernel kunit-newer-api check-drivers e2e coverage-kernel
+CI_612 := check-kernel-newer-api
 check-6.12:
 	@set -e; for part in $(CHECK_612); do \
 		start=$$(date +%s); \

@@ -399,6 +399,77 @@ static void chip_without_channels_is_rejected(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, chip->total_visible_calls, 0u);
 }
 
+static umode_t read_only(const void *drvdata, enum hwmon_sensor_types type,
+			 u32 attr, int channel)
+{
+	return 0444;
+}
+
+static int read_zero(struct device *dev, enum hwmon_sensor_types type,
+		     u32 attr, int channel, long *val)
+{
+	*val = 0;
+	return 0;
+}
+
+static const struct hwmon_ops read_only_ops = {
+	.is_visible = read_only,
+	.read = read_zero,
+};
+
+/* Registers one channel of @type with @config; must fail with -EINVAL. */
+static void expect_channel_rejected(struct kunit *test,
+				    enum hwmon_sensor_types type, u32 config)
+{
+	const u32 cfg[] = { config, 0 };
+	const struct hwmon_channel_info channel = {
+		.type = type, .config = cfg,
+	};
+	const struct hwmon_channel_info *list[] = { &channel, NULL };
+	const struct hwmon_chip_info info = {
+		.ops = &read_only_ops, .info = list,
+	};
+	int before = count_class_devices(test);
+
+	expect_rejected(test,
+			hwmon_test_register_info(test,
+						 hwmon_test_parent(test, NULL),
+						 "bad", NULL, &info, NULL),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, count_class_devices(test), before);
+}
+
+static void unknown_sensor_type_is_rejected(struct kunit *test)
+{
+	expect_channel_rejected(test, hwmon_max, BIT(0));
+}
+
+/*
+ * An attribute bit above the last attribute of the type: stock 6.1 refuses
+ * the registration (-EINVAL); stock 6.12 leaves the bit out and registers
+ * the rest. The 6.12 header is the one that defines HWMON_C_PEC.
+ */
+static void attribute_bit_the_type_does_not_have(struct kunit *test)
+{
+#ifdef HWMON_C_PEC
+	struct hwmon_fake_chip *chip = hwmon_fake_chip_new(test);
+	struct device *hwdev;
+
+	hwmon_fake_chip_set_channels(chip, hwmon_temp, 1,
+				     HWMON_T_INPUT | BIT(31));
+	hwdev = hwmon_test_register_info(test, hwmon_test_parent(test, NULL),
+					 "bad", chip,
+					 hwmon_fake_chip_info(chip), NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, hwdev);
+	KUNIT_EXPECT_EQ(test, hwmon_sysfs_count_files(test, hwdev), 1);
+	KUNIT_EXPECT_TRUE(test, hwmon_sysfs_has(test, hwdev, "temp1_input"));
+#else
+	expect_channel_rejected(test, hwmon_temp, HWMON_T_INPUT | BIT(31));
+	expect_channel_rejected(test, hwmon_intrusion, BIT(31));
+	expect_channel_rejected(test, hwmon_chip, BIT(31));
+#endif
+}
+
 static void null_chip_info_is_rejected(struct kunit *test)
 {
 	struct device *parent = hwmon_test_parent(test, NULL);
@@ -583,6 +654,8 @@ static struct kunit_case hwmon_register_cases[] = {
 	KUNIT_CASE(hidden_attribute_needs_no_callback),
 	KUNIT_CASE(rejected_registration_leaves_no_device),
 	KUNIT_CASE(chip_without_channels_is_rejected),
+	KUNIT_CASE(unknown_sensor_type_is_rejected),
+	KUNIT_CASE(attribute_bit_the_type_does_not_have),
 	KUNIT_CASE(null_chip_info_is_rejected),
 	KUNIT_CASE(null_chip_info_is_rejected_even_with_extra_groups),
 	KUNIT_CASE(extra_groups_appear_next_to_generated_attributes),
@@ -821,7 +894,12 @@ static void devm_register_with_groups_rejects_a_null_parent(struct kunit *test)
 static void devm_register_with_info_rejects_a_null_name(struct kunit *test)
 {
 	struct hwmon_fake_chip *chip = temp_input_chip(test);
-	struct device *parent = hwmon_test_parent(test, NULL);
+	struct device *parent;
+
+	if (IS_ENABLED(CONFIG_HWMON_NEWER_API))
+		kunit_skip(test,
+			   "CONFIG_HWMON_NEWER_API: a NULL name is the parent's (suite hwmon_newer_api)");
+	parent = hwmon_test_parent(test, NULL);
 
 	expect_rejected(test,
 			devm_hwmon_device_register_with_info(parent, NULL, chip,

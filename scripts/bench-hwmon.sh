@@ -2,32 +2,74 @@
 # bench-hwmon.sh KERNEL...: the KUnit-hosted hwmon benchmark (bench_hwmon,
 # kunit/hwmon_bench.c) on both cores of each tree (KERNEL = 6.1, 6.12).
 #
-# For each tree: prepare both trees and build both KUnit kernels (the same
-# build directories, configuration and flock as "make kunit"), then boot
-# them BENCH_HWMON_BOOTS times each (default 5), alternating in ABBA order
-# (ours stock, stock ours, ours stock, ...), so that a load that rises or
-# falls during the run weighs on both cores alike. Each boot runs only
-# bench_hwmon; its log is kept as build/bench/hwmon-KERNEL-CORE-N.log.
+# For each tree:
+#  1. prepare both trees and build both KUnit kernels (the same build
+#     directories, configuration and flock as "make kunit");
+#  2. boot them BENCH_HWMON_BOOTS times each (default 8), alternating in
+#     ABBA order (ours stock, stock ours, ours stock, ...), so that a load
+#     that rises or falls during the run weighs on both cores alike. Each
+#     boot runs only bench_hwmon with hwmon_kunit.bench_reps=
+#     BENCH_HWMON_REPS (default 100): every timed figure of the boot is the
+#     median of that many repetitions, interleaved with those of the other
+#     figures. The log is kept as build/bench/hwmon-KERNEL-CORE-N.log, with
+#     the load average at the start of the boot in hwmon-KERNEL-CORE-N.load;
+#  3. unless BENCH_HWMON_ICOUNT=0, boot each core once more with QEMU's
+#     -icount shift=0 and only the timed case (BENCH_HWMON_ICOUNT_REPS
+#     repetitions, 5): the guest clock then advances by 1 ns per guest
+#     instruction, so the "times" of that boot are instruction counts that
+#     do not depend on the host or its load:
+#     build/bench/hwmon-KERNEL-CORE-icount.log;
+#  4. unless BENCH_HWMON_COUNTS=0, build the counts kernel of each core
+#     (.kunitconfig plus kunit/counts.kunitconfig, the function tracer, in
+#     BUILD/CORE/kunit-counts) and boot it once with only the counting case:
+#     build/bench/hwmon-KERNEL-CORE-counts.log. Counts do not depend on the
+#     load; one boot per core is enough.
 # bench-hwmon.py then pairs the boots round by round.
 #
-# Environment: BENCH_OUT (default build/bench), JOBS.
+# Environment: BENCH_OUT (default build/bench), BENCH_HWMON_BOOTS,
+# BENCH_HWMON_REPS, BENCH_HWMON_ICOUNT, BENCH_HWMON_ICOUNT_REPS,
+# BENCH_HWMON_COUNTS, JOBS.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-boots=${BENCH_HWMON_BOOTS:-5}
+boots=${BENCH_HWMON_BOOTS:-8}
+reps=${BENCH_HWMON_REPS:-100}
+counts=${BENCH_HWMON_COUNTS:-1}
+icount=${BENCH_HWMON_ICOUNT:-1}
+icount_reps=${BENCH_HWMON_ICOUNT_REPS:-5}
 out=${BENCH_OUT:-$top/build/bench}
 jobs=${JOBS:-$(nproc)}
 [ $# -ge 1 ] || { echo "usage: bench-hwmon.sh KERNEL..." >&2; exit 2; }
-[ "$boots" -ge 1 ] || { echo "bench-hwmon: BENCH_HWMON_BOOTS must be >= 1" >&2; exit 2; }
+[[ $boots =~ ^[1-9][0-9]*$ ]] || { echo "bench-hwmon: BENCH_HWMON_BOOTS must be a number >= 1, not '$boots'" >&2; exit 2; }
+[[ $reps =~ ^[1-9][0-9]*$ ]] || { echo "bench-hwmon: BENCH_HWMON_REPS must be a number >= 1, not '$reps'" >&2; exit 2; }
+case "$counts" in 0|1) ;; *) echo "bench-hwmon: BENCH_HWMON_COUNTS must be 0 or 1, not '$counts'" >&2; exit 2 ;; esac
+case "$icount" in 0|1) ;; *) echo "bench-hwmon: BENCH_HWMON_ICOUNT must be 0 or 1, not '$icount'" >&2; exit 2 ;; esac
+[[ $icount_reps =~ ^[1-9][0-9]*$ ]] || { echo "bench-hwmon: BENCH_HWMON_ICOUNT_REPS must be a number >= 1, not '$icount_reps'" >&2; exit 2; }
 mkdir -p "$out"
 
-kunit() {	# kunit CORE ACTION ARGS...: kunit.py ACTION on CORE's tree
-	local core=$1 action=$2
-	shift 2
-	mkdir -p "$build/$core/kunit"
-	flock "$build/$core/kunit.lock" sh -c 'cd "$1/src" && shift && exec python3 tools/testing/kunit/kunit.py "$@"' \
-		sh "$build/$core" "$action" --arch=x86_64 --kunitconfig="$top/.kunitconfig" \
-		--build_dir="$build/$core/kunit" "$@"
+# kunit DIR LOCK KUNITCONFIG ACTION ARGS...: kunit.py ACTION on a core's tree
+# with build directory DIR, under flock LOCK.
+kunit() {
+	local core=$1 dir=$2 lock=$3 kconf=$4 action=$5
+	shift 5
+	mkdir -p "$dir"
+	flock "$lock" sh -c 'cd "$1/src" && shift && exec python3 tools/testing/kunit/kunit.py "$@"' \
+		sh "$build/$core" "$action" --arch=x86_64 --kunitconfig="$kconf" \
+		--build_dir="$dir" "$@"
+}
+
+# counts_config CORE: the counts kernel's kunitconfig, rewritten only when
+# it changed (kunit.py reconfigures when it does).
+counts_config() {
+	local dir=$build/$1/kunit-counts
+	mkdir -p "$dir"
+	cat "$top/.kunitconfig" "$top/kunit/counts.kunitconfig" > "$dir/kunitconfig.new"
+	if cmp -s "$dir/kunitconfig.new" "$dir/kunitconfig"; then
+		rm -f "$dir/kunitconfig.new"
+	else
+		mv -f "$dir/kunitconfig.new" "$dir/kunitconfig"
+	fi
+	echo "$dir/kunitconfig"
 }
 
 for k in "$@"; do
@@ -39,19 +81,51 @@ for k in "$@"; do
 		for core in stock ours; do
 			"$top/scripts/tree.sh" "$core" > /dev/null
 			echo "bench-hwmon: $kernel: building the $core KUnit kernel"
-			kunit "$core" build --jobs="$jobs" > "$out/hwmon-$kernel-$core-build.log" 2>&1 ||
+			kunit "$core" "$build/$core/kunit" "$build/$core/kunit.lock" "$top/.kunitconfig" \
+				build --jobs="$jobs" > "$out/hwmon-$kernel-$core-build.log" 2>&1 ||
 				{ tail -20 "$out/hwmon-$kernel-$core-build.log" >&2; exit 1; }
 		done
-		rm -f "$out"/hwmon-"$kernel"-ours-[0-9]*.log "$out"/hwmon-"$kernel"-stock-[0-9]*.log
+		rm -f "$out"/hwmon-"$kernel"-ours-[0-9]*.{log,load} "$out"/hwmon-"$kernel"-stock-[0-9]*.{log,load}
 		for i in $(seq 1 "$boots"); do
 			if [ $((i % 2)) = 1 ]; then order="ours stock"; else order="stock ours"; fi
 			for core in $order; do
 				log=$out/hwmon-$kernel-$core-$i.log
-				echo "bench-hwmon: $kernel: boot $i of $boots: $core"
-				kunit "$core" exec --qemu_args="-smp 2" bench_hwmon > "$log.out" 2>&1 ||
+				echo "bench-hwmon: $kernel: boot $i of $boots: $core ($(cut -d' ' -f1-3 /proc/loadavg))"
+				cut -d' ' -f1-3 /proc/loadavg > "$out/hwmon-$kernel-$core-$i.load"
+				kunit "$core" "$build/$core/kunit" "$build/$core/kunit.lock" "$top/.kunitconfig" \
+					exec --qemu_args="-smp 2" --kernel_args="hwmon_kunit.bench_reps=$reps" \
+					--timeout=3600 bench_hwmon > "$log.out" 2>&1 ||
 					{ tail -20 "$log.out" >&2; exit 1; }
 				cp "$build/$core/kunit/test.log" "$log"
 			done
+		done
+		rm -f "$out"/hwmon-"$kernel"-*-icount.log
+		for core in stock ours; do
+			[ "$icount" = 1 ] || break
+			log=$out/hwmon-$kernel-$core-icount.log
+			echo "bench-hwmon: $kernel: instruction counts (-icount): $core"
+			kunit "$core" "$build/$core/kunit" "$build/$core/kunit.lock" "$top/.kunitconfig" \
+				exec --qemu_args="-smp 2 -icount shift=0" \
+				--kernel_args="hwmon_kunit.bench_reps=$icount_reps" --timeout=3600 \
+				'bench_hwmon.bench_hwmon_register' > "$log.out" 2>&1 ||
+				{ tail -20 "$log.out" >&2; exit 1; }
+			cp "$build/$core/kunit/test.log" "$log"
+		done
+		[ "$counts" = 1 ] || exit 0
+		rm -f "$out"/hwmon-"$kernel"-*-counts.log
+		for core in stock ours; do
+			kconf=$(counts_config "$core")
+			echo "bench-hwmon: $kernel: building the $core counts kernel"
+			kunit "$core" "$build/$core/kunit-counts" "$build/$core/kunit-counts.lock" "$kconf" \
+				build --jobs="$jobs" > "$out/hwmon-$kernel-$core-counts-build.log" 2>&1 ||
+				{ tail -20 "$out/hwmon-$kernel-$core-counts-build.log" >&2; exit 1; }
+			log=$out/hwmon-$kernel-$core-counts.log
+			echo "bench-hwmon: $kernel: counts: $core"
+			kunit "$core" "$build/$core/kunit-counts" "$build/$core/kunit-counts.lock" "$kconf" \
+				exec --qemu_args="-smp 2" --timeout=3600 \
+				'bench_hwmon.bench_hwmon_count' > "$log.out" 2>&1 ||
+				{ tail -20 "$log.out" >&2; exit 1; }
+			cp "$build/$core/kunit-counts/test.log" "$log"
 		done
 	)
 done

@@ -50,7 +50,12 @@ fi
 #                      SENSORS_MAX6642: one of the two sides must go. LM90
 #                      is built (and exercised) by the KUnit configuration,
 #                      so this configuration takes the other two.
-excluded=" HWMON_DEBUG_CHIP SENSORS_LM90 "
+#   HWMON_NEWER_API    our core's opt-in API of newer kernels (ours only):
+#                      it adds a member to struct hwmon_ops, so every driver
+#                      would compile differently from stock's and miss the
+#                      cache; the option is tested by make kunit-newer-api
+#   SENSORS_NEWER_API_SAMPLE  its sample driver (depends on it)
+excluded=" HWMON_DEBUG_CHIP SENSORS_LM90 HWMON_NEWER_API SENSORS_NEWER_API_SAMPLE "
 
 # Everything the hwmon drivers depend on that x86_64 can select, built in:
 # a "make modules" build does not compile it at all.

@@ -5,7 +5,11 @@
 #  build: kunit.py builds build/CORE/kunit-debug from build/CORE/src with
 #     .kunitconfig plus kunit/debug.kunitconfig (KASAN, UBSAN, lockdep,
 #     debug objects, list debugging, kmemleak; kunit.py fails if any option
-#     did not take effect).
+#     did not take effect). Our core's debug kernel also has
+#     kunit/newer-api.kunitconfig (CONFIG_HWMON_NEWER_API and its sample
+#     driver): on 6.1 this run is the one of the option in make check
+#     (on 6.12, make kunit-newer-api), and the new code gets the
+#     debugging options too, at no extra kernel build.
 #  boot: QEMU boots the kernels with a busybox initramfs, all at the same
 #     time: for our core one guest runs the fault-injection suite and one
 #     the other suites, for the stock core one guest runs all but the
@@ -54,6 +58,7 @@ build_kernel() {
 	exec 9>"$build/$core/kunit-debug.lock"
 	flock 9
 	cat "$top/.kunitconfig" "$top/kunit/debug.kunitconfig" > "$out/kunitconfig.new"
+	[ "$core" = ours ] && cat "$top/kunit/newer-api.kunitconfig" >> "$out/kunitconfig.new"
 	if cmp -s "$out/kunitconfig.new" "$out/kunitconfig"; then
 		rm -f "$out/kunitconfig.new"
 	else

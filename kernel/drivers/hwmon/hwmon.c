@@ -11,11 +11,13 @@
  *
  * Design:
  *  - Every registered device is one allocation: struct hwmon_core_dev followed
- *    by the generated attributes, their pointer array, the group list and all
- *    attribute names. The attributes therefore live exactly as long as the
- *    hwmon device, whatever the parent does.
+ *    by the generated attributes, their pointer array, the group list, what
+ *    each attribute stands for and all attribute names. The attributes
+ *    therefore live exactly as long as the hwmon device, whatever the parent
+ *    does.
  *  - Attribute names are built from two data tables: a per-type prefix
- *    ("temp", "in", ...) and a per-attribute suffix ("input", "max", ...).
+ *    ("temp", "in", ...) and a per-attribute suffix ("input", "max", ...),
+ *    assembled without snprintf() (see hwmon_put_name()).
  *  - Thermal zones (HWMON_C_REGISTER_TZ, device tree only) are owned by the
  *    hwmon device and unregistered before it goes away.
  *  - The pec file of HWMON_C_PEC (I2C clients whose adapter can do PEC) is
@@ -61,20 +63,25 @@
 #define HWMON_HAVE_ENERGY64	(hwmon_energy != HWMON_ENERGY64)
 
 /*
- * This core is built for two trees, 6.1 and 6.12. The two differences the
- * preprocessor cannot see, a declaration the 6.12 header dropped and an
- * API of the thermal core, are told apart by HWMON_C_PEC, which of the two
- * only the 6.12 header defines:
+ * This core is built for two trees, 6.1 and 6.12. The differences the
+ * preprocessor cannot see, a declaration the 6.12 header dropped, an API
+ * of the thermal core and a rule of the stock cores, are told apart by
+ * HWMON_C_PEC, which of the two only the 6.12 header defines:
  *  - devm_hwmon_device_unregister() exists in 6.1 only;
  *  - a thermal zone's private data is tzd->devdata in 6.1 and behind
- *    thermal_zone_device_priv() in 6.12.
+ *    thermal_zone_device_priv() in 6.12;
+ *  - a configuration bit above the last attribute of its sensor type fails
+ *    the registration with -EINVAL on stock 6.1, and is left out (no file)
+ *    on stock 6.12.
  */
 #ifdef HWMON_C_PEC
 #define HWMON_HAVE_DEVM_UNREGISTER	0
 #define HWMON_HAVE_TZ_PRIV		1
+#define HWMON_REFUSE_UNKNOWN_ATTR	0
 #else
 #define HWMON_HAVE_DEVM_UNREGISTER	1
 #define HWMON_HAVE_TZ_PRIV		0
+#define HWMON_REFUSE_UNKNOWN_ATTR	1
 #endif
 
 /* The pec file needs HWMON_C_PEC and an I2C core this code can call. */
@@ -85,14 +92,16 @@
 #endif
 
 /**
- * struct hwmon_attr - one generated sensor attribute
- * @dev_attr: the sysfs device attribute; its name points into the names area
+ * struct hwmon_attr_id - what a generated attribute stands for
  * @type: sensor type (enum hwmon_sensor_types)
  * @attr: attribute number within the type (e.g. hwmon_temp_input)
  * @channel: channel number as passed to the driver's callbacks (0-based)
+ *
+ * Kept in an array of their own, parallel to the device attributes: 4 bytes
+ * per attribute, where a member of each attribute would take 8 (a device
+ * attribute is 8-byte aligned).
  */
-struct hwmon_attr {
-	struct device_attribute dev_attr;
+struct hwmon_attr_id {
 	u8 type;
 	u8 attr;
 	u16 channel;
@@ -112,9 +121,10 @@ struct hwmon_attr {
  *	when @pec_client is set
  * @pec_client: the parent I2C client whose PEC flag the pec file controls
  * @id: the N of hwmonN
+ * @ids: what each of @attrs stands for (same index)
  * @attrs: generated attributes; followed in the same allocation by the NULL
- *	terminated attribute pointer array, the NULL terminated group list and
- *	the NUL terminated strings (attribute names, name, label)
+ *	terminated attribute pointer array, the NULL terminated group list,
+ *	@ids and the NUL terminated strings (attribute names, name, label)
  */
 struct hwmon_core_dev {
 	struct device dev;
@@ -130,11 +140,19 @@ struct hwmon_core_dev {
 	struct i2c_client *pec_client;
 #endif
 	int id;
-	struct hwmon_attr attrs[];
+	struct hwmon_attr_id *ids;
+	struct device_attribute attrs[];
 };
 
 #define to_hwdev(d) container_of(d, struct hwmon_core_dev, dev)
-#define to_hwmon_attr(d) container_of(d, struct hwmon_attr, dev_attr)
+
+/* What the generated attribute @da of @hwdev stands for. */
+static const struct hwmon_attr_id *
+hwmon_attr_id(const struct hwmon_core_dev *hwdev,
+	      const struct device_attribute *da)
+{
+	return &hwdev->ids[da - hwdev->attrs];
+}
 
 /* Name tables: "<prefix><index>_<suffix>"; chip attributes are bare suffixes. */
 
@@ -446,6 +464,32 @@ static bool hwmon_is_wide(enum hwmon_sensor_types type)
 }
 
 /*
+ * The mode the chip gives (type, attr, channel): its static visibility if
+ * it has one (CONFIG_HWMON_NEWER_API), else what is_visible() returns.
+ */
+static umode_t hwmon_chip_mode(const struct hwmon_ops *ops,
+			       const void *drvdata,
+			       enum hwmon_sensor_types type, u32 attr,
+			       int channel)
+{
+#if IS_ENABLED(CONFIG_HWMON_NEWER_API)
+	if (ops->visible)
+		return ops->visible;
+#endif
+	return ops->is_visible(drvdata, type, attr, channel);
+}
+
+/* Does the chip say which attributes are visible at all? */
+static bool hwmon_chip_has_visibility(const struct hwmon_ops *ops)
+{
+#if IS_ENABLED(CONFIG_HWMON_NEWER_API)
+	if (ops->visible)
+		return true;
+#endif
+	return ops->is_visible;
+}
+
+/*
  * Length of the file name of (type, attr, channel), without formatting it.
  * The caller has checked that hwmon_suffix() is not NULL.
  */
@@ -470,21 +514,48 @@ static unsigned int hwmon_name_len(enum hwmon_sensor_types type, u32 attr,
 }
 
 /*
- * Format the file name of (type, attr, channel) into buf (may be NULL when
- * size is 0) and return its length, like snprintf(). The caller has checked
- * that hwmon_suffix() is not NULL.
+ * Longest file name: the longest prefix ("intrusion"), the digits of any
+ * unsigned int, '_' and the longest suffix ("average_interval_max"), and
+ * the NUL.
  */
-static int hwmon_format_name(char *buf, size_t size,
-			     enum hwmon_sensor_types type, u32 attr,
-			     int channel)
+#define HWMON_NAME_MAX		48
+
+/*
+ * Write the file name of (type, attr, channel) to @buf, which has room for
+ * hwmon_name_len() + 1 bytes (HWMON_NAME_MAX always do), and return its
+ * length. The caller has checked that hwmon_suffix() is not NULL.
+ *
+ * The name is assembled by hand: a registration writes one per attribute,
+ * and snprintf()'s format parsing was the largest part of the core's own
+ * work per attribute.
+ */
+static unsigned int hwmon_put_name(char *buf, enum hwmon_sensor_types type,
+				   u32 attr, int channel)
 {
 	const struct hwmon_type_desc *t = &hwmon_types[type];
 	const char *suffix = t->suffix[attr];
+	size_t len = strlen(suffix);
+	char *p = buf;
 
-	if (!t->prefix)
-		return snprintf(buf, size, "%s", suffix);
-	return snprintf(buf, size, "%s%d%s%s", t->prefix, channel + t->base,
-			*suffix ? "_" : "", suffix);
+	if (t->prefix) {
+		unsigned int index = channel + t->base;
+		size_t plen = strlen(t->prefix);
+		char digits[10];
+		int n = 0;
+
+		memcpy(p, t->prefix, plen);
+		p += plen;
+		do {
+			digits[n++] = '0' + index % 10;
+			index /= 10;
+		} while (index);
+		while (n)
+			*p++ = digits[--n];
+		if (len)
+			*p++ = '_';
+	}
+	memcpy(p, suffix, len + 1);
+	return p + len - buf;
 }
 
 /* sysfs callbacks of generated attributes */
@@ -493,7 +564,7 @@ static ssize_t hwmon_attr_show(struct device *dev,
 			       struct device_attribute *da, char *buf)
 {
 	struct hwmon_core_dev *hwdev = to_hwdev(dev);
-	struct hwmon_attr *ha = to_hwmon_attr(da);
+	const struct hwmon_attr_id *ha = hwmon_attr_id(hwdev, da);
 	const struct hwmon_ops *ops = hwdev->chip->ops;
 	long lval;
 	s64 val;
@@ -523,7 +594,7 @@ static ssize_t hwmon_attr_show_string(struct device *dev,
 				      struct device_attribute *da, char *buf)
 {
 	struct hwmon_core_dev *hwdev = to_hwdev(dev);
-	struct hwmon_attr *ha = to_hwmon_attr(da);
+	const struct hwmon_attr_id *ha = hwmon_attr_id(hwdev, da);
 	const char *s;
 	int ret;
 
@@ -549,7 +620,7 @@ static ssize_t hwmon_attr_store(struct device *dev,
 				size_t count)
 {
 	struct hwmon_core_dev *hwdev = to_hwdev(dev);
-	struct hwmon_attr *ha = to_hwmon_attr(da);
+	const struct hwmon_attr_id *ha = hwmon_attr_id(hwdev, da);
 	long val;
 	int ret;
 
@@ -768,8 +839,8 @@ static bool hwmon_attr_visible(struct hwmon_core_dev *hwdev, u32 attr,
 {
 	const struct hwmon_ops *ops = hwdev->chip->ops;
 
-	return ops->is_visible(dev_get_drvdata(&hwdev->dev), hwmon_temp, attr,
-			       channel) & mask;
+	return hwmon_chip_mode(ops, dev_get_drvdata(&hwdev->dev), hwmon_temp,
+			       attr, channel) & mask;
 }
 
 /* The zone's private data (see HWMON_HAVE_TZ_PRIV). */
@@ -1002,18 +1073,26 @@ static int hwmon_measure(struct device *dev, void *drvdata,
 			return -EINVAL;
 		}
 		for (ch = 0; info[i]->config[ch]; ch++) {
-			unsigned long cfg = info[i]->config[ch];
-			unsigned int attr;
+			u32 cfg = info[i]->config[ch];
 
 			if (ch > U16_MAX)
 				return -EINVAL;
-			for_each_set_bit(attr, &cfg, 32) {
+			for (; cfg; cfg &= cfg - 1) {
+				unsigned int attr = __ffs(cfg);
 				umode_t mode = 0;
 				bool rd_ok;
 
+				/* A bit the type does not define. */
+				if (HWMON_REFUSE_UNKNOWN_ATTR &&
+				    attr >= hwmon_types[type].nsuffix) {
+					dev_err(dev,
+						"hwmon: invalid attribute %u of sensor type %d\n",
+						attr, type);
+					return -EINVAL;
+				}
 				if (hwmon_suffix(type, attr))
-					mode = ops->is_visible(drvdata, type,
-							       attr, ch);
+					mode = hwmon_chip_mode(ops, drvdata,
+							       type, attr, ch);
 				lay->modes[n++] = mode;
 				if (!mode)
 					continue;
@@ -1060,25 +1139,23 @@ static void hwmon_fill_attrs(struct hwmon_core_dev *hwdev,
 		enum hwmon_sensor_types type = info[i]->type;
 
 		for (ch = 0; info[i]->config[ch]; ch++) {
-			unsigned long cfg = info[i]->config[ch];
-			unsigned int attr;
+			u32 cfg = info[i]->config[ch];
 
-			for_each_set_bit(attr, &cfg, 32) {
+			for (; cfg; cfg &= cfg - 1) {
+				unsigned int attr = __ffs(cfg);
 				umode_t mode = lay->modes[n++];
-				struct hwmon_attr *ha;
+				struct hwmon_attr_id *ha;
 				struct device_attribute *da;
 				int len;
 
 				if (!mode)
 					continue;
-				ha = &hwdev->attrs[k];
-				da = &ha->dev_attr;
+				ha = &hwdev->ids[k];
+				da = &hwdev->attrs[k];
 				ha->type = type;
 				ha->attr = attr;
 				ha->channel = ch;
-				len = hwmon_name_len(type, attr, ch);
-				hwmon_format_name(*strings, len + 1, type, attr,
-						  ch);
+				len = hwmon_put_name(*strings, type, attr, ch);
 				sysfs_attr_init(&da->attr);
 				da->attr.name = *strings;
 				da->attr.mode = mode;
@@ -1157,13 +1234,16 @@ hwmon_register_common(struct device *dev, const char *name, void *drvdata,
 
 	/*
 	 * One allocation: the device, nattrs attributes, nattrs + 1 attribute
-	 * pointers, 1 + ngroups + 1 group pointers (chip devices only), strings.
+	 * pointers, 1 + ngroups + 1 group pointers and nattrs attribute ids
+	 * (chip devices only), strings.
 	 */
 	size = struct_size(hwdev, attrs, lay.nattrs);
 	if (chip) {
 		size = size_add(size, array_size(lay.nattrs + 1, sizeof(*ptrs)));
 		size = size_add(size,
 				array_size(lay.ngroups + 2, sizeof(*grp_list)));
+		size = size_add(size, array_size(lay.nattrs,
+						 sizeof(*hwdev->ids)));
 	}
 	size = size_add(size, lay.strings);
 
@@ -1186,7 +1266,8 @@ hwmon_register_common(struct device *dev, const char *name, void *drvdata,
 	if (chip) {
 		ptrs = (struct attribute **)&hwdev->attrs[lay.nattrs];
 		grp_list = (const struct attribute_group **)&ptrs[lay.nattrs + 1];
-		strings = (char *)&grp_list[lay.ngroups + 2];
+		hwdev->ids = (struct hwmon_attr_id *)&grp_list[lay.ngroups + 2];
+		strings = (char *)&hwdev->ids[lay.nattrs];
 	} else {
 		strings = (char *)&hwdev->attrs[0];
 	}
@@ -1311,7 +1392,7 @@ hwmon_device_register_with_info(struct device *dev, const char *name,
 {
 	if (!dev || !name || !chip)
 		return ERR_PTR(-EINVAL);
-	if (!chip->ops || !chip->ops->is_visible || !chip->info)
+	if (!chip->ops || !hwmon_chip_has_visibility(chip->ops) || !chip->info)
 		return ERR_PTR(-EINVAL);
 
 	return hwmon_register_common(dev, name, drvdata, chip, extra_groups);
@@ -1396,6 +1477,23 @@ void hwmon_device_unregister(struct device *dev)
 }
 EXPORT_SYMBOL_GPL(hwmon_device_unregister);
 
+static char *hwmon_dup_sanitized(struct device *dev, const char *src)
+{
+	char *name, *p;
+
+	if (dev)
+		name = devm_kstrdup(dev, src, GFP_KERNEL);
+	else
+		name = kstrdup(src, GFP_KERNEL);
+	if (!name)
+		return ERR_PTR(-ENOMEM);
+
+	for (p = name; *p; p++)
+		if (hwmon_is_bad_char(*p))
+			*p = '_';
+	return name;
+}
+
 static void devm_hwmon_release(void *hwmon_dev)
 {
 	hwmon_device_unregister(hwmon_dev);
@@ -1446,7 +1544,9 @@ EXPORT_SYMBOL_GPL(devm_hwmon_device_register_with_groups);
  * devm_hwmon_device_register_with_info - register a device-managed hwmon
  *	device from a chip description
  * @dev: the parent device
- * @name: hwmon name attribute
+ * @name: hwmon name attribute; with CONFIG_HWMON_NEWER_API, NULL stands for
+ *	the name of @dev with the characters hwmon_is_bad_char() refuses
+ *	replaced by '_'
  * @drvdata: driver data to attach to the created device
  * @chip: the chip description: operations and channel list
  * @extra_groups: NULL-terminated list of additional attribute groups, or NULL
@@ -1455,7 +1555,8 @@ EXPORT_SYMBOL_GPL(devm_hwmon_device_register_with_groups);
  * automatically when @dev is unbound.
  *
  * Return: the created class device, or an ERR_PTR() as for
- * hwmon_device_register_with_info().
+ * hwmon_device_register_with_info(); -ENOMEM if the name of @dev cannot be
+ * copied.
  */
 struct device *
 devm_hwmon_device_register_with_info(struct device *dev, const char *name,
@@ -1463,13 +1564,26 @@ devm_hwmon_device_register_with_info(struct device *dev, const char *name,
 				     const struct hwmon_chip_info *chip,
 				     const struct attribute_group **extra_groups)
 {
+	struct device *hwmon_dev;
+	char *fallback = NULL;
+
 	if (!dev)
 		return ERR_PTR(-EINVAL);
 
-	return devm_hwmon_manage(dev,
-				 hwmon_device_register_with_info(dev, name,
-								 drvdata, chip,
-								 extra_groups));
+	/*
+	 * The core copies the name into the device's own allocation, so the
+	 * sanitized copy of the parent's name is only needed until then.
+	 */
+	if (IS_ENABLED(CONFIG_HWMON_NEWER_API) && !name) {
+		fallback = hwmon_dup_sanitized(NULL, dev_name(dev));
+		if (IS_ERR(fallback))
+			return ERR_CAST(fallback);
+		name = fallback;
+	}
+	hwmon_dev = hwmon_device_register_with_info(dev, name, drvdata, chip,
+						    extra_groups);
+	kfree(fallback);
+	return devm_hwmon_manage(dev, hwmon_dev);
 }
 EXPORT_SYMBOL_GPL(devm_hwmon_device_register_with_info);
 
@@ -1491,23 +1605,6 @@ void devm_hwmon_device_unregister(struct device *dev)
 }
 EXPORT_SYMBOL_GPL(devm_hwmon_device_unregister);
 #endif
-
-static char *hwmon_dup_sanitized(struct device *dev, const char *src)
-{
-	char *name, *p;
-
-	if (dev)
-		name = devm_kstrdup(dev, src, GFP_KERNEL);
-	else
-		name = kstrdup(src, GFP_KERNEL);
-	if (!name)
-		return ERR_PTR(-ENOMEM);
-
-	for (p = name; *p; p++)
-		if (hwmon_is_bad_char(*p))
-			*p = '_';
-	return name;
-}
 
 /**
  * hwmon_sanitize_name - copy a string, replacing characters that are
@@ -1561,13 +1658,13 @@ int hwmon_notify_event(struct device *dev, enum hwmon_sensor_types type,
 {
 	char event[64];
 	char *envp[2];
-	char name[48];
+	char name[HWMON_NAME_MAX];
 	int len;
 
 	if (!hwmon_suffix(type, attr))
 		return -EINVAL;
 
-	hwmon_format_name(name, sizeof(name), type, attr, channel);
+	hwmon_put_name(name, type, attr, channel);
 	len = snprintf(event, sizeof(event), "NAME=%s", name);
 	if (len >= sizeof(event))
 		return -EINVAL;
