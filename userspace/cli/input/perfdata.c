@@ -1091,6 +1091,7 @@ struct pd_reader {
 	size_t attrs_announced;
 	bool announce_again;
 	bool raw_passed;	/* a sample went to sink->sample_raw */
+	bool raw_kept;		/* one that stays valid until the end */
 	bool *renamed;
 	uint64_t *id_value;	/* READ: last value per id (d.ids order) */
 	size_t id_value_cap;
@@ -1333,6 +1334,16 @@ static int deliver_sample(struct pd_reader *r, struct pd_record *pr,
 	return 0;
 }
 
+/* Does @rec stay valid for the sink until the end (see ev_sink)? */
+static bool raw_kept(struct pd_reader *r, const uint8_t *rec)
+{
+	bool kept = r->sink->keep_raw && r->own_map && rec >= r->map &&
+		    rec < r->map + r->map_len;
+
+	r->raw_kept |= kept;
+	return kept;
+}
+
 /* Decode a (checked) record again with its entries and deliver it. */
 static int deliver(struct pd_reader *r, const uint8_t *rec, size_t size,
 		   uint64_t off, uint32_t sub)
@@ -1363,7 +1374,8 @@ static int deliver(struct pd_reader *r, const uint8_t *rec, size_t size,
 				}
 				r->raw_passed = true;
 				return k->sample_raw(k->arg, &r->d, rec, size,
-						     off, r->err, r->errsz);
+						     off, raw_kept(r, rec),
+						     r->err, r->errsz);
 			}
 			/* the read values: decoded here, in order */
 			ret = pd_decode_record(&r->d, rec, size, r->br, &pr,
@@ -2215,7 +2227,9 @@ static int read_file_mode(struct pd_reader *r)
 	r->st->ordered = r->ordered;
 	(void)madvise((void *)((uintptr_t)r->map & ~(uintptr_t)4095),
 		      len + ((uintptr_t)r->map & 4095), MADV_SEQUENTIAL);
-	if (r->own_map && len >= PD_DROP_MIN) {
+	/* a sink that keeps the raw samples drops their pages itself */
+	if (r->own_map && len >= PD_DROP_MIN &&
+	    !(r->sink && r->sink->keep_raw)) {
 		r->nr_win = len / PD_DROP_STEP + 1;
 		r->win_pending = calloc(r->nr_win, sizeof(*r->win_pending));
 		r->drop = r->win_pending != NULL;
@@ -2623,6 +2637,12 @@ static int read_mapped(struct pd_reader *r, int fd, size_t len)
 		r->own_map = true;
 		r->st->bytes = len;
 		ret = run(r, false);
+	}
+	if (r->raw_kept) {
+		/* the sink reads kept samples in the mapping until now */
+		char msg[PD_ERR_MAX];
+
+		(void)r->sink->sync(r->sink->arg, msg, sizeof(msg));
 	}
 	munmap(m, len);
 	return ret;
