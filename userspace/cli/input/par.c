@@ -645,6 +645,13 @@ static int start(struct par *p)
 
 #define STOPPED 3	/* a callback's status: a worker failed */
 
+/*
+ * A unit of samples read in place covers this many times PAR_UNIT_BYTES of
+ * input: its entries are small, and every unit costs its worker a
+ * madvise() that drops its pages (a TLB shootdown on the other cores).
+ */
+#define PAR_REF_UNITS 4
+
 static int oom(struct par *p, char *err, size_t errsz)
 {
 	snprintf(err, errsz, "%s: out of memory", p->name);
@@ -653,14 +660,15 @@ static int oom(struct par *p, char *err, size_t errsz)
 
 /*
  * Room for @n bytes in the current unit, which takes @in bytes of the
- * input (flushing a full one first).
+ * input (@ref: read in place), flushing a full one first.
  */
-static uint8_t *cur_room(struct par *p, size_t n, size_t in)
+static uint8_t *cur_room(struct par *p, size_t n, size_t in, bool ref)
 {
 	struct unit *u = p->cur;
+	size_t max_in = p->unit_bytes * (ref ? PAR_REF_UNITS : 1);
 
 	if (u && u->used && (u->used + n > p->unit_bytes ||
-			     u->in_bytes + in > p->unit_bytes)) {
+			     u->in_bytes + in > max_in)) {
 		if (flush_cur(p))
 			return NULL;
 		u = NULL;
@@ -704,7 +712,7 @@ static int r_raw(void *arg, const struct pd_decoder *dec, const uint8_t *rec,
 		return STOPPED;
 	if (!p->started && start(p))
 		return oom(p, err, errsz);
-	at = cur_room(p, n, size);
+	at = cur_room(p, n, size, kept);
 	if (!at)
 		return oom(p, err, errsz);
 	u = p->cur;
@@ -745,7 +753,7 @@ static int r_sample(void *arg, const struct ev_sample *s, char *err,
 		return STOPPED;
 	if (!p->started && start(p))
 		return oom(p, err, errsz);
-	at = cur_room(p, n, body);
+	at = cur_room(p, n, body, false);
 	if (!at)
 		return oom(p, err, errsz);
 	p->cur->in_bytes += body;
