@@ -277,10 +277,10 @@ struct ev_sink {
 	 * @keep_raw, set by the sink (with @sync): a perf.data file that the
 	 * reader maps passes the samples that lie in its mapping with @kept
 	 * true.  Those @rec stay valid until the reader calls @sync at the
-	 * end, before it unmaps the file; the reader then drops none of the
-	 * mapping's pages as it goes: the sink drops those it is done with
-	 * (base/pages.h).  Other samples (compressed, pipe mode) come with
-	 * @kept false, valid during the call only.
+	 * end, before it unmaps the file; the pages the reader drops behind
+	 * it in a large file are none of theirs: the sink drops those it is
+	 * done with (base/pages.h).  Other samples (compressed, pipe mode)
+	 * come with @kept false, valid during the call only.
 	 */
 	int (*sample_raw)(void *arg, const struct pd_decoder *dec,
 			  const uint8_t *rec, size_t size, uint64_t off,
