@@ -5,6 +5,9 @@
 #   make bench            bench-userspace + bench-hwmon, then merge
 #                         build/bench/*.json into build/bench/results.json
 #                         and print the table
+#   make bench-jobs       only -j 1 against -j 2 (annotate, ranges) on
+#                         BENCH_JOBS_BYTES of perf.data and on perf script
+#                         text: wall ratio and the extra CPU of -j 2
 #   make bench-profile    callgrind instruction counts of both sides
 #                         (what limits a ratio); not part of bench
 #   make bench-userspace  the splitter against perf 6.1's block-range.c
@@ -85,20 +88,24 @@ BENCH_MD_ARGS := 2000 2000 64
 BENCH_MD := $(BENCH_OUT)/md.data
 BENCH_MD_BIG := $(BENCH_OUT)/md-$(BENCH_PD_BYTES).data
 BENCH_MD_JOBS := $(BENCH_OUT)/md-$(BENCH_JOBS_BYTES).data
+# -j on perf script text: perf 6.1's text of the BENCH_PD_BYTES copy (about
+# 1.6 times its size), made once and reused.
+BENCH_MD_TEXT := $(BENCH_OUT)/md-$(BENCH_PD_BYTES).perfscript
 BENCH_MERGE_DIR := $(BENCH_OUT)/merge/d$(BENCH_MERGE_DSOS)-r$(BENCH_MERGE_RECORDS)
 BENCH_MERGE_FILES := $(foreach i,$(shell seq 1 $(BENCH_MERGE_INPUTS)),\
 	$(BENCH_MERGE_DIR)/in-$(i).brprof)
-BENCH_SCALE_DEPS := $(BENCH_MD) $(BENCH_MD_BIG) $(BENCH_MD_JOBS) $(BENCH_MD_WL) \
+BENCH_SCALE_DEPS := $(BENCH_MD) $(BENCH_MD_BIG) $(BENCH_MD_JOBS) $(BENCH_MD_TEXT) \
+	$(BENCH_MD_WL) \
 	$(BENCH_MERGE_FILES)
 BENCH_SCALE_ARGS := --scale --md-data $(BENCH_MD) --md-big $(BENCH_MD_BIG) \
 	--md-workload $(BENCH_MD_WL) --pdrepl $(BENCH_SRC)/pdrepl.py \
 	--perf $(BENCH_PERF) --perf2bolt $(BENCH_PERF2BOLT) \
 	--pd-runs $(BENCH_PD_RUNS) --jobs-runs $(BENCH_JOBS_RUNS) \
-	--jobs-input $(BENCH_MD_JOBS) \
+	--jobs-input $(BENCH_MD_JOBS) --jobs-text $(BENCH_MD_TEXT) \
 	--merge-inputs $(BENCH_MERGE_FILES) --merge-runs $(BENCH_MERGE_RUNS) \
 	--bolt-runs $(BENCH_BOLT_RUNS) --stream-gb $(BENCH_STREAM_GB)
 
-.PHONY: bench bench-userspace bench-report
+.PHONY: bench bench-userspace bench-report bench-jobs
 
 bench: bench-userspace bench-hwmon
 	@$(BENCH_PY) report --dir $(BENCH_OUT)
@@ -109,6 +116,13 @@ endif
 
 bench-report:
 	@$(BENCH_PY) report --dir $(BENCH_OUT)
+
+# Only -j 1 against -j 2 (part of bench-userspace): BENCH_JOBS_BYTES of
+# perf.data and the perf script text -> build/bench/jobs.json and a table.
+bench-jobs: $(CLI_BIN) $(BENCH_MD_JOBS) $(BENCH_MD_TEXT)
+	$(BENCH_PY) jobs --out $(BENCH_OUT) --cli $(CLI_BIN) \
+		--jobs-input $(BENCH_MD_JOBS) --jobs-text $(BENCH_MD_TEXT) \
+		--jobs-runs $(BENCH_JOBS_RUNS)
 
 bench-userspace: $(BENCH_BINS) $(CLI_BIN) $(BENCH_WL) $(BENCH_E2E) \
 		$(BENCH_STREAMS)/a.blk $(BENCH_STREAMS)/b.blk $(BENCH_STREAMS)/c.blk \
@@ -233,6 +247,11 @@ $(BENCH_MD): $(CLI_BIN) $(BENCH_MD_WL)
 
 $(BENCH_OUT)/md-%.data: $(BENCH_MD) $(BENCH_SRC)/pdrepl.py
 	python3 $(BENCH_SRC)/pdrepl.py $< $@ --min-bytes $*
+
+$(BENCH_OUT)/md-%.perfscript: $(BENCH_OUT)/md-%.data
+	$(BENCH_PERF) script -F event,ip,brstack --show-mmap-events -f \
+		-i $< > $@.tmp
+	mv $@.tmp $@
 
 # Synthetic profiles for merge (the same DSOs, keys overlapping in part).
 $(BENCH_OUT)/brpgen: $(BENCH_SRC)/brpgen.c $(CLI_LIBA) $(US_LIB)

@@ -7,6 +7,9 @@
   bench.py report --dir build/bench                merge *.json -> results.json,
                                                    print the table
   bench.py replicate TRACE OUT [--min-bytes N]     the end-to-end input
+  bench.py jobs --out DIR --cli BIN --jobs-input PERF.DATA [--jobs-text TEXT]
+                                                   -j 1 against -j 2 only
+                                                   -> jobs.json
 
 Every figure is the median of several runs with min and max.  Times are the
 process CPU time of the side being measured (primary: on these shared 2-core
@@ -55,7 +58,8 @@ TARGETS = {
     "ours_vs_llvm_profgen": (">=", 2.0),
     # the CLI at scale
     "perfdata_vs_perfscript": (">=", 5.0),   # CPU, whole pipeline / ours
-    "jobs2_wall": (">=", 1.8),               # -j 1 wall / -j 2 wall
+    "jobs2_wall": (">=", 1.85),              # -j 1 wall / -j 2 wall
+    "jobs2_cpu_extra": ("<=", 0.05),         # CPU -j 2 / CPU -j 1 - 1
     "rss_flat": ("<=", 1.1),                 # peak RSS 10x input / 1x
     "merge_rss_8_over_2": ("<=", 1.5),       # 4x the input bytes
     "bolt_vs_perf2bolt": (">=", 1.0),        # perf2bolt -p / (bolt + -pa)
@@ -496,27 +500,28 @@ def scale_perfdata(args, unit):
     return res
 
 
-def scale_jobs(args):
-    """-j 1 against -j 2 on one perf.data, outputs identical."""
-    big, out = args.jobs_input or args.md_big, args.out
-    warm(big)
-    res = {"input_bytes": os.path.getsize(big),
-           "input_mb": round(os.path.getsize(big) / 1e6, 1),
+def jobs_on(args, path, tag):
+    """-j 1 against -j 2 on the input @path, outputs identical: annotate
+    and ranges, interleaved, ratios per repetition."""
+    out = args.out
+    warm(path)
+    res = {"input_bytes": os.path.getsize(path),
+           "input_mb": round(os.path.getsize(path) / 1e6, 1),
            "loadavg": [load()], "tools": {}}
     for tool in ("annotate", "ranges"):
         runs = {1: [], 2: []}
         outs = {}
         for rep in range(args.jobs_runs):
             for j in ((1, 2) if rep % 2 == 0 else (2, 1)):
-                o = os.path.join(out, f"jobs.{tool}.j{j}")
+                o = os.path.join(out, f"jobs{tag}.{tool}.j{j}")
                 e = o + ".err"
                 if tool == "annotate":
-                    cmd = [args.cli, "annotate", "-i", big, "-j", str(j),
+                    cmd = [args.cli, "annotate", "-i", path, "-j", str(j),
                            "--no-pager", "--no-progress"]
                     so = o + ".txt"
                 else:
                     os.makedirs(o, exist_ok=True)
-                    cmd = [args.cli, "ranges", "-i", big, "-j", str(j),
+                    cmd = [args.cli, "ranges", "-i", path, "-j", str(j),
                            "-o", o, "--no-progress"]
                     so = os.devnull
                 wall, (r,), _ = run_procs([cmd], so, [e])
@@ -547,16 +552,31 @@ def scale_jobs(args):
             "wall": stats([a["wall"] / b["wall"]
                            for a, b in zip(runs[1], runs[2])]),
             "cpu": stats([a["cpu"] / b["cpu"]
-                          for a, b in zip(runs[1], runs[2])])}
+                          for a, b in zip(runs[1], runs[2])]),
+            # the CPU -j 2 spends beyond -j 1's, as a fraction of it
+            "cpu_extra": stats([b["cpu"] / a["cpu"] - 1
+                                for a, b in zip(runs[1], runs[2])])}
         # the cores -j 2 had on average: CPU / wall (2.0 at best)
         t["j2"]["cores_used"] = stats([b["cpu"] / b["wall"]
                                        for b in runs[2]])
         res["tools"][tool] = t
     res["loadavg"].append(load())
-    log("bench: -j 1 / -j 2 wall: " + ", ".join(
-        f"{k} {v['ratios']['wall']['median']:.2f}x"
-        for k, v in res["tools"].items()) +
-        f" (load {res['loadavg'][0]} -> {res['loadavg'][1]})")
+    return res
+
+
+def scale_jobs(args):
+    """-j 1 against -j 2 on perf.data, and on perf script text of the same
+    recording when there is one (--jobs-text)."""
+    res = jobs_on(args, args.jobs_input or args.md_big, "")
+    if args.jobs_text:
+        res["text"] = jobs_on(args, args.jobs_text, ".text")
+    for name, r in (("perf.data", res), ("text", res.get("text"))):
+        if r:
+            log(f"bench: -j 1 / -j 2 wall on {name}: " + ", ".join(
+                f"{k} {v['ratios']['wall']['median']:.2f}x (CPU "
+                f"{100 * v['ratios']['cpu_extra']['median']:+.1f}%)"
+                for k, v in r["tools"].items()) +
+                f" (load {r['loadavg'][0]} -> {r['loadavg'][1]})")
     return res
 
 
@@ -774,6 +794,27 @@ def scale(args):
     return res
 
 
+def print_jobs(what, jb):
+    print()
+    print(f"== -j 1 vs -j 2 on {jb['input_mb']} MB {what} (wall; outputs "
+          f"identical); {fmt_load(jb['loadavg'])} ==")
+    for tool, t in jb["tools"].items():
+        print(f"    {tool:9} -j 1 {t['j1']['wall_seconds']['median']:.2f} s, "
+              f"-j 2 {t['j2']['wall_seconds']['median']:.2f} s wall; ratio "
+              f"{fmt_stat(t['ratios']['wall'], unit='x')}; CPU -j 1 "
+              f"{t['j1']['cpu_seconds']['median']:.2f} s, -j 2 "
+              f"{t['j2']['cpu_seconds']['median']:.2f} s "
+              f"({t['j2']['cores_used']['median']:.2f} cores busy)")
+        if "cpu_extra" in t["ratios"]:
+            x = t["ratios"]["cpu_extra"]
+            print(f"              extra CPU of -j 2: "
+                  f"{100 * x['median']:+.1f}% [{100 * x['min']:+.1f}.."
+                  f"{100 * x['max']:+.1f}]")
+        # -j 2 with two idle cores: its CPU time over 2 at best
+        print(f"              with both cores free, at most 2 x CPU -j 1 / "
+              f"CPU -j 2 = {2 * t['j1']['cpu_seconds']['median'] / t['j2']['cpu_seconds']['median']:.2f}x")
+
+
 def verdict(key, value):
     op, target = TARGETS[key]
     met = value >= target if op == ">=" else value <= target
@@ -828,10 +869,19 @@ def cmd_userspace(args):
         r = sc["perfdata"]["ratios"]["cpu"]["median"]
         checks["perfdata_vs_perfscript_cpu"] = {
             "value": r, **verdict("perfdata_vs_perfscript", r)}
-        for tool, t in sc["jobs"]["tools"].items():
-            r = t["ratios"]["wall"]["median"]
-            checks[f"jobs2_{tool}_wall"] = {"value": r,
-                                            **verdict("jobs2_wall", r)}
+        jt = [("", sc["jobs"])]
+        if "text" in sc["jobs"]:
+            jt.append(("text_", sc["jobs"]["text"]))
+        for pre, jb in jt:
+            for tool, t in jb["tools"].items():
+                r = t["ratios"]["wall"]["median"]
+                checks[f"jobs2_{pre}{tool}_wall"] = {
+                    "value": r, **verdict("jobs2_wall", r)}
+                if "cpu_extra" not in t["ratios"]:
+                    continue
+                r = t["ratios"]["cpu_extra"]["median"]
+                checks[f"jobs2_{pre}{tool}_cpu_extra"] = {
+                    "value": r, **verdict("jobs2_cpu_extra", r)}
         rr = sc["perfdata"]["rss_repeat"]["peak_rss_bytes"]
         checks["annotate_rss_10x_over_1x"] = {
             "value": rr[-1] / rr[0], **verdict("rss_flat", rr[-1] / rr[0])}
@@ -1007,20 +1057,10 @@ def print_scale(sc):
           f"{rr['bytes'][-1] / 1e9:.2f} GB): peak RSS "
           f"{mib(rr['peak_rss_bytes'][0])} vs {mib(rr['peak_rss_bytes'][-1])}"
           f" MiB; {fmt_load(rr['loadavg'])}")
-    jb = sc["jobs"]
-    print()
-    print(f"== -j 1 vs -j 2 on {jb['input_mb']} MB perf.data (wall; outputs "
-          f"identical); {fmt_load(jb['loadavg'])} ==")
-    for tool, t in jb["tools"].items():
-        print(f"    {tool:9} -j 1 {t['j1']['wall_seconds']['median']:.2f} s, "
-              f"-j 2 {t['j2']['wall_seconds']['median']:.2f} s wall; ratio "
-              f"{fmt_stat(t['ratios']['wall'], unit='x')}; CPU -j 1 "
-              f"{t['j1']['cpu_seconds']['median']:.2f} s, -j 2 "
-              f"{t['j2']['cpu_seconds']['median']:.2f} s "
-              f"({t['j2']['cores_used']['median']:.2f} cores busy)")
-        # -j 2 with two idle cores: its CPU time over 2 at best
-        print(f"              with both cores free, at most 2 x CPU -j 1 / "
-              f"CPU -j 2 = {2 * t['j1']['cpu_seconds']['median'] / t['j2']['cpu_seconds']['median']:.2f}x")
+    for what, jb in (("perf.data", sc["jobs"]),
+                     ("perf script text", sc["jobs"].get("text"))):
+        if jb:
+            print_jobs(what, jb)
     mg = sc["merge"]
     print()
     print(f"== merge: {mg['inputs']} synthetic .brprof, {mg['input_mb']} MB, "
@@ -1154,12 +1194,20 @@ def main():
     u.add_argument("--pd-repeat", type=int, default=10)
     u.add_argument("--jobs-runs", type=int, default=5)
     u.add_argument("--jobs-input", help="the perf.data of -j (--md-big)")
+    u.add_argument("--jobs-text",
+                   help="perf script text for -j (a regular file)")
     u.add_argument("--merge-inputs", nargs="*", default=[])
     u.add_argument("--merge-runs", type=int, default=3)
     u.add_argument("--bolt-runs", type=int, default=3)
     u.add_argument("--stream-gb", type=float, default=10.0)
     u.add_argument("--print", action="store_true",
                    help="print the table (`bench report` prints it too)")
+    j = sub.add_parser("jobs", help="only -j 1 against -j 2 (bench-jobs)")
+    j.add_argument("--out", required=True)
+    j.add_argument("--cli", required=True)
+    j.add_argument("--jobs-input", required=True)
+    j.add_argument("--jobs-text")
+    j.add_argument("--jobs-runs", type=int, default=5)
     r = sub.add_parser("report")
     r.add_argument("--dir", required=True)
     g = sub.add_parser("replicate")
@@ -1169,6 +1217,15 @@ def main():
     args = ap.parse_args()
     if args.cmd == "userspace":
         cmd_userspace(args)
+    elif args.cmd == "jobs":
+        args.md_big = args.jobs_input
+        res = scale_jobs(args)
+        with open(os.path.join(args.out, "jobs.json"), "w") as f:
+            json.dump(res, f, indent=1)
+        for what, jb in (("perf.data", res), ("perf script text",
+                                              res.get("text"))):
+            if jb:
+                print_jobs(what, jb)
     elif args.cmd == "replicate":
         n = make_e2e_input(args.trace, args.out, args.min_bytes)
         log(f"bench: {args.out}: {n} copies of {args.trace}, "

@@ -206,6 +206,51 @@ START_TEST(stdin_forms)
 }
 END_TEST
 
+/*
+ * -j 2 and -j 3 print what -j 1 prints, in units of 64 bytes: samples read
+ * in place in the mapped file (file mode, both byte orders), copied
+ * (decompressed, pipe mode) and both in one file (compressed records
+ * between plain ones).
+ */
+START_TEST(jobs_in_place)
+{
+	static const char *const names[] = {
+		"basic-file-le", "basic-pipe-be", "compressed-file-le",
+		"compressed-pipe-le", "rounds-pipe-le", "allbits-file-be",
+	};
+	const char *name = names[_i];
+	char data[512], out[512], err[512], out2[512], err2[512];
+	char *args[] = { "script", "-j", "1", "-i", data, NULL };
+	char *a, *b, *ea, *eb;
+	int st1;
+
+	snprintf(data, sizeof(data), "%s/%s.data", odir(), name);
+	scratch("pd-j1.out", out, sizeof(out));
+	scratch("pd-j1.err", err, sizeof(err));
+	scratch("pd-jn.out", out2, sizeof(out2));
+	scratch("pd-jn.err", err2, sizeof(err2));
+	setenv("BLOCKRANGE_PAR_UNIT", "64", 1);
+	st1 = run_in(args, NULL, false, out, err);
+	ck_assert_msg(st1 == 0, "%s: %s", name, slurp(err, NULL));
+	a = slurp(out, NULL);
+	ea = slurp(err, NULL);
+	ck_assert(*a);
+	for (int j = 2; j <= 3; j++) {
+		args[2] = j == 2 ? "2" : "3";
+		ck_assert_int_eq(run_in(args, NULL, false, out2, err2), st1);
+		b = slurp(out2, NULL);
+		eb = slurp(err2, NULL);
+		ck_assert_msg(!strcmp(a, b), "%s -j %d: stdout differs", name,
+			      j);
+		ck_assert_str_eq(ea, eb);
+		free(b);
+		free(eb);
+	}
+	free(a);
+	free(ea);
+}
+END_TEST
+
 START_TEST(fixture_branch_414)
 {
 	char data[512], want[600], out[512], err[512];
@@ -544,6 +589,7 @@ Suite *perfdata_suite(void)
 	if (nr_oracle) {
 		tcase_add_loop_test(t, oracle_input, 0, nr_oracle);
 		tcase_add_loop_test(t, stdin_forms, 0, 6);
+		tcase_add_loop_test(t, jobs_in_place, 0, 6);
 		tcase_add_test(t, stats_match_perf);
 	} else {
 		fprintf(stderr, "perfdata: SKIP (not run, not counted) no perf 6.1 oracle files in %s\n",

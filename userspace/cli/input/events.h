@@ -284,11 +284,19 @@ struct ev_sink {
 	 * with @dec decodes them) and @off, the ev_pos.offset of the sample.
 	 * @sync, when set, is called before the reader changes @dec (a new
 	 * event or event name) once a raw sample was passed.
+	 * @keep_raw, set by the sink (with @sync): a perf.data file that the
+	 * reader maps passes the samples that lie in its mapping with @kept
+	 * true.  Those @rec stay valid until the reader calls @sync at the
+	 * end, before it unmaps the file; the pages the reader drops behind
+	 * it in a large file are none of theirs: the sink drops those it is
+	 * done with (base/pages.h).  Other samples (compressed, pipe mode)
+	 * come with @kept false, valid during the call only.
 	 */
 	int (*sample_raw)(void *arg, const struct pd_decoder *dec,
 			  const uint8_t *rec, size_t size, uint64_t off,
-			  char *err, size_t errsz);
+			  bool kept, char *err, size_t errsz);
 	int (*sync)(void *arg, char *err, size_t errsz);
+	bool keep_raw;
 	/*
 	 * A .brprof (see above).  A sink without @profile_dso takes no
 	 * profile: input_read() refuses one with a message.

@@ -37,6 +37,8 @@ enum unit_kind {
 enum rec_kind {
 	R_RAW = 1,	/* struct rec_hdr, then the record */
 	R_DEC,		/* struct rec_hdr, struct ev_sample, entries, event */
+	R_REF,		/* struct rec_hdr, the address of a record that stays
+			 * in the reader's mapping (ev_sink.keep_raw) */
 };
 
 struct rec_hdr {
@@ -59,6 +61,8 @@ struct unit {
 	const struct pd_decoder *dec;
 	uint8_t *buf;
 	size_t used, cap;
+	size_t in_bytes;		/* of the input (R_REF: elsewhere) */
+	const uint8_t *lo, *hi;		/* R_REF: the records' span */
 	unsigned long lines;		/* U_TEXT: lines it holds (once read) */
 	/* ordered output */
 	struct par_buf out;
@@ -225,6 +229,8 @@ static struct unit *unit_get(struct par *p)
 	u->at_end = false;
 	u->nr_res = 0;
 	u->used = 0;
+	u->in_bytes = 0;
+	u->lo = u->hi = NULL;
 	u->dec = NULL;
 	u->out.len = 0;
 	u->done = false;
@@ -382,9 +388,14 @@ static int do_recs(struct worker *w, struct unit *u, char *err, size_t errsz)
 	while (at < u->used) {
 		const struct rec_hdr *h = (const void *)(u->buf + at);
 		const uint8_t *body = u->buf + at + sizeof(*h);
+		size_t len = h->size;
 		struct ev_sample s;
 
-		if (h->kind == R_RAW) {
+		if (h->kind == R_REF) {
+			memcpy(&body, body, sizeof(body));
+			len = sizeof(body);
+		}
+		if (h->kind != R_DEC) {
 			r = pd_decode_sample(u->dec, body, h->size, h->off,
 					     w->p->name, w->br, &s, err, errsz);
 			if (r)
@@ -399,8 +410,11 @@ static int do_recs(struct worker *w, struct unit *u, char *err, size_t errsz)
 		r = w->p->c->sample(w->arg, &s, err, errsz);
 		if (r)
 			return r;
-		at += sizeof(*h) + ((h->size + 7) & ~(size_t)7);
+		at += sizeof(*h) + ((len + 7) & ~(size_t)7);
 	}
+	/* done with the records in the mapping: their pages leave the process */
+	if (u->lo)
+		br_drop_pages(u->lo, u->hi);
 	return 0;
 }
 
@@ -631,18 +645,30 @@ static int start(struct par *p)
 
 #define STOPPED 3	/* a callback's status: a worker failed */
 
+/*
+ * A unit of samples read in place covers this many times PAR_UNIT_BYTES of
+ * input: its entries are small, and every unit costs its worker a
+ * madvise() that drops its pages (a TLB shootdown on the other cores).
+ */
+#define PAR_REF_UNITS 4
+
 static int oom(struct par *p, char *err, size_t errsz)
 {
 	snprintf(err, errsz, "%s: out of memory", p->name);
 	return BR_ESYS;
 }
 
-/* Room for @n bytes in the current unit (flushing a full one first). */
-static uint8_t *cur_room(struct par *p, size_t n)
+/*
+ * Room for @n bytes in the current unit, which takes @in bytes of the
+ * input (@ref: read in place), flushing a full one first.
+ */
+static uint8_t *cur_room(struct par *p, size_t n, size_t in, bool ref)
 {
 	struct unit *u = p->cur;
+	size_t max_in = p->unit_bytes * (ref ? PAR_REF_UNITS : 1);
 
-	if (u && u->used && u->used + n > p->unit_bytes) {
+	if (u && u->used && (u->used + n > p->unit_bytes ||
+			     u->in_bytes + in > max_in)) {
 		if (flush_cur(p))
 			return NULL;
 		u = NULL;
@@ -671,11 +697,14 @@ static uint8_t *cur_room(struct par *p, size_t n)
 	return u->buf + u->used;
 }
 
+/* A kept record goes by its address (and its span), others as a copy. */
 static int r_raw(void *arg, const struct pd_decoder *dec, const uint8_t *rec,
-		 size_t size, uint64_t off, char *err, size_t errsz)
+		 size_t size, uint64_t off, bool kept, char *err, size_t errsz)
 {
 	struct par *p = arg;
-	size_t n = sizeof(struct rec_hdr) + ((size + 7) & ~(size_t)7);
+	size_t body = kept ? sizeof(rec) : size;
+	size_t n = sizeof(struct rec_hdr) + ((body + 7) & ~(size_t)7);
+	struct unit *u;
 	struct rec_hdr *h;
 	uint8_t *at;
 
@@ -683,18 +712,28 @@ static int r_raw(void *arg, const struct pd_decoder *dec, const uint8_t *rec,
 		return STOPPED;
 	if (!p->started && start(p))
 		return oom(p, err, errsz);
-	at = cur_room(p, n);
+	at = cur_room(p, n, size, kept);
 	if (!at)
 		return oom(p, err, errsz);
-	if (p->cur->dec && p->cur->dec != dec)
+	u = p->cur;
+	if (u->dec && u->dec != dec)
 		return oom(p, err, errsz);
-	p->cur->dec = dec;
+	u->dec = dec;
 	h = (struct rec_hdr *)at;
-	h->kind = R_RAW;
+	h->kind = kept ? R_REF : R_RAW;
 	h->size = (uint32_t)size;
 	h->off = off;
-	memcpy(at + sizeof(*h), rec, size);
-	p->cur->used += n;
+	if (kept) {
+		memcpy(at + sizeof(*h), &rec, sizeof(rec));
+		if (!u->lo || rec < u->lo)
+			u->lo = rec;
+		if (rec + size > u->hi)
+			u->hi = rec + size;
+	} else {
+		memcpy(at + sizeof(*h), rec, size);
+	}
+	u->used += n;
+	u->in_bytes += size;
 	progress(p, off + size, 1);
 	return 0;
 }
@@ -714,9 +753,10 @@ static int r_sample(void *arg, const struct ev_sample *s, char *err,
 		return STOPPED;
 	if (!p->started && start(p))
 		return oom(p, err, errsz);
-	at = cur_room(p, n);
+	at = cur_room(p, n, body, false);
 	if (!at)
 		return oom(p, err, errsz);
+	p->cur->in_bytes += body;
 	h = (struct rec_hdr *)at;
 	h->kind = R_DEC;
 	h->size = (uint32_t)body;
@@ -1465,6 +1505,7 @@ static int read_records(struct par *p, const char *path,
 	sink.task = r_task;
 	sink.build_id = r_build_id;
 	sink.sync = r_sync;
+	sink.keep_raw = true;
 	sink.arg = p;
 	r = input_read(path, p->opts, &sink, st, err, errsz);
 	if ((!r || r == STOPPED) && flush_cur(p))
@@ -1637,12 +1678,12 @@ static int s_attr(void *arg, const struct ev_attr *a, char *err,
 }
 
 static int s_raw(void *arg, const struct pd_decoder *dec, const uint8_t *rec,
-		 size_t size, uint64_t off, char *err, size_t errsz)
+		 size_t size, uint64_t off, bool kept, char *err, size_t errsz)
 {
 	struct par *p = arg;
 
 	p->started = true;
-	return r_raw(arg, dec, rec, size, off, err, errsz);
+	return r_raw(arg, dec, rec, size, off, kept, err, errsz);
 }
 
 static int s_dec(void *arg, const struct ev_sample *s, char *err,
@@ -1689,6 +1730,7 @@ static int script_read(struct par *p, const struct source *src,
 	sink.sample = s_dec;
 	sink.sample_raw = s_raw;
 	sink.sync = r_sync;
+	sink.keep_raw = true;
 	sink.attr = p->attr ? s_attr : NULL;
 	sink.arg = p;
 	r = input_read(path, p->opts, &sink, st, err, errsz);

@@ -7,9 +7,12 @@
  *
  *  - perf.data (file or pipe mode, compressed or not, from a file or a
  *    pipe): the reader runs the perf.data reader as one thread would (its
- *    order, its queue, its checks).  Each sample goes as its record's raw
- *    bytes into the current *unit* (a batch of about PAR_UNIT_BYTES);
- *    workers decode them with pd_decode_sample() (the decoder state is
+ *    order, its queue, its checks).  Each sample goes into the current
+ *    *unit* (a batch of about PAR_UNIT_BYTES of input): by its address
+ *    when it lies in the mapped file (ev_sink.keep_raw: the worker reads
+ *    it there, then drops the unit's pages), else as a copy of its
+ *    record's bytes (compressed, pipe mode); workers decode them with
+ *    pd_decode_sample() (the decoder state is
  *    read-only for them: before the reader changes it, for an event that
  *    arrives late in pipe mode, every worker finishes what it has).
  *  - perf script text in a regular file: the reader maps the file and cuts

@@ -1061,6 +1061,8 @@ struct pd_reader {
 	bool own_map;		/* ours: pages read may be dropped */
 	bool drop;		/* dropping them (a large file) */
 	uint32_t *win_pending;	/* queued records per PD_DROP_STEP window */
+	bool *win_kept;		/* windows with samples the sink reads in
+				 * place (ev_sink.keep_raw): not dropped */
 	size_t nr_win, win_dropped;
 	/* source: a stream (pipe mode) */
 	int fd;
@@ -1091,6 +1093,7 @@ struct pd_reader {
 	size_t attrs_announced;
 	bool announce_again;
 	bool raw_passed;	/* a sample went to sink->sample_raw */
+	bool raw_kept;		/* one that stays valid until the end */
 	bool *renamed;
 	uint64_t *id_value;	/* READ: last value per id (d.ids order) */
 	size_t id_value_cap;
@@ -1333,6 +1336,21 @@ static int deliver_sample(struct pd_reader *r, struct pd_record *pr,
 	return 0;
 }
 
+/* Does @rec stay valid for the sink until the end (see ev_sink)? */
+static bool raw_kept(struct pd_reader *r, const uint8_t *rec, size_t size)
+{
+	bool kept = r->sink->keep_raw && r->own_map && rec >= r->map &&
+		    rec < r->map + r->map_len;
+
+	if (kept && r->win_kept) {
+		r->win_kept[(size_t)(rec - r->map) / PD_DROP_STEP] = true;
+		r->win_kept[(size_t)(rec + size - 1 - r->map) / PD_DROP_STEP] =
+			true;
+	}
+	r->raw_kept |= kept;
+	return kept;
+}
+
 /* Decode a (checked) record again with its entries and deliver it. */
 static int deliver(struct pd_reader *r, const uint8_t *rec, size_t size,
 		   uint64_t off, uint32_t sub)
@@ -1363,7 +1381,8 @@ static int deliver(struct pd_reader *r, const uint8_t *rec, size_t size,
 				}
 				r->raw_passed = true;
 				return k->sample_raw(k->arg, &r->d, rec, size,
-						     off, r->err, r->errsz);
+						     off, raw_kept(r, rec, size),
+						     r->err, r->errsz);
 			}
 			/* the read values: decoded here, in order */
 			ret = pd_decode_record(&r->d, rec, size, r->br, &pr,
@@ -2142,8 +2161,10 @@ static void drop_windows(struct pd_reader *r, uint64_t p)
 {
 	while (r->drop && r->win_dropped < p / PD_DROP_STEP &&
 	       !r->win_pending[r->win_dropped]) {
-		(void)madvise((void *)(r->map + r->win_dropped * PD_DROP_STEP),
-			      PD_DROP_STEP, MADV_DONTNEED);
+		if (!r->win_kept || !r->win_kept[r->win_dropped])
+			(void)madvise((void *)(r->map +
+					       r->win_dropped * PD_DROP_STEP),
+				      PD_DROP_STEP, MADV_DONTNEED);
 		r->win_dropped++;
 	}
 }
@@ -2216,9 +2237,14 @@ static int read_file_mode(struct pd_reader *r)
 	(void)madvise((void *)((uintptr_t)r->map & ~(uintptr_t)4095),
 		      len + ((uintptr_t)r->map & 4095), MADV_SEQUENTIAL);
 	if (r->own_map && len >= PD_DROP_MIN) {
+		bool keep = r->sink && r->sink->keep_raw;
+
 		r->nr_win = len / PD_DROP_STEP + 1;
 		r->win_pending = calloc(r->nr_win, sizeof(*r->win_pending));
-		r->drop = r->win_pending != NULL;
+		/* a sink that keeps samples drops their windows itself */
+		if (keep)
+			r->win_kept = calloc(r->nr_win, sizeof(*r->win_kept));
+		r->drop = r->win_pending && (!keep || r->win_kept);
 	}
 	return file_records(r, h.doff, h.doff + h.dlen);
 }
@@ -2393,6 +2419,7 @@ static void reader_free(struct pd_reader *r)
 	free(r->id_value);
 	free(r->br);
 	free(r->win_pending);
+	free(r->win_kept);
 }
 
 /* Tell the byte order from the magic; false if it is not perf.data. */
@@ -2623,6 +2650,12 @@ static int read_mapped(struct pd_reader *r, int fd, size_t len)
 		r->own_map = true;
 		r->st->bytes = len;
 		ret = run(r, false);
+	}
+	if (r->raw_kept) {
+		/* the sink reads kept samples in the mapping until now */
+		char msg[PD_ERR_MAX];
+
+		(void)r->sink->sync(r->sink->arg, msg, sizeof(msg));
 	}
 	munmap(m, len);
 	return ret;
