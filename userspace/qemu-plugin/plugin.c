@@ -220,6 +220,7 @@ static struct {
 	size_t nr_maps;
 	size_t cap_maps;
 	uint32_t next_map;
+	bool program_seen;	/* the program's mapping recorded */
 	struct tbi *tbis[TBI_BUCKETS];
 	struct tbi *chunk;
 	size_t chunk_used;
@@ -1193,6 +1194,18 @@ static void on_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	pthread_mutex_lock(&g.lock);
 	if (r < 0 || (r > 0 && (size_t)r != size))
 		g.decode_misses++;
+	if (!g.program_seen) {
+		/*
+		 * The program's own mapping first, as perf records it at exec:
+		 * the loader runs before any block of the program, and a
+		 * sample taken there must find the program already mapped.
+		 */
+		uint64_t code = qemu_plugin_start_code();
+
+		g.program_seen = true;
+		if (code && !map_find(code))
+			map_discover(t, code);
+	}
 	{
 		struct map *m = map_find(k.start);
 

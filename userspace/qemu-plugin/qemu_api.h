@@ -101,6 +101,9 @@ const void *qemu_plugin_insn_data(const struct qemu_plugin_insn *insn);
 size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
 uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
 
+/* User mode: where the guest program's (not its loader's) code starts. */
+uint64_t qemu_plugin_start_code(void);
+
 /* Print through QEMU's log (stderr unless -D). */
 void qemu_plugin_outs(const char *string);
 
