@@ -1113,6 +1113,60 @@ def more_bad_cases():
     s1 = sample(pd.w, a, {'ip': 1, 'pid': 1, 'tid': 1, 'time': 5, 'br': entries(3, 0x401000)})
     pd.recs = [rec(pd.w, COMPRESSED, 0, zstd_compress(s1 + s1[:20])), rec(pd.w, FINISHED_ROUND, 0, b'')]
     out['compressed-carry'] = (pd.bytes(), 'Compressed data that ends in the middle of a record, followed by a record that is not COMPRESSED.')
+    out.update(id_bad_cases())
+    return out
+
+
+def id_bad_cases():
+    """Headers, feature tables, ids and compressed records cut short."""
+    out = {}
+    w = W(False)
+    good_file = good('basic-file-le')
+    out['header-cut-104'] = (good_file[:90],
+                             'A file-mode header that says 104 bytes, cut at 90 (past the 72 of the old header).')
+    pd, a = _basic()
+    _one_sample(pd, a)
+    f = pd.bytes()
+    doff, dlen = struct.unpack_from('<QQ', f, 40)
+    out['feature-table-cut'] = (f[:doff + dlen + 8],
+                                'A file cut 8 bytes into the feature section table (EVENT_DESC).')
+    pd, a = _basic()
+    pd.build_ids = [(1, BID1, '/bin/x', MISC_USER)]
+    _one_sample(pd, a)
+    f = pd.bytes()
+    doff, dlen = struct.unpack_from('<QQ', f, 40)
+    bsize = struct.unpack_from('<Q', f, doff + dlen + 8)[0]
+    out['build-id-section-tail'] = (_patch(f, doff + dlen + 8, '<Q', bsize + 4),
+                                    'A BUILD_ID section 4 bytes longer than its one record: a record header cut short.')
+    two = [base_attr(ids=[1], sample_type=S_IDENTIFIER | S_IP | S_BRANCH_STACK),
+           base_attr(ids=[2], sample_type=S_IDENTIFIER | S_IP | S_BRANCH_STACK, config=1)]
+    out['sample-no-id'] = (PerfDataWith(two, [rec(w, SAMPLE, MISC_USER, b'')]),
+                           'Two events with PERF_SAMPLE_IDENTIFIER and a sample of 8 bytes: no room for the id.')
+    out['sample-id-all-no-id'] = (PerfDataWith(two, [rec(w, COMM, 0, b'')]),
+                                  'Two events with sample_id_all and IDENTIFIER, a COMM record of 8 bytes: no room for the id in its sample_id.')
+    mix = [base_attr(ids=[1], sample_type=S_IP | S_TID | S_ID | S_BRANCH_STACK),
+           base_attr(ids=[2], sample_type=S_IP | S_TID | S_ID | S_CPU | S_BRANCH_STACK, config=1)]
+    out['events-sample-id-all-mixed'] = (
+        PerfDataWith(mix, [rec(w, COMM, 0, w.u32(1, 1) + cstr('x') + sample_id(w, mix[0], {'pid': 1, 'tid': 1}))]),
+        'Two events whose sample_id (sample_id_all) hold the id at different places, and a COMM record.')
+    a0 = base_attr()
+    out['pipe-event-desc-name-cut'] = (
+        _pipe_with(lambda pd, a: [rec(pd.w, HEADER_FEATURE, 0, pd.w.u64(FEAT_EVENT_DESC) + pd.w.u32(1, 132)
+                                      + a0.pack(pd.w, 132) + pd.w.u32(0))]),
+        'An EVENT_DESC entry that ends before the length of its event name.')
+    pd, a = _basic()
+    pd.event_desc = False
+    pd.compressed_mmap_len = 65536
+    s1 = sample(pd.w, a, {'ip': 1, 'pid': 1, 'tid': 1, 'time': 5, 'br': entries(3, 0x401000)})
+    pd.recs = [rec(pd.w, COMPRESSED, 0, zstd_compress(s1 + s1[:20])),
+               rec(pd.w, COMPRESSED, 0, zstd_compress(s1[20:30]))]
+    out['compressed-carry-short'] = (pd.bytes(), 'A record cut at the end of a COMPRESSED record, and the next COMPRESSED record too short to complete it.')
+    pd, a = _basic()
+    pd.event_desc = False
+    pd.compressed_mmap_len = 65536
+    pd.recs = [rec(pd.w, COMPRESSED, 0, zstd_compress(s1 + s1[:5])),
+               rec(pd.w, COMPRESSED, 0, zstd_compress(s1[5:6] + b'\0\0' + s1[8:]))]
+    out['compressed-carry-size-zero'] = (pd.bytes(), 'A record header cut after 5 bytes at the end of a COMPRESSED record, completed in the next one with a size of 0.')
     return out
 
 

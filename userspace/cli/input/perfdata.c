@@ -532,7 +532,7 @@ static int record_attr(const struct pd_decoder *d, uint32_t type,
 		id = ld64(d->swap, rec + HDR + 8 * d->id_pos);
 	} else {
 		/* perf takes the first event's sample_id layout */
-		if (!d->attrs[0].sample_id_all || d->is_pos < 0)
+		if (!d->attrs[0].sample_id_all || d->is_pos == -1)
 			return 0;
 		if (d->is_pos == -2)
 			return errf(err, errsz,
@@ -1079,6 +1079,7 @@ struct pd_reader {
 	uint8_t carry[65536];
 	size_t carry_len;
 	uint64_t carry_off;
+	uint32_t carry_sub;	/* its sub-offset there (1 + its byte) */
 	/* ordering */
 	bool ordered;
 	struct qent *heap;
@@ -1826,7 +1827,7 @@ static int compressed(struct pd_reader *r, const uint8_t *rec, size_t size)
 		if (r->carry_len >= HDR) {
 			rsz = ld16(r->d.swap, r->carry + 6);
 			if (rsz < HDR)
-				return fail_at(r, r->carry_off, 1,
+				return fail_at(r, r->carry_off, r->carry_sub,
 					       "expected a record size of at least 8, got %u",
 					       rsz);
 			need = rsz - r->carry_len;
@@ -1851,6 +1852,7 @@ static int compressed(struct pd_reader *r, const uint8_t *rec, size_t size)
 			memcpy(r->carry, r->dbuf + pos, len - pos);
 			r->carry_len = len - pos;
 			r->carry_off = off;
+			r->carry_sub = (uint32_t)pos + 1;
 			break;
 		}
 		rsz = ld16(r->d.swap, r->dbuf + pos + 6);
@@ -1862,6 +1864,7 @@ static int compressed(struct pd_reader *r, const uint8_t *rec, size_t size)
 			memcpy(r->carry, r->dbuf + pos, len - pos);
 			r->carry_len = len - pos;
 			r->carry_off = off;
+			r->carry_sub = (uint32_t)pos + 1;
 			break;
 		}
 		r->off = off;
