@@ -98,20 +98,66 @@ struct tend {
 	uint8_t pad[3];
 };
 
+/* Exact mode: the trace slots a block remembers (see trace_end()). */
+#define NHINTS 4
+
 struct tbi {
-	struct tend end;
+	/*
+	 * What the block that runs next is checked against first (see
+	 * on_exec_()), derived from @end by tbi_expect(): it continues
+	 * without a branch if it starts at @efall in the same mapping; it
+	 * is a taken branch if it starts at @etgt, or at any address if
+	 * @eany, and is not a handler's entry.  Anything else goes to
+	 * step(), which has the last word.  NO_ADDR: no block starts there.
+	 */
+	uint64_t efall;
+	uint64_t etgt;
 	uint64_t start;		/* first instruction */
 	uint32_t ninsns;	/* instructions that run */
+	uint8_t eany;
 	uint8_t handler;	/* @start is a signal handler's entry */
+	struct tend end;
 	struct tbi *next;	/* in the intern table */
 	/*
 	 * Exact mode: the trace slots this block's range end counted last
 	 * (the latest first), in some thread's table (see trace_end()).
 	 */
-	struct qrec_trace *hint[2];
+	struct qrec_trace *hint[NHINTS];
 };
 
-static struct tbi k_start = { .end.kind = K_START };
+#define NO_ADDR UINT64_MAX	/* no block starts there */
+
+static struct tbi k_start = {
+	.efall = NO_ADDR, .etgt = NO_ADDR, .end.kind = K_START
+};
+
+/* @b's expectations of the next block (struct tbi), from its end. */
+static void tbi_expect(struct tbi *b)
+{
+	b->efall = NO_ADDR;
+	b->etgt = NO_ADDR;
+	b->eany = 0;
+	switch (b->end.kind) {
+	case K_PLAIN:
+		b->efall = b->end.fall;
+		break;
+	case K_COND:
+		b->efall = b->end.fall;
+		b->etgt = b->end.target;
+		break;
+	case K_JMP:
+	case K_CALL:
+		b->etgt = b->end.target;
+		break;
+	case K_RET:
+	case K_IND_JMP:
+	case K_IND_CALL:
+		b->eany = 1;
+		break;
+	default:	/* system calls, rep strings, traps: step_slow() */
+		break;
+	}
+}
 
 /* ---- per-thread state -------------------------------------------------- */
 
@@ -140,13 +186,21 @@ struct th {
 	uint64_t rt;
 	uint32_t rfm;
 	struct qrec_counts *cnt;	/* in the header page */
-	uint64_t sync_at;	/* n.taken at the next counts_sync() */
+	/*
+	 * Taken branches: @pos counts them (n.taken is @pos - @taken0, made
+	 * up when the counts are copied); @countdown, those left until
+	 * tick() (a sample due, or the counts synced), @chunk of them when
+	 * it was armed.
+	 */
+	uint64_t pos;		/* sampled: also the ring's next slot */
+	uint64_t taken0;
+	uint64_t countdown;
+	uint64_t chunk;
 	/* sampled */
 	struct qrec_branch *ring;	/* ring_mask + 1 slots, >= depth */
-	uint64_t pos;		/* taken branches pushed (the next slot) */
 	uint64_t base;		/* pos when the ring was emptied */
 	uint64_t ring_mask;
-	uint64_t countdown;
+	uint64_t to_sample;	/* taken branches until the next sample */
 	uint64_t rng;
 	/* exact: the table, mapped from its file */
 	struct qrec_table *tabh;
@@ -405,6 +459,7 @@ static void stream_close(struct th *t)
 
 	if (!t->hdr)
 		return;
+	t->n.taken = t->pos - t->taken0;
 	t->hdr->counts = t->n;
 	t->hdr->state = QREC_FINISHED;
 	file_path(path, sizeof(path), t->seq, "qrec");
@@ -485,9 +540,23 @@ static void rec_map(struct th *t, const struct map *m)
 /* The totals into the header page, where a kill leaves them. */
 static void counts_sync(struct th *t)
 {
+	t->n.taken = t->pos - t->taken0;
 	if (t->cnt)
 		*t->cnt = t->n;
-	t->sync_at = t->n.taken + (1u << 16);
+}
+
+/* Taken branches between two counts_sync() of the fast path at most. */
+#define SYNC_EVERY (1u << 16)
+
+/* The countdown to the next tick(): a sample due or SYNC_EVERY. */
+static void tick_arm(struct th *t)
+{
+	uint64_t n = SYNC_EVERY;
+
+	if (!g.exact && t->to_sample < n)
+		n = t->to_sample;
+	t->countdown = n;
+	t->chunk = n;
 }
 
 /* ---- exact mode: the trace table ------------------------------------------ */
@@ -623,28 +692,38 @@ static inline bool hint_ok(const struct th *t, const struct qrec_trace *s,
 
 /*
  * The straight line ends at @p's last instruction: count it.  Most times
- * a block ends one of the two ranges it ended last, so the block keeps
- * pointers to those slots; one is used only if it lies in this thread's
- * table and holds this very key (blocks are shared by the threads).
+ * a block ends one of the few ranges it ended last, so the block keeps
+ * pointers to those slots (NHINTS of them); one is used only if it lies
+ * in this thread's table and holds this very key (blocks are shared by
+ * the threads).
  */
 static inline void trace_end(struct th *t, struct tbi *p)
 {
 	struct qrec_trace *s = __atomic_load_n(&p->hint[0], __ATOMIC_RELAXED);
-	struct qrec_trace *o;
+	struct qrec_trace *o = NULL;
+	unsigned i, k;
 
 	if (likely(hint_ok(t, s, p))) {
 		s->count++;
 		return;
 	}
-	o = __atomic_load_n(&p->hint[1], __ATOMIC_RELAXED);
-	if (hint_ok(t, o, p)) {
+	for (k = 1; k < NHINTS; k++) {
+		o = __atomic_load_n(&p->hint[k], __ATOMIC_RELAXED);
+		if (hint_ok(t, o, p))
+			break;
+	}
+	if (k < NHINTS) {
 		o->count++;
 	} else {
 		o = trace_add(t, t->rf, t->rt, p->end.last, t->rfm,
 			      p->end.map);
+		k = NHINTS - 1;
 	}
-	/* the latest first */
-	__atomic_store_n(&p->hint[1], s, __ATOMIC_RELAXED);
+	/* the latest first: the ones before it move down one */
+	for (i = k; i > 0; i--)
+		__atomic_store_n(&p->hint[i],
+				 __atomic_load_n(&p->hint[i - 1], __ATOMIC_RELAXED),
+				 __ATOMIC_RELAXED);
 	__atomic_store_n(&p->hint[0], o, __ATOMIC_RELAXED);
 }
 
@@ -682,8 +761,20 @@ static void sample(struct th *t)
 	for (i = 0, k = t->pos; i < n; i++)
 		e[i] = t->ring[--k & t->ring_mask];
 	t->n.samples++;
-	t->countdown = next_period(t);
+}
+
+/* The countdown of taken branches ran out (see struct th). */
+static void __attribute__((noinline)) tick(struct th *t)
+{
+	if (!g.exact) {
+		t->to_sample -= t->chunk;
+		if (!t->to_sample) {
+			sample(t);
+			t->to_sample = next_period(t);
+		}
+	}
 	counts_sync(t);
+	tick_arm(t);
 }
 
 static inline void ring_reset(struct th *t)
@@ -697,29 +788,26 @@ static inline void ring_reset(struct th *t)
 
 /*
  * A taken branch from the last instruction of @p (its end: @pe) to @c.
- * Every 65536 of them the totals go to the header page.
+ * Every SYNC_EVERY of them the totals go to the header page.
  */
 static always_inline void taken_(struct th *t, struct tbi *p,
 				 const struct tend *pe, struct tbi *c,
 				 bool exact)
 {
-	if (unlikely(++t->n.taken == t->sync_at))
-		counts_sync(t);
 	if (exact) {
 		trace_end(t, p);
 		t->rf = pe->last;
 		t->rfm = pe->map;
 		t->rt = c->start;
-		return;
-	}
-	{
-		struct qrec_branch *e = &t->ring[t->pos++ & t->ring_mask];
+	} else {
+		struct qrec_branch *e = &t->ring[t->pos & t->ring_mask];
 
 		e->from = pe->last;
 		e->to = c->start;
 	}
+	t->pos++;
 	if (unlikely(--t->countdown == 0))
-		sample(t);
+		tick(t);
 }
 
 static void taken(struct th *t, struct tbi *p, struct tbi *c)
@@ -871,26 +959,57 @@ static always_inline void step_(struct th *t, struct tbi *p,
 	step_slow(t, p, c);
 }
 
-static void step(struct th *t, struct tbi *p, struct tbi *c)
+static void __attribute__((noinline)) step(struct th *t, struct tbi *p,
+					    struct tbi *c)
 {
 	step_(t, p, &p->end, c, g.exact);
 }
 
 static struct th *th_start(void);
 
-/* The callbacks of every block run, one per mode. */
+/* The first block a thread runs (no state yet). */
+static void __attribute__((noinline)) exec_first(struct tbi *c)
+{
+	struct th *t = th_start();
+	struct tbi *p = t->prev;
+
+	t->prev = c;
+	t->n.insns += c->ninsns;
+	step(t, p, c);
+}
+
+/*
+ * The callbacks of every block run, one per mode: the common cases in a
+ * few compares against what the block before expects (struct tbi), no
+ * jump table, no call but for the rare ones.
+ */
 static always_inline void on_exec_(void *udata, bool exact)
 {
 	struct tbi *c = udata;
 	struct th *t = cur;
 	struct tbi *p;
+	uint64_t s;
 
-	if (unlikely(!t))
-		t = th_start();
+	if (unlikely(!t)) {
+		exec_first(c);
+		return;
+	}
 	p = t->prev;
 	t->prev = c;
 	t->n.insns += c->ninsns;
-	step_(t, p, &p->end, c, exact);
+	s = c->start;
+	if (likely(s == p->efall)) {
+		/* another mapping at the fall-through: step() decides */
+		if (unlikely(c->end.map != p->end.map))
+			step(t, p, c);
+		return;
+	}
+	/* a handler's entry is decided by step() */
+	if (likely(((s == p->etgt) | p->eany) > c->handler)) {
+		taken_(t, p, &p->end, c, exact);
+		return;
+	}
+	step(t, p, c);
 }
 
 static void on_exec_sampled(unsigned int vcpu, void *udata)
@@ -924,10 +1043,11 @@ static struct th *th_alloc(int32_t tid)
 	}
 	t->tid = tid;
 	t->prev = &k_start;
-	t->countdown = g.period;
+	t->to_sample = g.period;
 	t->rng = g.seed ^ br_hash64((uint64_t)tid) ^ 1;
 	if (g.jitter)
-		t->countdown = next_period(t);
+		t->to_sample = next_period(t);
+	tick_arm(t);
 	pthread_mutex_lock(&g.lock);
 	t->seq = g.next_seq++;
 	stream_open(t);
@@ -1135,6 +1255,7 @@ static struct tbi *tbi_intern(struct tbi *k)
 	}
 	b = &g.chunk[g.chunk_used++];
 	*b = *k;
+	tbi_expect(b);
 	b->next = g.tbis[h];
 	g.tbis[h] = b;
 	return b;
@@ -1290,6 +1411,7 @@ static void child_after_fork(struct th *t)
 	t->sigreturn = false;
 	t->prev = &k_start;	/* fork's return: a new straight line */
 	memset(&t->n, 0, sizeof(t->n));
+	t->taken0 = t->pos;
 	ring_reset(t);
 	pthread_mutex_lock(&g.lock);
 	t->seq = g.next_seq++;
