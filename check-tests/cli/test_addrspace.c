@@ -15,10 +15,10 @@
 #include "cli_tests.h"
 #include "resolve/addrspace.h"
 #include "resolve/elfbin.h"
-#include "resolve/session.h"
+#include "resolve/resolver.h"
 
 static struct eb_binary bin;
-static struct session ses;
+static struct resolver ses;
 static bool ses_open;
 static char err[512];
 
@@ -35,10 +35,10 @@ static void open_wl(const char *name)
 	ck_assert_msg(!eb_open(path, &bin, err, sizeof(err)), "%s", err);
 }
 
-/* A session in the single-binary mode of @name (NULL: none). */
-static void open_session(const char *name)
+/* A resolver in the single-binary mode of @name (NULL: none). */
+static void open_resolver(const char *name)
 {
-	struct session_opts o;
+	struct resolver_opts o;
 	char path[512], err[512];
 
 	memset(&o, 0, sizeof(o));
@@ -47,7 +47,7 @@ static void open_session(const char *name)
 		wl(name, path, sizeof(path));
 		o.binary = path;
 	}
-	ck_assert_msg(!session_init(&ses, "test", &o, err, sizeof(err)), "%s",
+	ck_assert_msg(!resolver_init(&ses, "test", &o, err, sizeof(err)), "%s",
 		      err);
 	ses_open = true;
 }
@@ -56,7 +56,7 @@ static void teardown(void)
 {
 	eb_close(&bin);
 	if (ses_open)
-		session_free(&ses);
+		resolver_free(&ses);
 	ses_open = false;
 }
 
@@ -74,7 +74,7 @@ static struct ev_mmap mm(int32_t pid, uint64_t start, uint64_t len,
 
 static int add(struct ev_mmap m)
 {
-	return session_mmap(&ses, &m, err, sizeof(err));
+	return resolver_mmap(&ses, &m, err, sizeof(err));
 }
 
 static enum as_res res(int32_t pid, uint64_t addr, uint64_t *v,
@@ -97,7 +97,7 @@ START_TEST(pie_through_mmap)
 	uint64_t v, text;
 
 	open_wl("branches-pie");
-	open_session("branches-pie");
+	open_resolver("branches-pie");
 	ck_assert(bin.pie);
 	ck_assert_uint_eq(bin.text_base, 0x1000);
 	ck_assert(eb_off_to_vaddr(&bin, 0x1000, &text));
@@ -128,7 +128,7 @@ START_TEST(pie_per_pid)
 	uint64_t v, text;
 
 	open_wl("branches-pie");
-	open_session("branches-pie");
+	open_resolver("branches-pie");
 	ck_assert(eb_off_to_vaddr(&bin, 0x1000, &text));
 	ck_assert_int_eq(add(mm(1, 0x5ffeb3637000, 0x1000, 0x1000,
 				"branches-pie")), 0);
@@ -152,7 +152,7 @@ START_TEST(mmap_rejects)
 	char want[256];
 
 	open_wl("branches-pie");
-	open_session("branches-pie");
+	open_resolver("branches-pie");
 	past.pgoff = bin.image_size;
 	ck_assert_int_eq(add(mm(1, 0xfffffffffffff000, 0x2000, 0x1000,
 				"branches-pie")), BR_EINPUT);
@@ -179,7 +179,7 @@ START_TEST(nopie_identity)
 	uint64_t v;
 
 	open_wl("branches-nopie");
-	open_session("branches-nopie");
+	open_resolver("branches-nopie");
 	ck_assert(!bin.pie);
 	ck_assert_uint_eq(bin.text_base, 0x401000);
 	ck_assert_int_eq(res(3, 0x401234, &v, NULL), AS_OK);
@@ -209,7 +209,7 @@ START_TEST(processes_fork_exec)
 	wl("branches-pie", p1, sizeof(p1));
 	wl("sortsearch-pie", p2, sizeof(p2));
 	open_wl("branches-pie");
-	open_session(NULL);
+	open_resolver(NULL);
 	ck_assert(eb_off_to_vaddr(&bin, 0x1000, &text));
 	ck_assert_int_eq(add(mm(10, 0x10000, 0x1000, 0x1000, p1)), 0);
 	ck_assert_int_eq(add(mm(10, 0x20000, 0x1000, 0x1000, p2)), 0);
@@ -219,8 +219,8 @@ START_TEST(processes_fork_exec)
 	ck_assert_ptr_ne(d1, d2);
 	ck_assert_str_eq(d1->short_name, "branches-pie");
 	ck_assert_str_eq(d2->short_name, "sortsearch-pie");
-	ck_assert_int_eq(session_task(&ses, &thread, err, sizeof(err)), 0);
-	ck_assert_int_eq(session_task(&ses, &fork, err, sizeof(err)), 0);
+	ck_assert_int_eq(resolver_task(&ses, &thread, err, sizeof(err)), 0);
+	ck_assert_int_eq(resolver_task(&ses, &fork, err, sizeof(err)), 0);
 	ck_assert_int_eq(res(20, 0x10010, &v, &d1), AS_OK);
 	ck_assert_str_eq(d1->short_name, "branches-pie");
 	/* p2 mapped over p1's mapping from 0x10100 on, in pid 10 only */
@@ -234,7 +234,7 @@ START_TEST(processes_fork_exec)
 	ck_assert_str_eq(d1->short_name, "branches-pie");
 	ck_assert_uint_eq(v, text + 0x110);
 	/* exec: pid 20 loses its mappings, pid 10 keeps them */
-	ck_assert_int_eq(session_comm(&ses, &exec, err, sizeof(err)), 0);
+	ck_assert_int_eq(resolver_comm(&ses, &exec, err, sizeof(err)), 0);
 	ck_assert_int_eq(res(20, 0x10010, &v, NULL), AS_UNMAPPED);
 	ck_assert_int_eq(res(10, 0x10010, &v, NULL), AS_OK);
 	/* a missing file: its DSO is not found, with the path in the reason */

@@ -306,7 +306,7 @@ START_TEST(exactness)
 	size_t w = (size_t)_i / 2, v = (size_t)_i % 2;
 	char bin[512], ps[512], cnt[512], tag[64], err[1024];
 	char line[1024];
-	struct session_opts so;
+	struct resolver_opts so;
 	struct input_opts io = { 0 };
 	struct input_stats ist;
 	const struct annot_dso *ad;

@@ -132,7 +132,7 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv,
 
 static int annotate(const struct args *a)
 {
-	struct session_opts so;
+	struct resolver_opts so;
 	struct annot_cfg cfg;
 	struct annot an;
 	struct annot_opts o;
@@ -140,7 +140,7 @@ static int annotate(const struct args *a)
 	char err[BR_ERR_MAX];
 	int r;
 
-	cmd_session_opts(&a->c, &so);
+	cmd_resolver_opts(&a->c, &so);
 	so.dso.source = a->source;
 	cmd_annot_cfg(&a->c, ANNOT_BLOCKS, &cfg);
 	r = cmd_annot_init(&a->c, &an, &so, &cfg);

@@ -236,7 +236,7 @@ static void summary(const struct dso *d, const struct sp_profile *sp)
 
 static int autofdo(struct args *a)
 {
-	struct session_opts so;
+	struct resolver_opts so;
 	struct annot_cfg po = { .parts = ANNOT_PROFGEN };
 	struct annot p;
 	const struct profile *prof;
@@ -245,7 +245,7 @@ static int autofdo(struct args *a)
 	const char *dwarf;
 	int r, status;
 
-	cmd_session_opts(&a->c, &so);
+	cmd_resolver_opts(&a->c, &so);
 	r = cmd_annot_init(&a->c, &p, &so, &po);
 	if (r)
 		return r;

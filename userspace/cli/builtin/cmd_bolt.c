@@ -62,7 +62,7 @@ static const struct option opts[] = {
 
 static int export(const struct cmd_common *c, const char *output)
 {
-	struct session_opts so;
+	struct resolver_opts so;
 	struct annot_cfg cfg;
 	struct annot an;
 	const struct annot_dso *pick = NULL;
@@ -71,7 +71,7 @@ static int export(const struct cmd_common *c, const char *output)
 	FILE *out;
 	int r;
 
-	cmd_session_opts(c, &so);
+	cmd_resolver_opts(c, &so);
 	cmd_annot_cfg(c, ANNOT_BOLT, &cfg);
 	r = cmd_annot_init(c, &an, &so, &cfg);
 	if (r)

@@ -138,7 +138,7 @@ int cmd_parse_output(const struct cli_cmd *cmd, struct cmd_common *c,
 	return r;
 }
 
-void cmd_session_opts(const struct cmd_common *c, struct session_opts *o)
+void cmd_resolver_opts(const struct cmd_common *c, struct resolver_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->dso.symfs = c->symfs;
@@ -153,7 +153,7 @@ void cmd_session_opts(const struct cmd_common *c, struct session_opts *o)
 }
 
 int cmd_annot_init(const struct cmd_common *c, struct annot *a,
-		   const struct session_opts *so, const struct annot_cfg *cfg)
+		   const struct resolver_opts *so, const struct annot_cfg *cfg)
 {
 	char err[BR_ERR_MAX];
 	int r = annot_init(a, cli_input_name(c->input), so, cfg, err,

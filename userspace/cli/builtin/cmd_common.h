@@ -12,7 +12,7 @@
 
 #include "builtin/cli.h"
 #include "input/events.h"
-#include "resolve/session.h"
+#include "resolve/resolver.h"
 
 enum {
 	CMD_OPT_INPUT = 'i',
@@ -127,8 +127,8 @@ int cmd_parse_output(const struct cli_cmd *cmd, struct cmd_common *c,
 /* Append @s to a growing array of strings; 0 or BR_ESYS (out of memory). */
 int cmd_push(const char ***v, size_t *nr, const char *s);
 
-/* The session options the common options give. */
-void cmd_session_opts(const struct cmd_common *c, struct session_opts *o);
+/* The resolver options the common options give. */
+void cmd_resolver_opts(const struct cmd_common *c, struct resolver_opts *o);
 
 struct annot;
 struct annot_cfg;
@@ -138,7 +138,7 @@ struct annot_cfg;
  * status after its one-line message.
  */
 int cmd_annot_init(const struct cmd_common *c, struct annot *a,
-		   const struct session_opts *so, const struct annot_cfg *cfg);
+		   const struct resolver_opts *so, const struct annot_cfg *cfg);
 
 /*
  * What annotate, report and profile do first, into @a (annot_init()ed):

@@ -58,14 +58,14 @@ static const struct option opts[] = {
 
 static int profile(const struct cmd_common *c, const char *output)
 {
-	struct session_opts so;
+	struct resolver_opts so;
 	struct annot_cfg cfg;
 	struct annot an;
 	char err[BR_ERR_MAX];
 	size_t bytes = 0;
 	int r;
 
-	cmd_session_opts(c, &so);
+	cmd_resolver_opts(c, &so);
 	cmd_annot_cfg(c, ANNOT_BLOCKS | ANNOT_PROFGEN | ANNOT_BOLT, &cfg);
 	cfg.engine = ANNOT_ENGINE_BATCH;
 	r = cmd_annot_init(c, &an, &so, &cfg);

@@ -188,7 +188,7 @@ static int pick_output(const struct args *a, struct annot *p)
 
 static int ranges(struct args *a)
 {
-	struct session_opts so;
+	struct resolver_opts so;
 	struct annot_cfg po = {
 		.parts = ANNOT_PROFGEN,
 		.event = a->event,
@@ -200,7 +200,7 @@ static int ranges(struct args *a)
 	struct cli_pager pager = { 0 };
 	int r;
 
-	cmd_session_opts(&a->c, &so);
+	cmd_resolver_opts(&a->c, &so);
 	r = cmd_annot_init(&a->c, &p, &so, &po);
 	if (r)
 		return r;

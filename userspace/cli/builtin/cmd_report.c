@@ -141,7 +141,7 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv,
 
 static int report(const struct args *a)
 {
-	struct session_opts so;
+	struct resolver_opts so;
 	struct annot_cfg cfg;
 	struct report_opts ro;
 	struct annot an;
@@ -151,7 +151,7 @@ static int report(const struct args *a)
 	long size;
 	int r;
 
-	cmd_session_opts(&a->c, &so);
+	cmd_resolver_opts(&a->c, &so);
 	cmd_annot_cfg(&a->c, ANNOT_BLOCKS, &cfg);
 	r = cmd_annot_init(&a->c, &an, &so, &cfg);
 	if (r)

@@ -12,10 +12,10 @@
 #include "base/status.h"
 
 int annot_init(struct annot *a, const char *name,
-	       const struct session_opts *o, const struct annot_cfg *cfg,
+	       const struct resolver_opts *o, const struct annot_cfg *cfg,
 	       char *err, size_t errsz)
 {
-	struct session_opts so = *o;
+	struct resolver_opts so = *o;
 
 	memset(a, 0, sizeof(*a));
 	if (cfg)
@@ -24,7 +24,7 @@ int annot_init(struct annot *a, const char *name,
 		a->cfg.parts = ANNOT_BLOCKS;
 	if (a->cfg.parts & ANNOT_PROFGEN)
 		so.dso.code_set = true;
-	return session_init(&a->s, name, &so, err, errsz);
+	return resolver_init(&a->s, name, &so, err, errsz);
 }
 
 static void annot_dso_free(struct annot_dso *ad)
@@ -52,7 +52,7 @@ void annot_free(struct annot *a)
 	free(a->kept);
 	free(a->touched);
 	profile_free(&a->raw);
-	session_free(&a->s);
+	resolver_free(&a->s);
 	a->per = NULL;
 	a->ends = NULL;
 	a->kept = NULL;
@@ -244,7 +244,7 @@ static int count_ip(struct annot *a, const struct ev_sample *smp)
 static int scratch(struct annot *a, size_t nr)
 {
 	if (2 * nr > a->ends_cap) {
-		struct session_addr *e = realloc(a->ends, 2 * nr * sizeof(*e));
+		struct resolver_addr *e = realloc(a->ends, 2 * nr * sizeof(*e));
 
 		if (!e)
 			return BR_ESYS;
@@ -278,7 +278,7 @@ static int touched(struct annot *a, const struct ev_sample *smp, size_t *n)
 
 	*n = 0;
 	for (i = 0; i < 2 * smp->nr; i++) {
-		const struct session_addr *e = &a->ends[i];
+		const struct resolver_addr *e = &a->ends[i];
 		struct annot_dso *ad;
 
 		if (!e->ok)
@@ -299,13 +299,13 @@ static int touched(struct annot *a, const struct ev_sample *smp, size_t *n)
 /* ANNOT_PROFGEN with --leading-ip-only: one ip-ip range per sample. */
 static int leading_ip(struct annot *a, const struct ev_sample *smp)
 {
-	struct session_addr e;
+	struct resolver_addr e;
 	struct annot_dso *ad;
 
 	if (a->cfg.raw)
 		return pairmap_add(&a->raw.ranges, smp->ip, smp->ip,
 				   smp->repeat);
-	session_resolve(&a->s, smp, smp->ip, &e);
+	resolver_resolve(&a->s, smp, smp->ip, &e);
 	if (e.r.res == AS_NOMEM)
 		return BR_ESYS;
 	if (!e.ok || !eb_is_code(&e.r.dso->bin, e.r.vaddr))
@@ -376,12 +376,12 @@ static int resolve_entries(struct annot *a, const struct ev_sample *smp,
 	size_t i;
 
 	for (i = 0; i < smp->nr; i++) {
-		const struct session_addr *f = &a->ends[2 * i];
-		const struct session_addr *t = &a->ends[2 * i + 1];
+		const struct resolver_addr *f = &a->ends[2 * i];
+		const struct resolver_addr *t = &a->ends[2 * i + 1];
 		struct annot_dso *ad;
 
-		session_resolve(&a->s, smp, smp->br[i].from, &a->ends[2 * i]);
-		session_resolve(&a->s, smp, smp->br[i].to, &a->ends[2 * i + 1]);
+		resolver_resolve(&a->s, smp, smp->br[i].from, &a->ends[2 * i]);
+		resolver_resolve(&a->s, smp, smp->br[i].to, &a->ends[2 * i + 1]);
 		if (f->r.res == AS_NOMEM || t->r.res == AS_NOMEM)
 			return BR_ESYS;
 		if (!blocks || !f->ok || !t->ok || f->r.dso != t->r.dso ||
@@ -403,7 +403,7 @@ static int resolve_entries(struct annot *a, const struct ev_sample *smp,
 
 /*
  * The blocks of consecutive entries (older, newer): [older.to,
- * newer.from], as the session's rules count them; into the DSO's
+ * newer.from], as the resolver's rules count them; into the DSO's
  * aggregate (batch) or context (tree).  0, BR_EINPUT a count overflows,
  * BR_ESYS.
  */
@@ -417,8 +417,8 @@ static int count_blocks(struct annot *a, const struct ev_sample *smp,
 	for (i = smp->nr - 1; i-- > 0;) {
 		const struct ev_branch *older = &smp->br[i + 1];
 		const struct ev_branch *newer = &smp->br[i];
-		const struct session_addr *st = &a->ends[2 * (i + 1) + 1];
-		const struct session_addr *en = &a->ends[2 * i];
+		const struct resolver_addr *st = &a->ends[2 * (i + 1) + 1];
+		const struct resolver_addr *en = &a->ends[2 * i];
 		enum blockrange_pred pred = newer->predicted ?
 			BLOCKRANGE_PRED_HIT : newer->mispredicted ?
 			BLOCKRANGE_PRED_MISS : BLOCKRANGE_PRED_UNKNOWN;
@@ -427,7 +427,7 @@ static int count_blocks(struct annot *a, const struct ev_sample *smp,
 		uint64_t rep;
 		size_t idx;
 
-		if (session_block(&a->s, older, newer, st, en, smp->repeat) !=
+		if (resolver_block(&a->s, older, newer, st, en, smp->repeat) !=
 		    SKIP_NR || !blocks)
 			continue;
 		ad = annot_blocks_of(a, st->r.dso);
@@ -500,7 +500,7 @@ int annot_sample(void *arg, const struct ev_sample *smp, char *err,
 		return 0;
 	r = check_repeat(a, smp, err, errsz);
 	if (!r)
-		r = session_sample(&a->s, smp, err, errsz);
+		r = resolver_sample(&a->s, smp, err, errsz);
 	if (r)
 		return r;
 	if ((a->cfg.parts & ANNOT_PROFGEN) &&
@@ -526,20 +526,20 @@ void annot_sink(struct annot *a, struct ev_sink *sink)
 {
 	memset(sink, 0, sizeof(*sink));
 	sink->sample = annot_sample;
-	sink->mmap = session_mmap;
-	sink->comm = session_comm;
-	sink->task = session_task;
-	sink->build_id = session_build_id;
+	sink->mmap = resolver_mmap;
+	sink->comm = resolver_comm;
+	sink->task = resolver_task;
+	sink->build_id = resolver_build_id;
 	sink->profile = annot_profile;
 	sink->profile_dso = annot_profile_dso;
 	sink->arg = a;
 }
 
 /*
- * The session callbacks take the session; annot embeds it first, so the
+ * The resolver callbacks take the resolver; annot embeds it first, so the
  * same pointer serves both.
  */
-_Static_assert(offsetof(struct annot, s) == 0, "session first");
+_Static_assert(offsetof(struct annot, s) == 0, "resolver first");
 
 int annot_add_block(struct annot *a, struct annot_dso *ad, uint64_t start,
 		    uint64_t end, enum blockrange_pred pred, uint64_t count)
@@ -679,8 +679,8 @@ static int merge_dso(struct annot *dst, const struct annot_dso *s)
 
 int annot_merge(struct annot *dst, const struct annot *src)
 {
-	struct session_stats *d = &dst->s.st;
-	const struct session_stats *s = &src->s.st;
+	struct resolver_stats *d = &dst->s.st;
+	const struct resolver_stats *s = &src->s.st;
 	size_t i;
 	int r;
 
@@ -703,5 +703,5 @@ int annot_merge(struct annot *dst, const struct annot *src)
 	for (i = 0; i < SKIP_NR; i++)
 		d->skipped[i] = sat_add(d->skipped[i], s->skipped[i]);
 	d->ips_kernel = sat_add(d->ips_kernel, s->ips_kernel);
-	return session_merge_event(&dst->s, &src->s) ? BR_ESYS : 0;
+	return resolver_merge_event(&dst->s, &src->s) ? BR_ESYS : 0;
 }

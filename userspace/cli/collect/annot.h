@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The collector (struct annot): the events of an input (input/events.h),
- * resolved by a session (resolve/session.h), counted per DSO into what the
+ * resolved by a resolver (resolve/resolver.h), counted per DSO into what the
  * subcommands print: libblockrange's blocks for annotate and report,
  * llvm-profgen's raw profile for ranges, BOLT's branches and traces for
  * bolt, all of them for profile (.brprof).
  *
  * Blocks are the seed's: for consecutive entries (older, newer) of a
  * stack, the block [older.to, newer.from], keyed by (DSO, ELF address)
- * through the process's mappings (session.h says which blocks are
+ * through the process's mappings (resolver.h says which blocks are
  * skipped and why).  A block is owned by the symbol containing its start
  * (dso_sym_at()).  Sample IPs give annotate's Percent column.
  *
@@ -28,7 +28,7 @@
 #include "collect/profile.h"
 #include "input/events.h"
 #include "input/par.h"
-#include "resolve/session.h"
+#include "resolve/resolver.h"
 
 /*
  * Most times one sample may be repeated by a count line with the tree
@@ -102,7 +102,7 @@ struct annot_dso {
 };
 
 struct annot {
-	struct session s;
+	struct resolver s;
 	struct annot_cfg cfg;
 	struct annot_dso **per;		/* by dso->idx, NULL: no data */
 	size_t nr_per;
@@ -110,7 +110,7 @@ struct annot {
 	struct profile raw;		/* PROFGEN with cfg.raw */
 	bool finished;
 	/* scratch of the sample callback */
-	struct session_addr *ends;	/* 2 per entry: from, to */
+	struct resolver_addr *ends;	/* 2 per entry: from, to */
 	size_t ends_cap;
 	struct profile_kept *kept;
 	size_t kept_cap;
@@ -119,12 +119,12 @@ struct annot {
 };
 
 /*
- * 0, or a BR_* value with a message in @err (see session_init()).  @cfg
+ * 0, or a BR_* value with a message in @err (see resolver_init()).  @cfg
  * NULL: ANNOT_BLOCKS with the batch engine.  With ANNOT_PROFGEN the DSOs
  * are opened with llvm-profgen's code set.
  */
 int annot_init(struct annot *a, const char *name,
-	       const struct session_opts *o, const struct annot_cfg *cfg,
+	       const struct resolver_opts *o, const struct annot_cfg *cfg,
 	       char *err, size_t errsz);
 void annot_free(struct annot *a);
 
@@ -134,7 +134,7 @@ void annot_sink(struct annot *a, struct ev_sink *sink);
 /*
  * The callbacks of that sink for a .brprof (input/events.h; arg: struct
  * annot *, collect/annot_profile.c): the profile's statistics become the
- * session's, and each DSO's counts are added for the parts of @a's
+ * resolver's, and each DSO's counts are added for the parts of @a's
  * configuration.  A profile cannot filter samples by event or take one
  * range per sample: with those options annot_profile() is BR_EUSAGE.
  */
@@ -158,7 +158,7 @@ int annot_sample(void *arg, const struct ev_sample *smp, char *err,
  * Add everything @src collected to @dst (same options, both before
  * annot_finish(); the DSOs of both come from one registry, see par.h):
  * blocks, IPs, branches, profiles, statistics; @dst keeps its event if it
- * has one (session_merge_event()).  0, BR_EINPUT if a count would pass
+ * has one (resolver_merge_event()).  0, BR_EINPUT if a count would pass
  * 2^64 - 1 (@dst is then unusable), BR_ESYS out of memory.
  */
 int annot_merge(struct annot *dst, const struct annot *src);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The collector as a consumer of the parallel reader (input/par.h): every
- * worker collects into a struct annot of its own whose session replicates
- * the master's address spaces (session_init_replica()), the master
+ * worker collects into a struct annot of its own whose resolver replicates
+ * the master's address spaces (resolver_init_replica()), the master
  * resolves the mmaps (its registry makes the DSOs, in input order), and
  * the workers' annots are merged into it (annot_merge()).
  */
@@ -14,8 +14,8 @@
 static int prepare(void *master, const struct ev_mmap *m, void *res,
 		   bool *barrier, char *err, size_t errsz)
 {
-	struct session_mmap_res *sr = res;
-	int r = session_mmap_prepare(&((struct annot *)master)->s, m, sr, err,
+	struct resolver_mmap_res *sr = res;
+	int r = resolver_mmap_prepare(&((struct annot *)master)->s, m, sr, err,
 				     errsz);
 
 	/* the kernel's _text changes a DSO the workers may be loading */
@@ -26,7 +26,7 @@ static int prepare(void *master, const struct ev_mmap *m, void *res,
 static int build_id(void *master, const struct ev_build_id *b, char *err,
 		    size_t errsz)
 {
-	return session_build_id(&((struct annot *)master)->s, b, err, errsz);
+	return resolver_build_id(&((struct annot *)master)->s, b, err, errsz);
 }
 
 /* The kernel DSO, made by the master, for every replica. */
@@ -35,7 +35,7 @@ static int start(void *master, void *const *workers, unsigned n)
 	struct annot *a = master;
 	unsigned i;
 
-	if (session_start(&a->s))
+	if (resolver_start(&a->s))
 		return BR_ESYS;
 	for (i = 0; i < n; i++)
 		as_set_kernel_dso(((struct annot *)workers[i])->s.as,
@@ -50,7 +50,7 @@ static void *worker_new(void *master)
 	if (!w)
 		return NULL;
 	w->cfg = a->cfg;
-	if (session_init_replica(&w->s, &a->s)) {
+	if (resolver_init_replica(&w->s, &a->s)) {
 		annot_free(w);
 		free(w);
 		return NULL;
@@ -67,17 +67,17 @@ static void worker_free(void *w)
 static int apply(void *w, const struct ev_mmap *m, const void *res, char *err,
 		 size_t errsz)
 {
-	return session_mmap_apply(&((struct annot *)w)->s, m, res, err, errsz);
+	return resolver_mmap_apply(&((struct annot *)w)->s, m, res, err, errsz);
 }
 
 static int comm(void *w, const struct ev_comm *c, char *err, size_t errsz)
 {
-	return session_comm(&((struct annot *)w)->s, c, err, errsz);
+	return resolver_comm(&((struct annot *)w)->s, c, err, errsz);
 }
 
 static int task(void *w, const struct ev_task *t, char *err, size_t errsz)
 {
-	return session_task(&((struct annot *)w)->s, t, err, errsz);
+	return resolver_task(&((struct annot *)w)->s, t, err, errsz);
 }
 
 static bool has_event(const void *w)
@@ -94,7 +94,7 @@ static int merge(void *master, void *w)
 static int reset(void *master, char *err, size_t errsz)
 {
 	struct annot *a = master;
-	struct session_opts so = a->s.o;
+	struct resolver_opts so = a->s.o;
 	struct annot_cfg cfg = a->cfg;
 	const char *name = a->s.name;
 
@@ -111,7 +111,7 @@ void annot_par_consumer(struct annot *a, struct par_consumer *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->master = a;
-	c->mmap_res_size = sizeof(struct session_mmap_res);
+	c->mmap_res_size = sizeof(struct resolver_mmap_res);
 	c->mmap_prepare = prepare;
 	c->build_id = build_id;
 	c->start = start;

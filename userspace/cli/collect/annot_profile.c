@@ -3,7 +3,7 @@
  * The collector's side of a .brprof: the aggregated counts of each DSO
  * (the profile events of input/events.h) added to its data as if the
  * samples behind them had been read, for the parts the collector was
- * asked for, and the profile's statistics as the session's.
+ * asked for, and the profile's statistics as the resolver's.
  */
 #define _GNU_SOURCE
 
@@ -163,7 +163,7 @@ int annot_profile_dso(void *arg, const struct ev_profile_dso *e, char *err,
 
 	if (!d && a->s.bin_dso)
 		return BR_OK;
-	r = !d ? BR_ESYS : session_wants(&a->s, d) ? load_parts(a, d, e) : 0;
+	r = !d ? BR_ESYS : resolver_wants(&a->s, d) ? load_parts(a, d, e) : 0;
 	if (r == BR_EINPUT)
 		snprintf(err, errsz,
 			 "%s: offset %" PRIu64 ": expected counts whose sums fit in 64 bits, got sums that overflow in this DSO",
@@ -177,7 +177,7 @@ int annot_profile(void *arg, const struct ev_profile *p, char *err,
 		  size_t errsz)
 {
 	struct annot *a = arg;
-	struct session_stats *st = &a->s.st;
+	struct resolver_stats *st = &a->s.st;
 	int k;
 
 	if (a->cfg.event || a->cfg.leading_ip_only || a->cfg.raw) {

@@ -11,7 +11,7 @@ void bolt_dso_free(struct bolt_dso *bd)
 }
 
 /* Is the resolved end @e in @d? Its ELF address then, else external. */
-static uint64_t bolt_addr(const struct session_addr *e, const struct dso *d)
+static uint64_t bolt_addr(const struct resolver_addr *e, const struct dso *d)
 {
 	return e->ok && e->r.dso == d ? e->r.vaddr : BOLT_EXTERNAL;
 }
@@ -24,7 +24,7 @@ static const void *bolt_func(const struct dso *d, uint64_t vaddr)
 }
 
 int bolt_apply(struct bolt_dso *bd, const struct dso *d,
-	       const struct ev_sample *smp, const struct session_addr *ends)
+	       const struct ev_sample *smp, const struct resolver_addr *ends)
 {
 	uint64_t rep = smp->repeat;
 	size_t i;

@@ -17,7 +17,7 @@
 
 #include "base/pairmap.h"
 #include "input/events.h"
-#include "resolve/session.h"
+#include "resolve/resolver.h"
 
 #define BOLT_EXTERNAL 0
 
@@ -36,7 +36,7 @@ void bolt_dso_free(struct bolt_dso *bd);
  * a count would pass 2^64 - 1.
  */
 int bolt_apply(struct bolt_dso *bd, const struct dso *d,
-	       const struct ev_sample *smp, const struct session_addr *ends);
+	       const struct ev_sample *smp, const struct resolver_addr *ends);
 
 /* Add @src to @dst: 0, BR_ESYS out of memory, BR_EINPUT a sum overflows. */
 int bolt_dso_merge(struct bolt_dso *dst, const struct bolt_dso *src);

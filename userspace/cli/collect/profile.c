@@ -9,7 +9,7 @@ void profile_free(struct profile *prof)
 	pairmap_free(&prof->branches);
 }
 
-bool profile_code_of(const struct profile *prof, const struct session_addr *e)
+bool profile_code_of(const struct profile *prof, const struct resolver_addr *e)
 {
 	return e->ok && e->r.dso == prof->dso &&
 	       eb_is_code(&prof->dso->bin, e->r.vaddr);
@@ -17,7 +17,7 @@ bool profile_code_of(const struct profile *prof, const struct session_addr *e)
 
 int profile_apply(struct profile *prof, const struct ev_branch *br,
 		  size_t nr, uint64_t repeat,
-		  const struct session_addr *ends, struct profile_kept *k,
+		  const struct resolver_addr *ends, struct profile_kept *k,
 		  bool exact_range)
 {
 	size_t i, m = 0;

@@ -26,7 +26,7 @@
 #include "base/pairmap.h"
 #include "input/events.h"
 #include "resolve/elfbin.h"
-#include "resolve/session.h"
+#include "resolve/resolver.h"
 
 #define PROFILE_EXTERNAL 1
 
@@ -62,11 +62,11 @@ struct profile_kept {
  */
 int profile_apply(struct profile *prof, const struct ev_branch *br,
 		  size_t nr, uint64_t repeat,
-		  const struct session_addr *ends, struct profile_kept *kept,
+		  const struct resolver_addr *ends, struct profile_kept *kept,
 		  bool exact_range);
 
 /* Whether the resolved end @e is code of @prof's DSO. */
 bool profile_code_of(const struct profile *prof,
-		     const struct session_addr *e);
+		     const struct resolver_addr *e);
 
 #endif /* BLOCKRANGE_CLI_COLLECT_PROFILE_H */

@@ -189,7 +189,7 @@ int annot_symbols(struct annot *a, const char *const *symbols,
 				struct annot_dso *ad;
 
 				if (d->state != DSO_READY ||
-				    !session_wants(&a->s, d) ||
+				    !resolver_wants(&a->s, d) ||
 				    (!annot_dso_of(a, d) && a->s.bin_dso != d))
 					continue;
 				s = eb_sym_by_name(&d->bin, symbols[k]);

@@ -24,7 +24,7 @@
  *   body
  *     u32 number of statistics (19), u32 length of the event name
  *     u64 statistics: samples, samples with a branch stack, branch
- *         records, blocks, blocks counted, 12 skip reasons (session.h
+ *         records, blocks, blocks counted, 12 skip reasons (resolver.h
  *         order), sample IPs in the kernel, samples counted by annotate
  *     the event name (no NUL), zero-padded to 8
  *     per DSO:

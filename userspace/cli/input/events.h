@@ -229,7 +229,7 @@ static inline uint64_t ev_u64le(const uint8_t *p)
 /*
  * A profile's statistics, in this order: samples, samples with a branch
  * stack, branch records, candidate blocks, blocks counted, the blocks
- * skipped for each of the 12 reasons (resolve/session.h's order), sample
+ * skipped for each of the 12 reasons (resolve/resolver.h's order), sample
  * IPs in the kernel, samples counted by annotate.
  */
 struct ev_profile {

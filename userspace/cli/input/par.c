@@ -116,7 +116,7 @@ struct worker {
 	const char *err_text;		/* U_TEXT failed: the unit */
 	size_t err_len;
 	bool err_at_end;
-	/* the earliest unit after which its session had an event */
+	/* the earliest unit after which its resolver had an event */
 	uint64_t event_seq;
 };
 

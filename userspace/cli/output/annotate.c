@@ -460,7 +460,7 @@ static int print_json_sym(struct printer *pr, const struct annot_sym *p)
 static int print_json(struct printer *pr, const struct annot_syms *ps)
 {
 	struct annot *a = pr->a;
-	const struct session_stats *st = &a->s.st;
+	const struct resolver_stats *st = &a->s.st;
 	FILE *out = pr->out;
 	bool has_pred = false, firstd = true;
 	size_t i, k;

@@ -416,7 +416,7 @@ static void put_stats(struct obuf *b, const uint64_t *st, const char *event,
 
 static void stats_of(const struct annot *a, uint64_t *st)
 {
-	const struct session_stats *s = &a->s.st;
+	const struct resolver_stats *s = &a->s.st;
 	int k;
 
 	st[0] = s->samples;
@@ -643,7 +643,7 @@ static bool name_less(const char *a, size_t na, const char *b, size_t nb)
 }
 
 /*
- * The statistics add (saturating, as one session's do; the samples
+ * The statistics add (saturating, as one resolver's do; the samples
  * annotate counted exactly), the event is the least non-empty name,
  * mixed if they differ.  Exact only if every input is: a sum with samples
  * is not.

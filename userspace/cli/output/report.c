@@ -491,7 +491,7 @@ static bool dso_listed(const struct rep *r, size_t i)
 
 static void write_overview(struct rep *r)
 {
-	const struct session_stats *st = &r->a->s.st;
+	const struct resolver_stats *st = &r->a->s.st;
 	FILE *out = r->out;
 	char b1[32];
 	size_t i, k;
@@ -690,7 +690,7 @@ static void jref(FILE *out, size_t si, const struct cfg *g,
 /* Every number of the page, one record per line. */
 static void write_data(struct rep *r)
 {
-	const struct session_stats *st = &r->a->s.st;
+	const struct resolver_stats *st = &r->a->s.st;
 	FILE *out = r->out;
 	size_t si, i;
 
@@ -809,7 +809,7 @@ static int prepare(struct rep *r, size_t nr)
 
 static void write_head(struct rep *r)
 {
-	const struct session_stats *st = &r->a->s.st;
+	const struct resolver_stats *st = &r->a->s.st;
 	FILE *out = r->out;
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"

@@ -39,7 +39,7 @@ const char *const skip_keys[SKIP_NR] = {
 };
 
 /* "path (build-id ab12...)" of the first few DSOs in @state. */
-static void list_dsos(const struct session *s, enum dso_state state,
+static void list_dsos(const struct resolver *s, enum dso_state state,
 		      FILE *f)
 {
 	size_t i, n = 0, shown = 0;
@@ -64,10 +64,10 @@ static void list_dsos(const struct session *s, enum dso_state state,
 		fputc(')', f);
 }
 
-void summary_print(FILE *f, const struct session *s, const char *what,
+void summary_print(FILE *f, const struct resolver *s, const char *what,
 		   size_t nr_done)
 {
-	const struct session_stats *st = &s->st;
+	const struct resolver_stats *st = &s->st;
 	size_t i;
 	int k;
 
@@ -118,9 +118,9 @@ void summary_print(FILE *f, const struct session *s, const char *what,
 	fputc('\n', f);
 }
 
-void summary_nothing(FILE *f, const struct session *s, const char *what)
+void summary_nothing(FILE *f, const struct resolver *s, const char *what)
 {
-	const struct session_stats *st = &s->st;
+	const struct resolver_stats *st = &s->st;
 	int k, worst = -1;
 
 	/* The DSOs left out on purpose explain nothing, unless alone. */

@@ -8,7 +8,7 @@
  *   blockrange: 221 samples, 7014 branch records, 6793 blocks: 5827
  *   counted, 1 DSO annotated; skipped 0 abort, ..., 0 reversed
  *
- * The skip reasons are the session's (resolve/session.h), in its order.
+ * The skip reasons are the resolver's (resolve/resolver.h), in its order.
  */
 #ifndef BLOCKRANGE_CLI_OUTPUT_SUMMARY_H
 #define BLOCKRANGE_CLI_OUTPUT_SUMMARY_H
@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "resolve/session.h"
+#include "resolve/resolver.h"
 
 /* The summary's names of the skip reasons, and their JSON keys. */
 extern const char *const skip_names[SKIP_NR];
@@ -27,7 +27,7 @@ extern const char *const skip_keys[SKIP_NR];
  * newline).  @what names the result ("annotated", "profiled"), @nr_done
  * how many DSOs got one.
  */
-void summary_print(FILE *f, const struct session *s, const char *what,
+void summary_print(FILE *f, const struct resolver *s, const char *what,
 		   size_t nr_done);
 
 /*
@@ -35,6 +35,6 @@ void summary_print(FILE *f, const struct session *s, const char *what,
  * why (the most frequent skip reason) and what to pass or install.  The
  * subcommand then exits with status 2.
  */
-void summary_nothing(FILE *f, const struct session *s, const char *what);
+void summary_nothing(FILE *f, const struct resolver *s, const char *what);
 
 #endif /* BLOCKRANGE_CLI_OUTPUT_SUMMARY_H */

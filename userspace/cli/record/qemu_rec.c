@@ -1244,7 +1244,7 @@ static int feed_map(struct qrec *r, struct annot *an, struct qimage *im,
 		ev.min = m->min;
 		ev.ino = m->ino;
 		ev.pos.name = r->dir;
-		ret = session_mmap(&an->s, &ev, r->err, r->errsz);
+		ret = resolver_mmap(&an->s, &ev, r->err, r->errsz);
 		if (ret)
 			return ret;
 	}
@@ -1352,7 +1352,7 @@ static int feed_image(struct qrec *r, struct annot *an, size_t img,
 		struct ev_comm c = { .pid = im->pid, .tid = im->pid, .comm = "",
 				     .exec = true, .pos = { r->dir, 0, 0 } };
 
-		ret = session_comm(&an->s, &c, r->err, r->errsz);
+		ret = resolver_comm(&an->s, &c, r->err, r->errsz);
 		if (ret)
 			return ret;
 	}
@@ -1398,7 +1398,7 @@ static int feed_image(struct qrec *r, struct annot *an, size_t img,
 
 static int write_exact(struct qrec *r)
 {
-	struct session_opts so;
+	struct resolver_opts so;
 	struct annot_cfg cfg;
 	struct annot an;
 	struct tvec tv = { 0 };

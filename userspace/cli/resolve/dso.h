@@ -33,7 +33,7 @@
  * --kallsyms FILE (symbols only, no disassembly).
  *
  * No global state: a registry owns its DSOs, their files and the elfutils
- * session; dso_registry_free() releases everything.
+ * resolver; dso_registry_free() releases everything.
  */
 #ifndef BLOCKRANGE_CLI_DSO_H
 #define BLOCKRANGE_CLI_DSO_H

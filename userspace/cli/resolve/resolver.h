@@ -11,8 +11,8 @@
  * own addresses for every process (perf-script text of a non-PIE program
  * needs no mmap lines).  A PIE BIN needs its mmap before the first sample.
  */
-#ifndef BLOCKRANGE_CLI_SESSION_H
-#define BLOCKRANGE_CLI_SESSION_H
+#ifndef BLOCKRANGE_CLI_RESOLVER_H
+#define BLOCKRANGE_CLI_RESOLVER_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -40,14 +40,14 @@ enum skip_reason {
 	SKIP_NR,
 };
 
-struct session_opts {
+struct resolver_opts {
 	struct dso_opts dso;
 	const char *binary;	/* --binary BIN, NULL: none */
 	const char *const *dsos;	/* --dso NAME..., NULL: every DSO */
 	size_t nr_dsos;
 };
 
-struct session_stats {
+struct resolver_stats {
 	uint64_t samples;	/* weighted by repeat counts */
 	uint64_t brstack_samples;
 	uint64_t entries;	/* branch records */
@@ -57,75 +57,75 @@ struct session_stats {
 	uint64_t ips_kernel;	/* sample IPs in the kernel, not resolved */
 };
 
-struct session {
+struct resolver {
 	const char *name;	/* input name, for messages */
-	struct session_opts o;
+	struct resolver_opts o;
 	struct dso_registry *reg;
 	struct addrspace *as;
 	struct dso *bin_dso;	/* --binary */
 	struct eb_binary bin;	/* --binary, opened up front */
 	bool bin_open;
 	bool bin_mapped;	/* a PIE --binary got its mmap */
-	struct session_stats st;
+	struct resolver_stats st;
 	char *event;		/* first sample's event, NULL: none */
 	bool mixed_events;
 	bool exact;		/* every taken branch of the recording counted
 				 * (an exact recording), no sampling */
 	bool started;		/* a sample was seen (the kernel DSO made) */
-	bool replica;		/* shares the registry of another session */
+	bool replica;		/* shares the registry of another resolver */
 };
 
 /*
  * 0, or with a message in @err BR_EINPUT (an unusable --binary) or BR_ESYS
- * (it cannot be read, out of memory).  The session never prints: the
+ * (it cannot be read, out of memory).  The resolver never prints: the
  * summary of what it counted is output/summary.h's.
  */
-int session_init(struct session *s, const char *name,
-		 const struct session_opts *o, char *err, size_t errsz);
-void session_free(struct session *s);
+int resolver_init(struct resolver *s, const char *name,
+		 const struct resolver_opts *o, char *err, size_t errsz);
+void resolver_free(struct resolver *s);
 
 /*
- * A session with an address space of its own that shares @master's DSO
+ * A resolver with an address space of its own that shares @master's DSO
  * registry and --binary (par.h): it must be fed the same mmap, comm and
- * task events (mmaps through session_mmap_apply() with @master's
- * session_mmap_prepare() result) and never creates DSOs itself.  0 or
- * BR_ESYS (out of memory).  session_free() leaves the shared parts alone.
+ * task events (mmaps through resolver_mmap_apply() with @master's
+ * resolver_mmap_prepare() result) and never creates DSOs itself.  0 or
+ * BR_ESYS (out of memory).  resolver_free() leaves the shared parts alone.
  */
-int session_init_replica(struct session *s, const struct session *master);
+int resolver_init_replica(struct resolver *s, const struct resolver *master);
 
 /*
- * session_mmap() in two steps (as_mmap_prepare() / as_mmap_apply()):
- * session_mmap_prepare() checks the mmap (the --binary rules; same
- * messages and statuses as session_mmap()) and resolves its DSO on the
- * session that owns the registry; session_mmap_apply() maps it into any
- * session that follows the events.
+ * resolver_mmap() in two steps (as_mmap_prepare() / as_mmap_apply()):
+ * resolver_mmap_prepare() checks the mmap (the --binary rules; same
+ * messages and statuses as resolver_mmap()) and resolves its DSO on the
+ * resolver that owns the registry; resolver_mmap_apply() maps it into any
+ * resolver that follows the events.
  */
-struct session_mmap_res {
+struct resolver_mmap_res {
 	struct as_mmap_res as;
 	bool skip;		/* nothing to map (empty, or a non-PIE --binary) */
 	bool bin;		/* a mapping of the --binary */
 };
 
-int session_mmap_prepare(struct session *s, const struct ev_mmap *m,
-			 struct session_mmap_res *res, char *err,
+int resolver_mmap_prepare(struct resolver *s, const struct ev_mmap *m,
+			 struct resolver_mmap_res *res, char *err,
 			 size_t errsz);
-int session_mmap_apply(struct session *s, const struct ev_mmap *m,
-		       const struct session_mmap_res *res, char *err,
+int resolver_mmap_apply(struct resolver *s, const struct ev_mmap *m,
+		       const struct resolver_mmap_res *res, char *err,
 		       size_t errsz);
 
 /*
  * Before the first sample: make the kernel DSO of kernel addresses without
  * a kernel mmap (so that no DSO is ever made while samples are resolved,
- * on any thread).  0 or BR_ESYS (out of memory).  session_sample() calls
+ * on any thread).  0 or BR_ESYS (out of memory).  resolver_sample() calls
  * it.
  */
-int session_start(struct session *s);
+int resolver_start(struct resolver *s);
 
-/* ev_sink callbacks (arg: struct session *) for mmap, comm, task, build_id. */
-int session_mmap(void *arg, const struct ev_mmap *m, char *err, size_t errsz);
-int session_comm(void *arg, const struct ev_comm *c, char *err, size_t errsz);
-int session_task(void *arg, const struct ev_task *t, char *err, size_t errsz);
-int session_build_id(void *arg, const struct ev_build_id *b, char *err,
+/* ev_sink callbacks (arg: struct resolver *) for mmap, comm, task, build_id. */
+int resolver_mmap(void *arg, const struct ev_mmap *m, char *err, size_t errsz);
+int resolver_comm(void *arg, const struct ev_comm *c, char *err, size_t errsz);
+int resolver_task(void *arg, const struct ev_task *t, char *err, size_t errsz);
+int resolver_build_id(void *arg, const struct ev_build_id *b, char *err,
 		     size_t errsz);
 
 /*
@@ -133,7 +133,7 @@ int session_build_id(void *arg, const struct ev_build_id *b, char *err,
  * --binary PIE rule.  0, or with a message BR_EINPUT (malformed input) or
  * BR_ESYS.
  */
-int session_sample(struct session *s, const struct ev_sample *smp, char *err,
+int resolver_sample(struct resolver *s, const struct ev_sample *smp, char *err,
 		   size_t errsz);
 
 /*
@@ -141,27 +141,27 @@ int session_sample(struct session *s, const struct ev_sample *smp, char *err,
  * one (and notes mixed events if they differ), else takes @src's.  0 or
  * BR_ESYS (out of memory).
  */
-int session_merge_event(struct session *dst, const struct session *src);
+int resolver_merge_event(struct resolver *dst, const struct resolver *src);
 
 /* Whether a DSO is one the profile is restricted to (--dso/--binary). */
-bool session_wants(const struct session *s, const struct dso *d);
+bool resolver_wants(const struct resolver *s, const struct dso *d);
 
 /* An end of a block: a branch target or source, resolved. */
-struct session_addr {
+struct resolver_addr {
 	struct as_resolved r;
 	bool ok;		/* counted DSO, in its code */
 };
 
-void session_resolve(struct session *s, const struct ev_sample *smp,
-		     uint64_t addr, struct session_addr *out);
+void resolver_resolve(struct resolver *s, const struct ev_sample *smp,
+		     uint64_t addr, struct resolver_addr *out);
 
 /*
  * Why the block from @start to @end (their entries @older / @newer) is not
  * counted, or SKIP_NR if it is; the statistics are updated either way.
  */
-enum skip_reason session_block(struct session *s, const struct ev_branch *older,
+enum skip_reason resolver_block(struct resolver *s, const struct ev_branch *older,
 			       const struct ev_branch *newer,
-			       const struct session_addr *start,
-			       const struct session_addr *end, uint64_t weight);
+			       const struct resolver_addr *start,
+			       const struct resolver_addr *end, uint64_t weight);
 
-#endif /* BLOCKRANGE_CLI_SESSION_H */
+#endif /* BLOCKRANGE_CLI_RESOLVER_H */

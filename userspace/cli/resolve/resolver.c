@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Input events -> DSO registry and address spaces.  See session.h. */
+/* Input events -> DSO registry and address spaces.  See resolver.h. */
 #define _GNU_SOURCE
 
-#include "resolve/session.h"
+#include "resolve/resolver.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -20,11 +20,11 @@ static const char *base_of(const char *path)
 
 static bool want_dso(void *arg, const struct dso *d)
 {
-	return session_wants(arg, d);
+	return resolver_wants(arg, d);
 }
 
-int session_init(struct session *s, const char *name,
-		 const struct session_opts *o, char *err, size_t errsz)
+int resolver_init(struct resolver *s, const char *name,
+		 const struct resolver_opts *o, char *err, size_t errsz)
 {
 	memset(s, 0, sizeof(*s));
 	s->name = name;
@@ -43,7 +43,7 @@ int session_init(struct session *s, const char *name,
 		int r = eb_open_ex(o->binary, &eo, &s->bin, err, errsz);
 
 		if (r) {
-			session_free(s);
+			resolver_free(s);
 			return r;
 		}
 		d = dso_get(s->reg, o->binary, NULL, 0, false);
@@ -59,12 +59,12 @@ int session_init(struct session *s, const char *name,
 	}
 	return BR_OK;
 oom:
-	session_free(s);
+	resolver_free(s);
 	snprintf(err, errsz, "%s: out of memory", name);
 	return BR_ESYS;
 }
 
-int session_init_replica(struct session *s, const struct session *master)
+int resolver_init_replica(struct resolver *s, const struct resolver *master)
 {
 	memset(s, 0, sizeof(*s));
 	s->name = master->name;
@@ -82,7 +82,7 @@ int session_init_replica(struct session *s, const struct session *master)
 	return 0;
 }
 
-int session_start(struct session *s)
+int resolver_start(struct resolver *s)
 {
 	if (s->started)
 		return 0;
@@ -92,7 +92,7 @@ int session_start(struct session *s)
 	return 0;
 }
 
-void session_free(struct session *s)
+void resolver_free(struct resolver *s)
 {
 	as_free(s->as);
 	if (!s->replica)
@@ -116,7 +116,7 @@ static int pos_prefix(const struct ev_pos *p, char *buf, size_t sz)
  * A mapping of the --binary must fit the file: its end and file end within
  * 64 bits, its offset inside the file (else it is another build).
  */
-static int check_bin_map(struct session *s, const struct ev_mmap *m,
+static int check_bin_map(struct resolver *s, const struct ev_mmap *m,
 			 char *err, size_t errsz)
 {
 	const struct eb_binary *b = &s->bin_dso->bin;
@@ -140,8 +140,8 @@ static int check_bin_map(struct session *s, const struct ev_mmap *m,
 	return 0;
 }
 
-int session_mmap_prepare(struct session *s, const struct ev_mmap *m,
-			 struct session_mmap_res *res, char *err, size_t errsz)
+int resolver_mmap_prepare(struct resolver *s, const struct ev_mmap *m,
+			 struct resolver_mmap_res *res, char *err, size_t errsz)
 {
 	struct dso *d = NULL;
 
@@ -165,8 +165,8 @@ int session_mmap_prepare(struct session *s, const struct ev_mmap *m,
 	return 0;
 }
 
-int session_mmap_apply(struct session *s, const struct ev_mmap *m,
-		       const struct session_mmap_res *res, char *err,
+int resolver_mmap_apply(struct resolver *s, const struct ev_mmap *m,
+		       const struct resolver_mmap_res *res, char *err,
 		       size_t errsz)
 {
 	if (res->skip)
@@ -180,18 +180,18 @@ int session_mmap_apply(struct session *s, const struct ev_mmap *m,
 	return 0;
 }
 
-int session_mmap(void *arg, const struct ev_mmap *m, char *err, size_t errsz)
+int resolver_mmap(void *arg, const struct ev_mmap *m, char *err, size_t errsz)
 {
-	struct session *s = arg;
-	struct session_mmap_res res;
-	int r = session_mmap_prepare(s, m, &res, err, errsz);
+	struct resolver *s = arg;
+	struct resolver_mmap_res res;
+	int r = resolver_mmap_prepare(s, m, &res, err, errsz);
 
-	return r ? r : session_mmap_apply(s, m, &res, err, errsz);
+	return r ? r : resolver_mmap_apply(s, m, &res, err, errsz);
 }
 
-int session_comm(void *arg, const struct ev_comm *c, char *err, size_t errsz)
+int resolver_comm(void *arg, const struct ev_comm *c, char *err, size_t errsz)
 {
-	struct session *s = arg;
+	struct resolver *s = arg;
 
 	if (as_comm(s->as, c)) {
 		snprintf(err, errsz, "%s: out of memory", s->name);
@@ -200,9 +200,9 @@ int session_comm(void *arg, const struct ev_comm *c, char *err, size_t errsz)
 	return 0;
 }
 
-int session_task(void *arg, const struct ev_task *t, char *err, size_t errsz)
+int resolver_task(void *arg, const struct ev_task *t, char *err, size_t errsz)
 {
-	struct session *s = arg;
+	struct resolver *s = arg;
 
 	if (as_task(s->as, t)) {
 		snprintf(err, errsz, "%s: out of memory", s->name);
@@ -211,10 +211,10 @@ int session_task(void *arg, const struct ev_task *t, char *err, size_t errsz)
 	return 0;
 }
 
-int session_build_id(void *arg, const struct ev_build_id *b, char *err,
+int resolver_build_id(void *arg, const struct ev_build_id *b, char *err,
 		     size_t errsz)
 {
-	struct session *s = arg;
+	struct resolver *s = arg;
 	bool kernel = b->cpumode == EV_CPU_KERNEL ||
 		      b->cpumode == EV_CPU_GUEST_KERNEL;
 
@@ -233,10 +233,10 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-int session_sample(struct session *s, const struct ev_sample *smp, char *err,
+int resolver_sample(struct resolver *s, const struct ev_sample *smp, char *err,
 		   size_t errsz)
 {
-	if (session_start(s)) {
+	if (resolver_start(s)) {
 		snprintf(err, errsz, "%s: out of memory", s->name);
 		return BR_ESYS;
 	}
@@ -272,7 +272,7 @@ int session_sample(struct session *s, const struct ev_sample *smp, char *err,
 	return 0;
 }
 
-int session_merge_event(struct session *dst, const struct session *src)
+int resolver_merge_event(struct resolver *dst, const struct resolver *src)
 {
 	dst->mixed_events |= src->mixed_events;
 	dst->exact |= src->exact;
@@ -287,7 +287,7 @@ int session_merge_event(struct session *dst, const struct session *src)
 	return dst->event ? BR_OK : BR_ESYS;
 }
 
-bool session_wants(const struct session *s, const struct dso *d)
+bool resolver_wants(const struct resolver *s, const struct dso *d)
 {
 	size_t i;
 
@@ -302,19 +302,19 @@ bool session_wants(const struct session *s, const struct dso *d)
 	return false;
 }
 
-void session_resolve(struct session *s, const struct ev_sample *smp,
-		     uint64_t addr, struct session_addr *out)
+void resolver_resolve(struct resolver *s, const struct ev_sample *smp,
+		     uint64_t addr, struct resolver_addr *out)
 {
 	as_resolve(s->as, smp->pid, EV_CPU_UNKNOWN, addr, &out->r);
-	out->ok = out->r.res == AS_OK && session_wants(s, out->r.dso);
+	out->ok = out->r.res == AS_OK && resolver_wants(s, out->r.dso);
 }
 
-static enum skip_reason res_reason(const struct session *s,
+static enum skip_reason res_reason(const struct resolver *s,
 				   const struct as_resolved *r)
 {
 	switch (r->res) {
 	case AS_OK:
-		return session_wants(s, r->dso) ? SKIP_NR : SKIP_OTHER_DSO;
+		return resolver_wants(s, r->dso) ? SKIP_NR : SKIP_OTHER_DSO;
 	case AS_ZERO:
 		return SKIP_EMPTY;
 	case AS_KERNEL:
@@ -334,10 +334,10 @@ static enum skip_reason res_reason(const struct session *s,
 	}
 }
 
-enum skip_reason session_block(struct session *s, const struct ev_branch *older,
+enum skip_reason resolver_block(struct resolver *s, const struct ev_branch *older,
 			       const struct ev_branch *newer,
-			       const struct session_addr *start,
-			       const struct session_addr *end, uint64_t weight)
+			       const struct resolver_addr *start,
+			       const struct resolver_addr *end, uint64_t weight)
 {
 	enum skip_reason why = SKIP_NR;
 
