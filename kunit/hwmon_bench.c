@@ -833,7 +833,7 @@ static void bench_hwmon_count(struct kunit *test)
 	int s, o, i;
 
 	if (!IS_ENABLED(CONFIG_TRACEPOINTS))
-		kunit_skip(test, "no kmem tracepoints (CONFIG_TRACEPOINTS off, e.g. UML): nothing to count allocations with");
+		kunit_skip(test, "no kmem tracepoints (CONFIG_TRACEPOINTS off)");
 
 	chips = kunit_kcalloc(test, BENCH_NSIZES, sizeof(*chips), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, chips);
