@@ -29,7 +29,7 @@ enum item_kind {
 };
 
 enum unit_kind {
-	U_TEXT,		/* a piece of a mapped text file */
+	U_TEXT,		/* a piece of a text file, in its buffer */
 	U_RECS,		/* samples: raw perf.data records or decoded ones */
 };
 
@@ -50,14 +50,14 @@ struct rec_hdr {
 struct unit {
 	uint64_t seq;
 	enum unit_kind kind;
-	/* U_TEXT */
+	/* U_TEXT: its text, in buf */
 	const char *text;
 	size_t len;
 	bool at_end;
 	unsigned char *res;		/* what its mmap lines map, in order
 					 * (mmap_res_size bytes each) */
 	size_t nr_res, cap_res;
-	/* U_RECS */
+	/* U_RECS (buf and cap: U_TEXT's too) */
 	const struct pd_decoder *dec;
 	uint8_t *buf;
 	size_t used, cap;
@@ -113,7 +113,7 @@ struct worker {
 	uint64_t err_seq;
 	int err_ret;
 	char err[BR_ERR_MAX];
-	const char *err_text;		/* U_TEXT failed: the unit */
+	char *err_text;			/* U_TEXT failed: the unit's text */
 	size_t err_len;
 	bool err_at_end;
 	/* the earliest unit after which its resolver had an event */
@@ -324,8 +324,13 @@ static void fail(struct worker *w, struct item *it, int ret, const char *msg)
 		w->err_seq = it->seq;
 		w->err_ret = ret ? ret : BR_ESYS;
 		snprintf(w->err, sizeof(w->err), "%s", msg);
+		free(w->err_text);
+		w->err_text = NULL;
 		if (it->kind == IT_UNIT && it->u->kind == U_TEXT) {
-			w->err_text = it->u->text;
+			/* the unit's buffer is read into again: a copy */
+			w->err_text = malloc(it->u->len ? it->u->len : 1);
+			if (w->err_text)
+				memcpy(w->err_text, it->u->text, it->u->len);
 			w->err_len = it->u->len;
 			w->err_at_end = it->u->at_end;
 		}
@@ -433,8 +438,6 @@ static int do_text(struct worker *w, struct unit *u, char *err, size_t errsz)
 	r = input_read_text_mem(u->text, u->len, w->p->name, 0, u->at_end,
 				w->p->opts, &sink, &w->st, err, errsz);
 	u->lines = w->st.ps.lines - lines;
-	/* done with it: its pages leave the process (constant memory) */
-	br_drop_pages(u->text, u->text + u->len);
 	if (r == BR_EPARTIAL)
 		snprintf(err, errsz, "%s: a unit ended inside a sample",
 			 w->p->name);
@@ -886,30 +889,147 @@ static bool clean_before(const char *text, size_t e, struct ps_line *pl)
 	return pl->kind == PS_SAMPLE && pl->ip_present;
 }
 
-/* Where the unit from @pos should end: after a clean line, near @want. */
-static size_t cut_at(const char *text, size_t size, size_t pos, size_t want,
+/*
+ * Perf script text in a regular file is read into the units' own buffers
+ * (read(), as one thread reads it): the reader only looks for the cut and
+ * the mmap lines in what it has just read, and no page of the file is
+ * mapped, faulted in or dropped by any thread.
+ */
+struct text_in {
+	int fd;
+	bool eof;
+	uint64_t off;			/* of the next unit in the file */
+	char *carry;			/* read past the last cut */
+	size_t carry_len, carry_cap;
+	/* the cut being looked for in the unit being filled */
+	size_t at;
+	unsigned tries;
+};
+
+/* Bytes read past the wanted size, in which the cut is looked for first. */
+#define TEXT_MARGIN ((size_t)64 << 10)
+
+/* Room for @n bytes in *@b (capacity *@cap); false out of memory. */
+static bool text_room(char **b, size_t *cap, size_t n)
+{
+	size_t c = *cap ? *cap : 4096;
+	char *x;
+
+	if (n <= *cap)
+		return true;
+	while (c < n)
+		c *= 2;
+	x = realloc(*b, c);
+	if (!x)
+		return false;
+	*b = x;
+	*cap = c;
+	return true;
+}
+
+/* Read into @u until it holds @n bytes or the input ends. */
+static int text_fill(struct par *p, struct text_in *in, struct unit *u,
+		     size_t n, char *err, size_t errsz)
+{
+	char *b = (char *)u->buf;
+
+	if (!text_room(&b, &u->cap, n))
+		return oom(p, err, errsz);
+	u->buf = (uint8_t *)b;
+	while (u->len < n && !in->eof) {
+		ssize_t got = read(in->fd, b + u->len, n - u->len);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			snprintf(err, errsz, "%s: offset %" PRIu64 ": read error: %s",
+				 p->name, in->off + u->len, strerror(errno));
+			return BR_ESYS;
+		}
+		if (!got)
+			in->eof = true;
+		u->len += (size_t)got;
+	}
+	u->text = b;
+	return 0;
+}
+
+/*
+ * Where unit @u should end: after the first clean line ending at in->at or
+ * later (256 lines without one: one unit further).  0 when that is beyond
+ * what @u holds.
+ */
+static size_t cut_in(struct text_in *in, const struct unit *u, size_t want,
 		     struct ps_line *pl)
 {
-	size_t at = pos + want, tries = 0;
+	const char *text = u->text;
 
-	for (;;) {
-		const char *nl;
+	while (in->at < u->len) {
+		const char *nl = memchr(text + in->at, '\n', u->len - in->at);
+		size_t at;
 
-		if (at >= size)
-			return size;
-		nl = memchr(text + at, '\n', size - at);
 		if (!nl)
-			return size;
+			return 0;
 		at = (size_t)(nl - text);
 		if (clean_before(text, at, pl))
 			return at + 1;
-		at++;
-		if (++tries == 256) {
+		in->at = at + 1;
+		if (++in->tries == 256) {
 			/* no sample line here: try one unit further */
-			at += want;
-			tries = 0;
+			in->at += want;
+			in->tries = 0;
 		}
 	}
+	return 0;
+}
+
+/*
+ * Fill unit @u: what was read past the last cut, then the file, up to a
+ * cut near p->unit_bytes (or the end of the input).  An empty @u: the
+ * input has ended.
+ */
+static int text_next_unit(struct par *p, struct text_in *in, struct unit *u,
+			  struct ps_line *pl, char *err, size_t errsz)
+{
+	size_t want = p->unit_bytes, end = 0;
+	char *b = (char *)u->buf;
+	int r;
+
+	if (!text_room(&b, &u->cap, (in->carry_len > want ? in->carry_len :
+				     want) + TEXT_MARGIN))
+		return oom(p, err, errsz);
+	u->buf = (uint8_t *)b;
+	if (in->carry_len)
+		memcpy(b, in->carry, in->carry_len);
+	u->len = in->carry_len;
+	u->text = b;
+	in->at = want;
+	in->tries = 0;
+	for (;;) {
+		size_t n;
+
+		end = cut_in(in, u, want, pl);
+		if (end || in->eof)
+			break;
+		/* TEXT_MARGIN more than what has been looked at */
+		n = (in->at > u->len ? in->at : u->len) + TEXT_MARGIN;
+		if (n < want + TEXT_MARGIN)
+			n = want + TEXT_MARGIN;
+		r = text_fill(p, in, u, n, err, errsz);
+		if (r)
+			return r;
+	}
+	if (!end)
+		end = u->len;
+	in->carry_len = u->len - end;
+	if (!text_room(&in->carry, &in->carry_cap, in->carry_len))
+		return oom(p, err, errsz);
+	if (in->carry_len)
+		memcpy(in->carry, u->text + end, in->carry_len);
+	u->len = end;
+	u->at_end = in->eof && !in->carry_len;
+	in->off += end;
+	return 0;
 }
 
 /*
@@ -930,7 +1050,7 @@ static const char *find_mmap_key(const char *p, const char *e)
 	return NULL;
 }
 
-/* Free the mmap items a unit did not get to broadcast. */
+/* Free the mmap items a unit did not get to broadcast (not the array). */
 static void free_ops(struct item **ops, size_t n)
 {
 	size_t i;
@@ -939,7 +1059,6 @@ static void free_ops(struct item **ops, size_t n)
 		free(ops[i]->str);
 		free(ops[i]);
 	}
-	free(ops);
 }
 
 /*
@@ -1020,24 +1139,92 @@ static int text_first_sample(struct par *p, const char *text, size_t size,
 }
 
 /*
- * The text reader: cut, resolve the mmap lines of each unit (making the
- * kernel DSO at the first sample line), dispatch, broadcast them after.
- * Returns 0, BR_ESYS out of memory, STOPPED (a worker failed), or 1 when the
- * reader saw an error in a unit (the worker reports it).
+ * The mmap lines of unit @u, resolved here in input order into its list and
+ * *@ops (the kernel DSO made at the first sample line, before the mmap
+ * lines after it).  0; 1 a line holds an error (the worker reports it);
+ * BR_ESYS out of memory.
  */
-static int read_text_units(struct par *p, const char *text, size_t size)
+static int text_scan_unit(struct par *p, struct unit *u, struct ps_line *pl,
+			  struct item ***ops, size_t *nops)
 {
+	const char *text = u->text, *end = u->text + u->len;
+	size_t at = 0, scan = 0;
+
+	while (p->collect) {
+		const char *hit = find_mmap_key(text + at, end);
+		const char *ls, *le;
+		int x;
+
+		if (text_first_sample(p, text, u->len, &scan,
+				      hit ? (size_t)(hit - text) : u->len, pl))
+			return BR_ESYS;
+		if (!hit)
+			break;
+		ls = hit;
+		while (ls > text && ls[-1] != '\n')
+			ls--;
+		le = memchr(hit, '\n', (size_t)(end - hit));
+		if (!le)
+			le = end;
+		at = le < end ? (size_t)(le - text) + 1 : u->len;
+		x = text_mmap_line(p, u, ls, le, pl, ops, nops);
+		if (x < 0)
+			return BR_ESYS;
+		if (x == 2)
+			return 1;	/* the worker finds it too */
+	}
+	return 0;
+}
+
+/*
+ * Unit @u (filled) with its mmap lines: to a worker, the mmap items to every
+ * other one after it.  0; 1 the reader saw an error in it; STOPPED; BR_ESYS
+ * out of memory.
+ */
+static int text_send_unit(struct par *p, struct unit *u, struct ps_line *pl)
+{
+	struct item **ops = NULL;
+	size_t nops = 0, i;
+	int to = -1, bad, r;
+
+	bad = text_scan_unit(p, u, pl, &ops, &nops);
+	if (bad < 0) {
+		free_ops(ops, nops);
+		free(ops);
+		pthread_mutex_lock(&p->lock);
+		unit_put(p, u);
+		pthread_mutex_unlock(&p->lock);
+		return BR_ESYS;
+	}
+	r = dispatch(p, u, &to);
+	if (r) {
+		free_ops(ops, nops);
+		free(ops);
+		return r < 0 ? BR_ESYS : STOPPED;
+	}
+	for (i = 0; i < nops && !r; i++)
+		if (broadcast(p, ops[i], to))
+			r = BR_ESYS;
+	if (r)
+		free_ops(ops + i, nops - i);
+	free(ops);
+	return r ? r : bad;
+}
+
+/*
+ * The text reader: read units, resolve the mmap lines of each, dispatch,
+ * broadcast them after.  Returns 0, BR_ESYS (out of memory, a read error:
+ * the message in @err), STOPPED (a worker failed), or 1 when the reader saw
+ * an error in a unit (the worker reports it).
+ */
+static int read_text_units(struct par *p, int fd, char *err, size_t errsz)
+{
+	struct text_in in = { .fd = fd };
 	struct ps_line pl = { 0 };
-	size_t pos = 0, scan = 0;
-	bool bad = false;
 	int r = 0;
 
-	while (pos < size && !bad && !r) {
-		size_t end = cut_at(text, size, pos, p->unit_bytes, &pl);
-		size_t at = pos, nops = 0, i;
-		struct item **ops = NULL;
+	while (!r) {
 		struct unit *u;
-		int to = -1;
 
 		if (p->stop) {
 			r = STOPPED;
@@ -1047,65 +1234,24 @@ static int read_text_units(struct par *p, const char *text, size_t size)
 		u = unit_get(p);
 		pthread_mutex_unlock(&p->lock);
 		if (!u) {
-			r = BR_ESYS;
+			r = oom(p, err, errsz);
 			break;
 		}
 		u->kind = U_TEXT;
-		u->text = text + pos;
-		u->len = end - pos;
-		u->at_end = end == size;
-		while (p->collect && !r && !bad) {
-			const char *hit = find_mmap_key(text + at, text + end);
-			const char *ls, *le;
-			int x;
-
-			if (text_first_sample(p, text, size, &scan,
-					      hit ? (size_t)(hit - text) : end,
-					      &pl)) {
-				r = BR_ESYS;
-				break;
-			}
-			if (!hit)
-				break;
-			ls = hit;
-			while (ls > text + pos && ls[-1] != '\n')
-				ls--;
-			le = memchr(hit, '\n', (size_t)(text + end - hit));
-			if (!le)
-				le = text + end;
-			at = le < text + end ? (size_t)(le - text) + 1 : end;
-			x = text_mmap_line(p, u, ls, le, &pl, &ops, &nops);
-			if (x < 0)
-				r = BR_ESYS;
-			else if (x == 2)
-				bad = true;	/* the worker finds it too */
-		}
-		if (r) {
-			free_ops(ops, nops);
+		r = text_next_unit(p, &in, u, &pl, err, errsz);
+		if (r || !u->len) {
 			pthread_mutex_lock(&p->lock);
 			unit_put(p, u);
 			pthread_mutex_unlock(&p->lock);
 			break;
 		}
-		progress(p, end, 0);
-		r = dispatch(p, u, &to);
-		if (r) {
-			free_ops(ops, nops);
-			r = r < 0 ? BR_ESYS : STOPPED;
-			break;
-		}
-		for (i = 0; i < nops && !r; i++)
-			if (broadcast(p, ops[i], to))
-				r = BR_ESYS;
-		if (r)
-			free_ops(ops + i, nops - i);
-		else
-			free(ops);
-		pos = end;
+		progress(p, in.off, 0);
+		r = text_send_unit(p, u, &pl);
+		if (r == BR_ESYS)
+			oom(p, err, errsz);
 	}
 	ps_line_free(&pl);
-	if (!r && bad)
-		r = 1;
+	free(in.carry);
 	return r;
 }
 
@@ -1242,6 +1388,17 @@ static void par_end(struct par *p)
 	pthread_mutex_destroy(&p->lock);
 }
 
+/* What is left once the outcome is known: the workers, the line counts. */
+static void par_free(struct par *p)
+{
+	unsigned i;
+
+	for (i = 0; i < p->n; i++)
+		free(p->w[i].err_text);
+	free(p->lines);
+	free(p->w);
+}
+
 /* The earliest failure of any worker, or NULL. */
 static struct worker *first_failure(struct par *p)
 {
@@ -1259,14 +1416,12 @@ struct source {
 	int fd;
 	struct stat sb;
 	bool split;		/* worth reading with several threads */
-	bool text;		/* perf script text in a regular file, mapped */
-	const char *map;
-	size_t size;
+	bool text;		/* perf script text in a regular file */
 };
 
 /*
  * Open @path and tell what it is: perf script text in a regular file is
- * mapped (and cut into units, unless it is too small for two); perf.data
+ * read in units (unless it is too small for two); perf.data
  * from a file or a pipe, and text from a pipe, are read by the reader;
  * anything else (a .brprof, what cannot be opened: input_read() says what
  * is wrong with it) is read by one thread.
@@ -1298,25 +1453,15 @@ static void open_source(const char *path, struct source *src)
 	default:
 		return;
 	}
-	src->size = (size_t)src->sb.st_size;
-	if (src->size < 2 * unit_bytes()) {
-		src->split = false;
-		return;
-	}
-	src->map = mmap(NULL, src->size, PROT_READ, MAP_PRIVATE, src->fd, 0);
-	if (src->map == MAP_FAILED) {
-		src->map = NULL;
+	if ((uint64_t)src->sb.st_size < 2 * (uint64_t)unit_bytes()) {
 		src->split = false;
 		return;
 	}
 	src->text = true;
-	madvise((void *)src->map, src->size, MADV_SEQUENTIAL);
 }
 
 static void close_source(struct source *src)
 {
-	if (src->map)
-		munmap((void *)src->map, src->size);
 	if (src->fd >= 0)
 		close(src->fd);
 }
@@ -1586,20 +1731,16 @@ int par_collect(const char *path, const struct input_opts *opts,
 		return BR_ESYS;
 	}
 	memset(st, 0, sizeof(*st));
-	if (src.text) {
-		r = read_text_units(&p, src.map, src.size);
-		if (r == BR_ESYS)
-			oom(&p, err, errsz);
-	} else {
+	if (src.text)
+		r = read_text_units(&p, src.fd, err, errsz);
+	else
 		r = read_records(&p, path, st, err, errsz);
-	}
 	/* a failure of the reader comes after every unit it dispatched */
 	par_end(&p);
 	progress_end(&p);
 	r = collect_outcome(&p, &src, r, st, err, errsz);
 	free_worker_states(&p);
-	free(p.lines);
-	free(p.w);
+	par_free(&p);
 	close_source(&src);
 	if (r != READ_AGAIN)
 		return r;
@@ -1724,8 +1865,8 @@ static int script_read(struct par *p, const struct source *src,
 	int r;
 
 	if (src->text) {
-		r = read_text_units(p, src->map, src->size);
-		return r == BR_ESYS ? oom(p, err, errsz) : 0;
+		r = read_text_units(p, src->fd, err, errsz);
+		return r == BR_ESYS ? r : 0;
 	}
 	sink.sample = s_dec;
 	sink.sample_raw = s_raw;
@@ -1818,8 +1959,7 @@ int par_script(const char *path, const struct input_opts *opts,
 	par_end(&p);
 	progress_end(&p);
 	r = script_outcome(&p, &src, r, st, err, errsz);
-	free(p.lines);
-	free(p.w);
+	par_free(&p);
 	free(sw);
 	close_source(&src);
 	return r;
