@@ -15,9 +15,12 @@
  *    pd_decode_sample() (the decoder state is
  *    read-only for them: before the reader changes it, for an event that
  *    arrives late in pipe mode, every worker finishes what it has).
- *  - perf script text in a regular file: the reader maps the file and cuts
- *    it into units at line boundaries where the parser holds no state (the
- *    line before is a sample with its IP); workers parse the units.
+ *  - perf script text in a regular file: the reader reads it with read()
+ *    into the units' own buffers (reused; nothing is mapped, so no thread
+ *    takes page faults on it or drops its pages) and cuts it at line
+ *    boundaries where the parser holds no state (the line before is a
+ *    sample with its IP), looking for the cut and the mmap lines only in
+ *    what it has just read; workers parse the units.
  *  - perf script text from a pipe: the reader parses it and puts the
  *    decoded samples into units.
  *
