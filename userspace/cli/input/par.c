@@ -62,7 +62,7 @@ struct unit {
 	uint8_t *buf;
 	size_t used, cap;
 	size_t in_bytes;		/* of the input (R_REF: elsewhere) */
-	const uint8_t *lo, *hi;		/* R_REF: the records' span */
+	const uint8_t *lo;		/* R_REF: the lowest record */
 	unsigned long lines;		/* U_TEXT: lines it holds (once read) */
 	/* ordered output */
 	struct par_buf out;
@@ -108,6 +108,7 @@ struct worker {
 	/* the unit being handled (text: its in-place mmaps) */
 	struct unit *cur;
 	size_t next_res;
+	const uint8_t *lo;		/* a unit being handled: R_REF's lo */
 	/* first failure */
 	bool failed;
 	uint64_t err_seq;
@@ -142,6 +143,9 @@ struct par {
 	struct unit *free_units;
 	unsigned nr_units;		/* allocated */
 	struct unit *cur;		/* U_RECS being filled */
+	/* records read in place: the pages below @dropped have left */
+	const uint8_t *dropped;
+	const uint8_t *ref_hi;		/* the end of the highest record */
 	void **wargs;			/* every worker's state */
 	bool started;
 	/* ordered output (script) */
@@ -230,7 +234,7 @@ static struct unit *unit_get(struct par *p)
 	u->nr_res = 0;
 	u->used = 0;
 	u->in_bytes = 0;
-	u->lo = u->hi = NULL;
+	u->lo = NULL;
 	u->dec = NULL;
 	u->out.len = 0;
 	u->done = false;
@@ -417,9 +421,6 @@ static int do_recs(struct worker *w, struct unit *u, char *err, size_t errsz)
 			return r;
 		at += sizeof(*h) + ((len + 7) & ~(size_t)7);
 	}
-	/* done with the records in the mapping: their pages leave the process */
-	if (u->lo)
-		br_drop_pages(u->lo, u->hi);
 	return 0;
 }
 
@@ -494,6 +495,7 @@ static void *worker_main(void *arg)
 		w->q.head = (w->q.head + 1) % w->q.cap;
 		w->q.len--;
 		w->q.busy = true;
+		w->lo = it->kind == IT_UNIT ? it->u->lo : NULL;
 		/* after the earliest failure nothing counts */
 		skip = w->failed || (p->stop && it->seq > p->fail_seq);
 		pthread_mutex_unlock(&p->lock);
@@ -510,6 +512,7 @@ static void *worker_main(void *arg)
 
 		pthread_mutex_lock(&p->lock);
 		w->q.busy = false;
+		w->lo = NULL;
 		if (it->kind == IT_UNIT && it->u->kind == U_TEXT && !skip &&
 		    note_lines(p, it->u) && !p->stop) {
 			p->stop = true;
@@ -608,9 +611,48 @@ static int broadcast(struct par *p, struct item *it, int skip)
 	return r;
 }
 
+/* Bytes of the mapped input dropped at a time (drop_done()). */
+#define PAR_DROP_STEP ((size_t)16 << 20)
+
+/*
+ * Records read in place: the pages below every unit not handled yet leave
+ * the process (constant memory), PAR_DROP_STEP bytes or more at a time and
+ * from the reader, so that the input costs as few madvise() calls, each a
+ * TLB flush on every core running a thread of ours, as one thread makes.
+ * A record below that point delivered later is read from the page cache
+ * again.
+ */
+static void drop_done(struct par *p)
+{
+	const uint8_t *lo = p->ref_hi;
+	unsigned i;
+	size_t k;
+
+	pthread_mutex_lock(&p->lock);
+	for (i = 0; i < p->n; i++) {
+		const struct worker *w = &p->w[i];
+
+		if (w->lo && w->lo < lo)
+			lo = w->lo;
+		for (k = 0; k < w->q.len; k++) {
+			const struct item *it = w->q.v[(w->q.head + k) % w->q.cap];
+
+			if (it->kind == IT_UNIT && it->u->lo && it->u->lo < lo)
+				lo = it->u->lo;
+		}
+	}
+	pthread_mutex_unlock(&p->lock);
+	lo = (const uint8_t *)((uintptr_t)lo & ~(uintptr_t)4095);
+	if (lo >= p->dropped + PAR_DROP_STEP) {
+		br_drop_pages(p->dropped, lo);
+		p->dropped = lo;
+	}
+}
+
 static int flush_cur(struct par *p)
 {
 	struct unit *u = p->cur;
+	bool ref;
 	int r;
 
 	if (!u)
@@ -622,7 +664,10 @@ static int flush_cur(struct par *p)
 		pthread_mutex_unlock(&p->lock);
 		return 0;
 	}
+	ref = u->lo != NULL;
 	r = dispatch(p, u, NULL);
+	if (!r && ref)
+		drop_done(p);
 	return r < 0 ? BR_ESYS : 0;
 }
 
@@ -650,8 +695,7 @@ static int start(struct par *p)
 
 /*
  * A unit of samples read in place covers this many times PAR_UNIT_BYTES of
- * input: its entries are small, and every unit costs its worker a
- * madvise() that drops its pages (a TLB shootdown on the other cores).
+ * input: its entries are small (and every unit wakes its worker).
  */
 #define PAR_REF_UNITS 4
 
@@ -730,8 +774,11 @@ static int r_raw(void *arg, const struct pd_decoder *dec, const uint8_t *rec,
 		memcpy(at + sizeof(*h), &rec, sizeof(rec));
 		if (!u->lo || rec < u->lo)
 			u->lo = rec;
-		if (rec + size > u->hi)
-			u->hi = rec + size;
+		if (!p->dropped)
+			p->dropped = (const uint8_t *)((uintptr_t)rec &
+						       ~(uintptr_t)4095);
+		if (rec + size > p->ref_hi)
+			p->ref_hi = rec + size;
 	} else {
 		memcpy(at + sizeof(*h), rec, size);
 	}
