@@ -10,7 +10,9 @@
  *    order, its queue, its checks).  Each sample goes into the current
  *    *unit* (a batch of about PAR_UNIT_BYTES of input): by its address
  *    when it lies in the mapped file (ev_sink.keep_raw: the worker reads
- *    it there, then drops the unit's pages), else as a copy of its
+ *    it there; the reader drops the pages below every unit not handled
+ *    yet, 16 MiB at a time, as few madvise() calls and TLB flushes as one
+ *    thread makes), else as a copy of its
  *    record's bytes (compressed, pipe mode); workers decode them with
  *    pd_decode_sample() (the decoder state is
  *    read-only for them: before the reader changes it, for an event that
