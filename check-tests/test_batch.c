@@ -1649,6 +1649,14 @@ START_TEST(test_batch_errors)
 		ck_assert_int_eq(blockrange_agg_add_blocks(agg, w, 10), -EINVAL);
 		assert_agg_eq(agg, ref, "after errors");
 	}
+	/*
+	 * A prediction above 3 whose bits, with the owner's index (w[1]'s
+	 * owner is the first seen: 1), name the known block itself.
+	 */
+	memcpy(w, v, sizeof(w));
+	w[1].pred = (enum blockrange_pred)(1 << 2 | w[1].pred);
+	ck_assert_int_eq(blockrange_agg_add_blocks(agg, w, 10), -EINVAL);
+	assert_agg_eq(agg, ref, "after an aliasing prediction");
 	/* A large batch with one invalid block, then valid ones. */
 	memcpy(w, v, sizeof(w));
 	v[250].count = 0;

@@ -273,6 +273,8 @@ struct agg_stats {
 
 struct agg_pool;
 
+#define AGG_HINTS	256
+
 struct blockrange_agg {
 	struct br_mem m;
 	uint64_t weight;		/* sum of the counts */
@@ -282,6 +284,15 @@ struct blockrange_agg {
 		const void *key;
 		uint64_t idx;
 	} ocache[64];
+
+	/*
+	 * Where the table held a block recently: the byte offset of the slot
+	 * of the last block found there, by (start ^ end) & (AGG_HINTS - 1)
+	 * (modulo 2^32: still a slot of the table).  Only a hint, compared
+	 * with the slot before use: the table never shrinks, so a stale
+	 * offset is harmless.
+	 */
+	uint32_t hint[AGG_HINTS];
 
 	/* The hash table. */
 	struct agg_ent *tab;
