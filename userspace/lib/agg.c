@@ -76,6 +76,16 @@ void agg_stats(const struct blockrange_agg *agg, struct agg_stats *st)
 		st->part_records += agg->parts[i].n;
 }
 
+/* Every hint to hint_none (see blockrange_agg.hint). */
+static void hints_reset(struct blockrange_agg *agg)
+{
+	size_t i;
+
+	agg->hint_none = (struct agg_ent){ 0, UINT64_MAX, 0, UINT64_MAX };
+	for (i = 0; i < AGG_HINTS; i++)
+		agg->hint[i] = &agg->hint_none;
+}
+
 struct blockrange_agg *blockrange_agg_new(const struct blockrange_allocator *allocator)
 {
 	struct br_mem m;
@@ -89,6 +99,7 @@ struct blockrange_agg *blockrange_agg_new(const struct blockrange_allocator *all
 	agg->m = m;
 	agg->tune = agg_tuning_default();
 	agg->left = agg->tune.chunk;
+	hints_reset(agg);
 	atomic_init(&agg->state, AGG_CLEAN);
 	return agg;
 }
@@ -255,6 +266,7 @@ static int tab_reserve(struct blockrange_agg *agg, uint64_t more)
 	br_free(&agg->m, agg->tab, agg->cap * sizeof(*tab));
 	agg->tab = tab;
 	agg->cap = cap;
+	hints_reset(agg);
 	return 0;
 }
 
@@ -278,6 +290,7 @@ void agg_tab_repack(struct blockrange_agg *agg)
 		memset(e, 0, sizeof(*e));
 		tab_put(agg->tab, agg->cap, &x);
 	}
+	hints_reset(agg);
 }
 
 /* ---- one block ----------------------------------------------------------- */
@@ -864,12 +877,14 @@ static __attribute__((noinline)) struct agg_ent *
 probe_hinted(struct blockrange_agg *agg, uint64_t start, uint64_t end,
 	     uint64_t op)
 {
-	struct agg_ent *x = tab_find(agg, start, end, op);
+	struct agg_ent *x;
 
+	if (!start)	/* would probe forever */
+		return NULL;
+	x = tab_find(agg, start, end, op);
 	if (!x->start)
 		return NULL;
-	agg->hint[hint_of(start, end)] =
-		(uint32_t)((char *)x - (char *)agg->tab);
+	agg->hint[hint_of(start, end)] = x;
 	return x;
 }
 
@@ -892,14 +907,14 @@ take_back(struct blockrange_agg *agg, const struct blockrange_block *b,
  * The shortcut of a repeating stream: every block of the batch is already
  * in the table, so it is counted on the spot, its slot found through its
  * hint (through the table's probe when that misses).  A block that matches
- * a slot is a valid one (start >= 1, start <= end, a known prediction), so
- * the loop checks only what a match does not: a zero start (it would match
- * an empty slot), and, once at the end, the predictions (one above 3 may
- * have matched another owner's block) and the counts (each at most 2^55,
- * so that the sum of a small batch cannot overflow, and that sum within
- * what the aggregate's weight has left).  If a block is not found or a
- * check fails, the counts added are taken back and the batch goes the
- * other way (1), which finds the error, if any.
+ * a slot is a valid one (start >= 1, start <= end, a known prediction; a
+ * hint is never an empty slot), so the loop checks nothing else, and once
+ * at the end what a match does not: the predictions (one above 3 may have
+ * matched another owner's block) and the counts (each at most 2^55, so
+ * that the sum of a small batch cannot overflow, and that sum within what
+ * the aggregate's weight has left).  If a block is not found or a check
+ * fails, the counts added are taken back and the batch goes the other way
+ * (1), which finds the error, if any.
  */
 #define FOUND_COUNT_MAX	((uint64_t)1 << 55)
 
@@ -908,13 +923,13 @@ _Static_assert(SMALL_BATCH <= (uint64_t)1 << 8, "sums of small batches fit");
 static int add_found(struct blockrange_agg *agg,
 		     const struct blockrange_block *b, size_t n)
 {
-	char *tab = (char *)agg->tab;
-	const struct blockrange_block *p, *end = b + n;
+	const struct blockrange_block *p = b;
 	const void *okey = NULL;
 	uint64_t sum = 0, obase = 0, cbad = 0;
 	unsigned pbad = 0;
+	size_t left;
 
-	for (p = b; p < end; p++) {
+	for (left = n; left; left--, p++) {
 		uint64_t s = p->start, e = p->end, c = p->count, op;
 		struct agg_ent *x;
 
@@ -926,12 +941,10 @@ static int add_found(struct blockrange_agg *agg,
 			okey = p->owner;
 			obase = idx << 2;
 		}
-		if (!s)
-			break;
 		/* A prediction above 3 may alias another owner's: undone. */
 		pbad |= p->pred;
 		op = obase | p->pred;
-		x = (struct agg_ent *)(tab + agg->hint[hint_of(s, e)]);
+		x = agg->hint[hint_of(s, e)];
 		if (x->start != s || x->end != e || x->op != op) {
 			x = probe_hinted(agg, s, e, op);
 			if (!x)
@@ -941,7 +954,7 @@ static int add_found(struct blockrange_agg *agg,
 		sum += c;
 		cbad |= c - 1;
 	}
-	if (p == end && pbad <= 3 && cbad < FOUND_COUNT_MAX &&
+	if (!left && pbad <= 3 && cbad < FOUND_COUNT_MAX &&
 	    sum <= UINT64_MAX - agg->weight) {
 		agg->weight += sum;
 		agg->seen += (uint32_t)n;

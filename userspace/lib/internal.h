@@ -286,13 +286,15 @@ struct blockrange_agg {
 	} ocache[64];
 
 	/*
-	 * Where the table held a block recently: the byte offset of the slot
-	 * of the last block found there, by (start ^ end) & (AGG_HINTS - 1)
-	 * (modulo 2^32: still a slot of the table).  Only a hint, compared
-	 * with the slot before use: the table never shrinks, so a stale
-	 * offset is harmless.
+	 * Where the table held a block recently: the slot of the last block
+	 * found there, by (start ^ end) & (AGG_HINTS - 1), or hint_none.
+	 * Only a hint, compared with the block before use, but never an
+	 * empty slot (a zero start would match it) nor a freed one: every
+	 * hint is reset to hint_none (start 0, end and op that no block has)
+	 * when the table moves or has slots emptied.
 	 */
-	uint32_t hint[AGG_HINTS];
+	struct agg_ent *hint[AGG_HINTS];
+	struct agg_ent hint_none;
 
 	/* The hash table. */
 	struct agg_ent *tab;
