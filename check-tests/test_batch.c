@@ -877,6 +877,11 @@ START_TEST(test_batch_overflow)
 	blocks[1].count = 2;
 	ck_assert_int_eq(blockrange_agg_add_blocks(other, blocks + 1, 1),
 			 -EOVERFLOW);
+	/* A known block: counted on the spot, then taken back. */
+	ck_assert_int_eq(blockrange_agg_add_blocks(other,
+			 &(struct blockrange_block){ 7, 9, OWN_B, MISS, 2 }, 1),
+			 -EOVERFLOW);
+	ck_assert_uint_eq(blockrange_agg_weight(other), MAX - 1);
 	ck_assert_int_eq(blockrange_agg_add_blocks(other, blocks, 1), 0);
 	ck_assert_uint_eq(blockrange_agg_nr_blocks(other), 2);
 	blockrange_agg_free(other);
