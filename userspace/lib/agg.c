@@ -7,7 +7,10 @@
  *  - a hash table (linear probing, 32-byte slots, at most 3/4 full) that
  *    sums the counts of a block seen again.  It is worth its cost where
  *    blocks repeat within a working set that fits in the cache, so it
- *    takes new blocks only up to tune.hash_max / 2 of them;
+ *    takes new blocks only up to tune.hash_max / 2 of them.  A batch of
+ *    blocks all in the table finds their slots through hints (the slot
+ *    of the last block found with the same (start ^ end) & 255), without
+ *    hashing or probing;
  *  - partitions (agg_part.c): 16-byte records appended by address with no
  *    per-block hashing, sorted and summed later in the cache.  They take
  *    what the table does not: new blocks once it is full, and every block
