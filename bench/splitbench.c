@@ -6,7 +6,8 @@
  *
  *   -DIMPL_OURS   libblockrange, blockrange_count_block() per block (tree)
  *   -DIMPL_BATCH  libblockrange's batch engine: blocks aggregated with
- *                 blockrange_agg_add_blocks() 256 at a time, then
+ *                 blockrange_agg_add_blocks() 256 at a time (converted
+ *                 from the stream into a buffer of 256), then
  *                 blockrange_build(); the aggregate is freed after the build
  *                 (timed), so the heap figures are the result's
  *   -DIMPL_PERF   perf 6.1 block-range.c (+ tools/lib/rbtree.c), driven as
@@ -423,6 +424,7 @@ struct impl {
 	struct blockrange_agg *agg;
 	struct blockrange_ctx *ctx;
 	char *owner_keys;	/* owner i is the key &owner_keys[i] */
+	const void **owner_ptr;	/* owner id -> key (NULL for 0) */
 	struct blockrange_block buf[BATCH_BUF];
 	size_t nbuf;
 	size_t agg_bytes;	/* the aggregate's size before the build */
@@ -438,6 +440,10 @@ static void impl_init(struct impl *im, const struct stream *s,
 	im->agg = blockrange_agg_new(NULL);
 	im->ctx = NULL;
 	im->owner_keys = xmalloc(s->owners + 1);
+	im->owner_ptr = xmalloc((s->owners + 1) * sizeof(*im->owner_ptr));
+	im->owner_ptr[0] = NULL;
+	for (uint64_t i = 1; i <= s->owners; i++)
+		im->owner_ptr[i] = &im->owner_keys[i];
 	im->nbuf = 0;
 	if (!im->agg)
 		die("blockrange_agg_new failed", NULL);
@@ -461,13 +467,25 @@ static void flush(struct impl *im)
 	im->nbuf = 0;
 }
 
-static inline void impl_block(struct impl *im, const struct bench_block *b)
+/* Blocks @b[0..n) into the buffer, a batch at a time. */
+static void impl_feed(struct impl *im, const struct bench_block *b, uint64_t n)
 {
-	im->buf[im->nbuf++] = (struct blockrange_block){
-		b->start, b->end, b->owner ? &im->owner_keys[b->owner] : NULL,
-		(enum blockrange_pred)b->pred, 1 };
-	if (im->nbuf == BATCH_BUF)
-		flush(im);
+	while (n) {
+		size_t room = BATCH_BUF - im->nbuf, k;
+		struct blockrange_block *d = &im->buf[im->nbuf];
+
+		if (room > n)
+			room = (size_t)n;
+		for (k = 0; k < room; k++)
+			d[k] = (struct blockrange_block){
+				b[k].start, b[k].end, im->owner_ptr[b[k].owner],
+				(enum blockrange_pred)b[k].pred, 1 };
+		im->nbuf += room;
+		b += room;
+		n -= room;
+		if (im->nbuf == BATCH_BUF)
+			flush(im);
+	}
 }
 
 static void impl_finish(struct impl *im)
@@ -630,6 +648,16 @@ static void impl_finish(struct impl *im)
 
 /* ---- main -------------------------------------------------------------- */
 
+#if !defined(IMPL_BATCH) && !defined(IMPL_BOUND)
+/* Blocks @b[0..n), one by one (the batch engine buffers them instead). */
+static inline void impl_feed(struct impl *im, const struct bench_block *b,
+			     uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++)
+		impl_block(im, &b[i]);
+}
+#endif
+
 #ifndef IMPL_BOUND
 /* @a against the bound's @b with every counter times @rep. */
 static bool same(const struct brvec *a, struct brvec *b, uint64_t rep)
@@ -736,15 +764,15 @@ int main(int argc, char **argv)
 		while (fed < s.n) {
 			uint64_t stop = fed + 1024 < s.n ? fed + 1024 : s.n;
 
-			for (; fed < stop; fed++)
-				impl_block(&im, &s.b[fed]);
+			impl_feed(&im, &s.b[fed], stop - fed);
+			fed = stop;
 			if (now() - t0 > cap)
 				break;
 		}
 	} else {
 		for (uint64_t r = 0; r < repeat; r++)
-			for (fed = 0; fed < s.n; fed++)
-				impl_block(&im, &s.b[fed]);
+			impl_feed(&im, s.b, s.n);
+		fed = s.n;
 	}
 	impl_finish(&im);
 	t1 = now();

@@ -877,6 +877,11 @@ START_TEST(test_batch_overflow)
 	blocks[1].count = 2;
 	ck_assert_int_eq(blockrange_agg_add_blocks(other, blocks + 1, 1),
 			 -EOVERFLOW);
+	/* A known block: counted on the spot, then taken back. */
+	ck_assert_int_eq(blockrange_agg_add_blocks(other,
+			 &(struct blockrange_block){ 7, 9, OWN_B, MISS, 2 }, 1),
+			 -EOVERFLOW);
+	ck_assert_uint_eq(blockrange_agg_weight(other), MAX - 1);
 	ck_assert_int_eq(blockrange_agg_add_blocks(other, blocks, 1), 0);
 	ck_assert_uint_eq(blockrange_agg_nr_blocks(other), 2);
 	blockrange_agg_free(other);
@@ -1329,6 +1334,42 @@ START_TEST(test_batch_backoff)
 END_TEST
 
 /*
+ * A hint never names an empty slot: once a settle has emptied the slot in
+ * which a block was found through its hint, a block with a zero start
+ * (which would match an empty slot) and the same hint is still refused.
+ */
+START_TEST(test_batch_hint_emptied)
+{
+	struct blockrange_agg *agg = agg_tuned(TUNE_APPEND_ONLY, NULL);
+	/* start ^ end = 0: the zero block's hint */
+	const struct blockrange_block x = { 0x1100, 0x1100, NULL,
+					    BLOCKRANGE_PRED_UNKNOWN, 1 };
+	const struct blockrange_block zero = { 0, 0, NULL,
+					       BLOCKRANGE_PRED_UNKNOWN, 1 };
+	struct blockrange_block many[32];
+	int k;
+
+	ck_assert_ptr_nonnull(agg);
+	agg->mode = AGG_HASH;
+	ck_assert_int_eq(blockrange_agg_add_blocks(agg, &x, 1), 0);
+	ck_assert_int_eq(blockrange_agg_add_blocks(agg, &x, 1), 0);
+	ck_assert_uint_eq(agg->nr, 1);
+	agg->mode = AGG_APPEND;
+	for (k = 0; k < 32; k++)
+		many[k] = x;
+	ck_assert_int_eq(blockrange_agg_add_blocks(agg, many, 32), 0);
+	/* The settle moves x from the table into its partition. */
+	ck_assert_uint_eq(blockrange_agg_nr_blocks(agg), 1);
+	ck_assert_uint_eq(agg->nr, 0);
+	agg->mode = AGG_HASH;
+	ck_assert_int_eq(blockrange_agg_add_blocks(agg, &zero, 1), -EINVAL);
+	ck_assert_uint_eq(blockrange_agg_weight(agg), 34);
+	ck_assert_uint_eq(blockrange_agg_nr_blocks(agg), 1);
+	blockrange_agg_free(agg);
+}
+END_TEST
+
+/*
  * Blocks that do not pack into a key, once the layout is fixed by the first
  * blocks: far below and far above them, 2^30 bytes long, and 3,000 owners
  * (more than the key's owner bits): they go to the table, and the result
@@ -1649,6 +1690,14 @@ START_TEST(test_batch_errors)
 		ck_assert_int_eq(blockrange_agg_add_blocks(agg, w, 10), -EINVAL);
 		assert_agg_eq(agg, ref, "after errors");
 	}
+	/*
+	 * A prediction above 3 whose bits, with the owner's index (w[1]'s
+	 * owner is the first seen: 1), name the known block itself.
+	 */
+	memcpy(w, v, sizeof(w));
+	w[1].pred = (enum blockrange_pred)(1 << 2 | w[1].pred);
+	ck_assert_int_eq(blockrange_agg_add_blocks(agg, w, 10), -EINVAL);
+	assert_agg_eq(agg, ref, "after an aliasing prediction");
 	/* A large batch with one invalid block, then valid ones. */
 	memcpy(w, v, sizeof(w));
 	v[250].count = 0;
@@ -1913,6 +1962,7 @@ Suite *batch_suite(void)
 	tcase_add_loop_test(edge, test_batch_errors, 0, 3);
 	tcase_add_test(edge, test_batch_long_stack);
 	tcase_add_test(edge, test_batch_misfits);
+	tcase_add_test(edge, test_batch_hint_emptied);
 	tcase_add_loop_test(edge, test_batch_settle_interleaved, 0, 2);
 	tcase_add_loop_test(edge, test_batch_result_bytes, 0, 2);
 	tcase_add_test(edge, test_batch_readers);

@@ -7,7 +7,10 @@
  *  - a hash table (linear probing, 32-byte slots, at most 3/4 full) that
  *    sums the counts of a block seen again.  It is worth its cost where
  *    blocks repeat within a working set that fits in the cache, so it
- *    takes new blocks only up to tune.hash_max / 2 of them;
+ *    takes new blocks only up to tune.hash_max / 2 of them.  A batch of
+ *    blocks all in the table finds their slots through hints (the slot
+ *    of the last block found with the same (start ^ end) & 255), without
+ *    hashing or probing;
  *  - partitions (agg_part.c): 16-byte records appended by address with no
  *    per-block hashing, sorted and summed later in the cache.  They take
  *    what the table does not: new blocks once it is full, and every block
@@ -76,6 +79,16 @@ void agg_stats(const struct blockrange_agg *agg, struct agg_stats *st)
 		st->part_records += agg->parts[i].n;
 }
 
+/* Every hint to hint_none (see blockrange_agg.hint). */
+static void hints_reset(struct blockrange_agg *agg)
+{
+	size_t i;
+
+	agg->hint_none = (struct agg_ent){ 0, UINT64_MAX, 0, UINT64_MAX };
+	for (i = 0; i < AGG_HINTS; i++)
+		agg->hint[i] = &agg->hint_none;
+}
+
 struct blockrange_agg *blockrange_agg_new(const struct blockrange_allocator *allocator)
 {
 	struct br_mem m;
@@ -89,6 +102,7 @@ struct blockrange_agg *blockrange_agg_new(const struct blockrange_allocator *all
 	agg->m = m;
 	agg->tune = agg_tuning_default();
 	agg->left = agg->tune.chunk;
+	hints_reset(agg);
 	atomic_init(&agg->state, AGG_CLEAN);
 	return agg;
 }
@@ -255,6 +269,7 @@ static int tab_reserve(struct blockrange_agg *agg, uint64_t more)
 	br_free(&agg->m, agg->tab, agg->cap * sizeof(*tab));
 	agg->tab = tab;
 	agg->cap = cap;
+	hints_reset(agg);
 	return 0;
 }
 
@@ -278,6 +293,7 @@ void agg_tab_repack(struct blockrange_agg *agg)
 		memset(e, 0, sizeof(*e));
 		tab_put(agg->tab, agg->cap, &x);
 	}
+	hints_reset(agg);
 }
 
 /* ---- one block ----------------------------------------------------------- */
@@ -850,33 +866,76 @@ static int add_hashed(struct blockrange_agg *agg,
 	return 0;
 }
 
+/* The hint of a block (see blockrange_agg.hint). */
+static inline size_t hint_of(uint64_t start, uint64_t end)
+{
+	return (size_t)(start ^ end) & (AGG_HINTS - 1);
+}
+
+/*
+ * The slot of a block in the table, or NULL; the block's hint updated.
+ * Out of line: the hint finds nearly every block of a repeating stream.
+ */
+static __attribute__((noinline)) struct agg_ent *
+probe_hinted(struct blockrange_agg *agg, uint64_t start, uint64_t end,
+	     uint64_t op)
+{
+	struct agg_ent *x;
+
+	if (!start)	/* would probe forever */
+		return NULL;
+	x = tab_find(agg, start, end, op);
+	if (!x->start)
+		return NULL;
+	agg->hint[hint_of(start, end)] = x;
+	return x;
+}
+
+/* Take back the counts add_found() added for @b[0..n) (out of line). */
+static __attribute__((noinline)) void
+take_back(struct blockrange_agg *agg, const struct blockrange_block *b,
+	  size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		uint64_t op = (uint64_t)owner_peek(agg, b[k].owner) << 2 |
+			      b[k].pred;
+
+		tab_find(agg, b[k].start, b[k].end, op)->count -= b[k].count;
+	}
+}
+
 /*
  * The shortcut of a repeating stream: every block of the batch is already
- * in the table, so it is counted on the spot.  At the first block that is
- * not (or an invalid block, or an overflow), the counts added so far are
- * taken back: 1 (take another path) or the error.
+ * in the table, so it is counted on the spot, its slot found through its
+ * hint (through the table's probe when that misses).  A block that matches
+ * a slot is a valid one (start >= 1, start <= end, a known prediction; a
+ * hint is never an empty slot), so the loop checks nothing else, and once
+ * at the end what a match does not: the predictions (one above 3 may have
+ * matched another owner's block) and the counts (each at most 2^55, so
+ * that the sum of a small batch cannot overflow, and that sum within what
+ * the aggregate's weight has left).  If a block is not found or a check
+ * fails, the counts added are taken back and the batch goes the other way
+ * (1), which finds the error, if any.
  */
+#define FOUND_COUNT_MAX	((uint64_t)1 << 55)
+
+_Static_assert(SMALL_BATCH <= (uint64_t)1 << 8, "sums of small batches fit");
+
 static int add_found(struct blockrange_agg *agg,
 		     const struct blockrange_block *b, size_t n)
 {
-	struct agg_ent *slot[SMALL_BATCH], **sp = slot, *tab = agg->tab;
-	const struct blockrange_block *p, *end = b + n;
-	size_t mask = agg->cap - 1, i;
+	const struct blockrange_block *p = b;
 	const void *okey = NULL;
-	uint64_t sum = 0, obase = 0;
-	int ret = 1;
+	uint64_t sum = 0, obase = 0, cbad = 0;
+	unsigned pbad = 0;
+	size_t left;
 
-	for (p = b; p < end; p++, sp++) {
-		uint64_t s = p->start, e = p->end, op;
+	for (left = n; left; left--, p++) {
+		uint64_t s = p->start, e = p->end, c = p->count, op;
 		struct agg_ent *x;
 
-		/* s - 1 >= e: s is 0 or s > e. */
-		if (s - 1 >= e || !p->count ||
-		    (unsigned)p->pred > BLOCKRANGE_PRED_MISS ||
-		    __builtin_add_overflow(sum, p->count, &sum)) {
-			ret = blocks_error(b, n);
-			break;
-		}
 		if (p->owner != okey) {
 			uint64_t idx = owner_peek(agg, p->owner);
 
@@ -885,30 +944,29 @@ static int add_found(struct blockrange_agg *agg,
 			okey = p->owner;
 			obase = idx << 2;
 		}
+		/* A prediction above 3 may alias another owner's: undone. */
+		pbad |= p->pred;
 		op = obase | p->pred;
-		for (i = blk_slot(s, e, op, mask);; i = (i + 1) & mask) {
-			x = &tab[i];
-			if (x->start == s ? x->end == e && x->op == op :
-			    !x->start)
+		x = agg->hint[hint_of(s, e)];
+		if (x->start != s || x->end != e || x->op != op) {
+			x = probe_hinted(agg, s, e, op);
+			if (!x)
 				break;
 		}
-		if (!x->start)
-			break;
-		x->count += p->count;
-		*sp = x;
+		x->count += c;
+		sum += c;
+		cbad |= c - 1;
 	}
-	if (p == end && sum <= UINT64_MAX - agg->weight) {
+	if (!left && pbad <= 3 && cbad < FOUND_COUNT_MAX &&
+	    sum <= UINT64_MAX - agg->weight) {
 		agg->weight += sum;
 		agg->seen += (uint32_t)n;
 		agg->hits += (uint32_t)n;
 		agg->left -= (int64_t)n;
 		return 0;
 	}
-	if (p == end)
-		ret = -EOVERFLOW;
-	while (p-- > b)
-		(*--sp)->count -= p->count;
-	return ret;
+	take_back(agg, b, (size_t)(p - b));
+	return 1;
 }
 
 int blockrange_agg_add_blocks(struct blockrange_agg *agg,

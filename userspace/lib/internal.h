@@ -273,6 +273,8 @@ struct agg_stats {
 
 struct agg_pool;
 
+#define AGG_HINTS	256
+
 struct blockrange_agg {
 	struct br_mem m;
 	uint64_t weight;		/* sum of the counts */
@@ -282,6 +284,17 @@ struct blockrange_agg {
 		const void *key;
 		uint64_t idx;
 	} ocache[64];
+
+	/*
+	 * Where the table held a block recently: the slot of the last block
+	 * found there, by (start ^ end) & (AGG_HINTS - 1), or hint_none.
+	 * Only a hint, compared with the block before use, but never an
+	 * empty slot (a zero start would match it) nor a freed one: every
+	 * hint is reset to hint_none (start 0, end and op that no block has)
+	 * when the table moves or has slots emptied.
+	 */
+	struct agg_ent *hint[AGG_HINTS];
+	struct agg_ent hint_none;
 
 	/* The hash table. */
 	struct agg_ent *tab;
