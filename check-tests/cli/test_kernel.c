@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli_tests.h"
 
@@ -99,23 +100,44 @@ START_TEST(kallsyms_lists_ranges)
 }
 END_TEST
 
+/*
+ * Kernel symbol files annotate cannot use: each is named with what is
+ * wrong (a missing one, given on the command line, is no binary to look
+ * for elsewhere).
+ */
+static const struct {
+	const char *opt;
+	const char *text;	/* NULL: no such file */
+	const char *why;	/* after "blockrange: warning: FILE" */
+} bad_kallsyms[] = {
+	{ "--kallsyms", "ffffffffb4200000 T _text\nnot a symbol line\n",
+	  ":2: expected 'ADDRESS TYPE NAME', got 'not a symbol line\n" },
+	{ "--kallsyms", "ffffffffb4200000 D _text\nffffffffb4300000 d data\n",
+	  ": expected kernel text symbols, got none; its samples are skipped\n" },
+	{ "--kallsyms", NULL,
+	  ": No such file or directory; its samples are skipped\n" },
+	{ "--vmlinux", NULL, ": no such file; its samples are skipped\n" },
+};
+
 START_TEST(kallsyms_malformed)
 {
 	char in[512], ks[512], out[512], err[512];
 	char *argv[] = { (char *)env_path("BLOCKRANGE"), "annotate", "-i", in,
-			 "--kallsyms", ks, NULL };
+			 (char *)bad_kallsyms[_i].opt, ks, NULL };
 	char *e, want[1024];
 
 	fixture(in, sizeof(in));
 	scratch("bad.kallsyms", ks, sizeof(ks));
-	spew(ks, "ffffffffb4200000 T _text\nnot a symbol line\n");
+	if (bad_kallsyms[_i].text)
+		spew(ks, bad_kallsyms[_i].text);
+	else
+		unlink(ks);
 	scratch("k3.out", out, sizeof(out));
 	scratch("k3.err", err, sizeof(err));
 	ck_assert_int_eq(run_cmd(argv, out, err), 2);
 	e = slurp(err, NULL);
-	snprintf(want, sizeof(want),
-		 "blockrange: warning: %s:2: expected 'ADDRESS TYPE NAME', got 'not a symbol line\n",
-		 ks);
+	snprintf(want, sizeof(want), "blockrange: warning: %s%s", ks,
+		 bad_kallsyms[_i].why);
 	ck_assert_msg(!strncmp(e, want, strlen(want)), "%s", e);
 	free(e);
 }
@@ -240,7 +262,8 @@ Suite *kernel_suite(void)
 
 	tcase_add_test(t, kernel_samples_need_a_kernel_image);
 	tcase_add_test(t, kallsyms_lists_ranges);
-	tcase_add_test(t, kallsyms_malformed);
+	tcase_add_loop_test(t, kallsyms_malformed, 0,
+			    sizeof(bad_kallsyms) / sizeof(bad_kallsyms[0]));
 	tcase_add_test(t, vmlinux_like_the_user_space_build);
 	tcase_add_test(t, kallsyms_on_perf_data);
 	tcase_add_test(t, kallsyms_of_another_boot);

@@ -579,7 +579,8 @@ static int load_kallsyms(struct dso *d, const char *path, uint64_t *text)
 
 	*text = 0;
 	if (!f) {
-		set_why(d, DSO_NOT_FOUND, "%s: %s", path, strerror(errno));
+		/* named on the command line: unusable, said with its name */
+		set_why(d, DSO_UNUSABLE, "%s: %s", path, strerror(errno));
 		return BR_ESYS;
 	}
 	while (fgets(line, sizeof(line), f)) {
@@ -691,7 +692,7 @@ static enum dso_state load_kernel(struct dso_registry *r, struct dso *d)
 		uint64_t text;
 
 		if (!is_file(r->o.vmlinux)) {
-			set_why(d, DSO_NOT_FOUND, "%s: no such file",
+			set_why(d, DSO_UNUSABLE, "%s: no such file",
 				r->o.vmlinux);
 			return d->state;
 		}
