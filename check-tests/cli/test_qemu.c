@@ -1728,6 +1728,71 @@ START_TEST(reader_records)
 	ck_assert_msg(strstr(err, "/77.0.0.qrec: No such device"), "%s", err);
 
 	/*
+	 * three files: the valid one, a second thread of it and a second
+	 * process, records of the same time in both threads' files and two
+	 * in one file: the text follows the files and their order
+	 */
+	w_dir("reader2-order", dir, sizeof(dir));
+	w_valid(&w, calls);
+	w_save(&w, dir, "77.0.0.qrec");
+	w_header(&w, QREC_SAMPLED, 77, 78);
+	{
+		struct qrec_task fk = { .time = 1001, .pid = 77, .ppid = 77,
+					.tid = 78, .ptid = 77 };
+		struct qrec_task ex = { .time = 1001, .pid = 77, .ppid = 77,
+					.tid = 78, .ptid = 78 };
+
+		w_rec(&w, QREC_FORK, &fk, sizeof(fk), NULL, 0);
+		w_rec(&w, QREC_EXIT, &ex, sizeof(ex), NULL, 0);
+	}
+	w_save(&w, dir, "77.0.1.qrec");
+	w_header(&w, QREC_SAMPLED, 79, 79);
+	{
+		struct qrec_comm c = { .time = 900, .pid = 79, .tid = 79, .exec = 1 };
+		struct qrec_end e = { .time = 1010, .pid = 79, .how = QREC_END_EXIT };
+
+		strcpy(c.comm, "other");
+		w_rec(&w, QREC_COMM, &c, sizeof(c), NULL, 0);
+		w_rec(&w, QREC_END, &e, sizeof(e), NULL, 0);
+	}
+	w_save(&w, dir, "79.0.0.qrec");
+	{
+		struct qrec_opts o;
+
+		memset(&o, 0, sizeof(o));
+		o.output = out;
+		o.format = RECORD_PERFSCRIPT;
+		o.fields = PSW_DEFAULT_FIELDS;
+		o.task_events = true;
+		o.depth = 32;
+		o.period = 1;
+		ck_assert_msg(!qrec_convert(&o, dir, err, sizeof(err)), "%s", err);
+	}
+	s = slurp(out, NULL);
+	{
+		static const char *const order[] = {
+			"PERF_RECORD_COMM exec: other:79/79\n",
+			"PERF_RECORD_COMM exec: calls:77/77\n",
+			"PERF_RECORD_FORK(77:78):(77:77)\n",
+			"PERF_RECORD_EXIT(77:78):(77:78)\n",
+			"PERF_RECORD_MMAP2 77/77: [0x401000(0x1000) @ 0x1000 00:00 ",
+			" 401006 0x401006/0x401018/-/-/-/0/  0x40100d/0x401005/-/-/-/0/ \n",
+		};
+		const char *at = s;
+
+		/* one line each, in this order (the sample's line is indented) */
+		for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+			const char *nl = strchr(at, '\n'), *p = strstr(at, order[i]);
+
+			ck_assert_msg(nl && p && p < nl + 1 && (i == 5 || p == at),
+				      "'%s' not next in:\n%s", order[i], s);
+			at = nl + 1;
+		}
+		ck_assert_msg(!*at, "more than expected:\n%s", s);
+	}
+	free(s);
+
+	/*
 	 * a mapping whose file is another one (the inode differs) or no file
 	 * keeps its whole range: only calls's own file is narrowed to its
 	 * executable segment
