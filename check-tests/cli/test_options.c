@@ -514,6 +514,7 @@ START_TEST(option_case)
 {
 	const struct opt_case *c = &cases[_i];
 	char out[600], err[600];
+	struct stat sb;
 	char *e;
 	int st;
 
@@ -527,6 +528,10 @@ START_TEST(option_case)
 	ck_assert_msg(!c->err || strstr(e, c->err),
 		      "blockrange %s: stderr lacks '%s':\n%s", expand(c->args),
 		      c->err, e);
+	/* an output that failed is removed only if it is a regular file */
+	ck_assert_msg(!stat("/dev/full", &sb) && S_ISCHR(sb.st_mode),
+		      "blockrange %s: /dev/full is no device any more",
+		      expand(c->args));
 	free(e);
 }
 END_TEST
