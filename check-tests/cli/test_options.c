@@ -32,8 +32,8 @@
  * of @DATA, @WL the workloads' directory, @S the scratch directory of
  * this suite, where setup() makes @S/notelf (executable text),
  * @S/loop.sh (a #! script naming itself as its interpreter), @S/noint.sh
- * (one naming a missing interpreter) and @S/q'emu (qemu-x86_64 by a name
- * with a quote).  A first word VAR=VALUE is set in the environment of the
+ * (one naming a missing interpreter), @S/trunc.elf (an x86-64 ELF header
+ * alone) and @S/q'emu (qemu-x86_64 by a name with a quote).  A first word VAR=VALUE is set in the environment of the
  * run, as a shell does.  @in: stdin comes through a pipe from this file
  * (NULL: /dev/null).  @err: a text stderr must hold (NULL: anything).
  * @full: no file can grow (stdout is a scratch file, so writing it fails
@@ -227,6 +227,8 @@ static const struct opt_case cases[] = {
 	  "/loop.sh: more than 4 levels of #! interpreters", NULL, false },
 	{ "record -o @S/q.data -- @S/noint.sh", 1,
 	  "/noint.sh: No such file or directory", NULL, false },
+	{ "record -o @S/q.data -- @S/trunc.elf", 1,
+	  "/trunc.elf ran (status 255): see its message above", NULL, false },
 	{ "BLOCKRANGE_QEMU=/nonexistent/qemu record -o @S/q.data -- @GOLDEN", 1,
 	  "BLOCKRANGE_QEMU=/nonexistent/qemu: not an executable file", NULL,
 	  false },
@@ -356,6 +358,18 @@ static void programs(void)
 	snprintf(text, sizeof(text), "#!%s/loop.sh\n", sdir);
 	program("loop.sh", text);
 	program("noint.sh", "#!/nonexistent/interpreter\n");
+	{
+		/* an x86-64 ELF header and nothing else */
+		static const unsigned char elf[64] = {
+			0x7f, 'E', 'L', 'F', 2, 1, 1, 0, [16] = 2, 0, 62, 0, 1,
+		};
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/trunc.elf", sdir);
+		f = fopen(path, "wb");
+		ck_assert(f && fwrite(elf, 1, sizeof(elf), f) == sizeof(elf));
+		ck_assert(!fclose(f) && !chmod(path, 0755));
+	}
 	snprintf(path, sizeof(path), "%s/q'emu", sdir);
 	unlink(path);
 	p = strdup(p ? p : "/usr/bin:/bin");
