@@ -282,6 +282,12 @@ static const struct opt_case cases[] = {
 	{ "autofdo -i @DATA --dso libhot.so -o @S/full.afdo", 1,
 	  "full.afdo: cannot write the profile: " TOO_LARGE, NULL, FULL },
 	/* /dev/full: opened, then every write fails */
+	{ "record --engine=ptrace --format=perfscript -o /dev/full -- @GOLDEN",
+	  1, "/dev/full: No space left on device", NULL, false },
+	{ "record --engine=ptrace --format=perfscript --depth 4 --period 1 -o /dev/full -- @WL/branches-nopie 8",
+	  1, "/dev/full: write error", NULL, false },
+	{ "record --engine=ptrace --depth 4 --period 1 -o /dev/full -- @WL/branches-nopie 8",
+	  1, "/dev/full: No space left on device", NULL, false },
 	{ "autofdo -i @DATA --dso libhot.so -o /dev/full", 1,
 	  "/dev/full: cannot write the profile: No space left on device", NULL,
 	  false },
