@@ -1793,26 +1793,37 @@ START_TEST(reader_records)
 	free(s);
 
 	/*
-	 * a mapping whose file is another one (the inode differs) or no file
-	 * keeps its whole range: only calls's own file is narrowed to its
-	 * executable segment
+	 * a mapping whose file is another one (the inode differs), no file,
+	 * or a part of calls without its executable segment keeps its whole
+	 * range: only calls's own segment is narrowed to
 	 */
-	for (i = 0; i < 2; i++) {
-		w_dir(i ? "reader2-name" : "reader2-inode", dir, sizeof(dir));
+	for (i = 0; i < 3; i++) {
+		static const char *const tags[] = { "reader2-inode", "reader2-name",
+						    "reader2-data" };
+		size_t m;
+
+		w_dir(tags[i], dir, sizeof(dir));
 		w_valid(&w, calls);
-		if (i) {
+		m = w_at(&w, 2) + 8;
+		if (i == 1) {
 			/* a name, not a path: "xwork/..." */
-			w.buf[w_at(&w, 2) + 8 + sizeof(struct qrec_map)] = 'x';
-		} else {
+			w.buf[m + sizeof(struct qrec_map)] = 'x';
+		} else if (i == 0) {
 			uint64_t ino = 1;
 
-			memcpy(w.buf + w_at(&w, 2) + 8 + offsetof(struct qrec_map, ino), &ino, 8);
+			memcpy(w.buf + m + offsetof(struct qrec_map, ino), &ino, 8);
+		} else {
+			uint64_t v[3] = { 0x402000, 0x403000, 0x2000 };
+
+			memcpy(w.buf + m + offsetof(struct qrec_map, start), v, sizeof(v));
 		}
 		w_save(&w, dir, "77.0.0.qrec");
 		ck_assert_msg(!convert(dir, false, out, err, sizeof(err)), "%s", err);
 		s = slurp(out, NULL);
-		ck_assert_msg(strstr(s, "PERF_RECORD_MMAP2 77/77: [0x400000(0x3000) @ 0 00:00 "),
-			      "%s", s);
+		ck_assert_msg(strstr(s, i == 2 ?
+				     "PERF_RECORD_MMAP2 77/77: [0x402000(0x1000) @ 0x2000 00:00 " :
+				     "PERF_RECORD_MMAP2 77/77: [0x400000(0x3000) @ 0 00:00 "),
+			      "%s: %s", tags[i], s);
 		free(s);
 	}
 }
