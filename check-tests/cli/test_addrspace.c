@@ -245,6 +245,44 @@ START_TEST(processes_fork_exec)
 }
 END_TEST
 
+/*
+ * A mapping of every process (pid -1, as perf synthesizes some), a fork
+ * from a process never seen (the child starts empty), a mapped address
+ * outside the code sections, and a kernel address without a kernel image.
+ */
+START_TEST(spaces_at_the_edges)
+{
+	char p1[512];
+	struct ev_task orphan = { .pid = 30, .ppid = 99, .tid = 30,
+				  .ptid = 99 };
+	struct as_resolved r;
+	struct dso *d;
+	uint64_t v, text;
+
+	wl("branches-pie", p1, sizeof(p1));
+	open_wl("branches-pie");
+	open_resolver(NULL);
+	ck_assert(eb_off_to_vaddr(&bin, 0x1000, &text));
+	ck_assert_int_eq(add(mm(-1, 0x40000, 0x1000, 0x1000, p1)), 0);
+	ck_assert_int_eq(res(55, 0x40010, &v, &d), AS_OK);
+	ck_assert_uint_eq(v, text + 0x10);
+	ck_assert_str_eq(d->short_name, "branches-pie");
+	/* pid 30's own mapping is gone with the fork; pid -1's stays */
+	ck_assert_int_eq(add(mm(30, 0x10000, 0x1000, 0x1000, p1)), 0);
+	ck_assert_int_eq(res(30, 0x10010, &v, NULL), AS_OK);
+	ck_assert_int_eq(resolver_task(&ses, &orphan, err, sizeof(err)), 0);
+	ck_assert_int_eq(res(30, 0x10010, &v, NULL), AS_UNMAPPED);
+	ck_assert_int_eq(res(30, 0x40010, &v, NULL), AS_OK);
+	/* file offset 0: the ELF header, no code */
+	ck_assert_int_eq(add(mm(31, 0x50000, 0x1000, 0, p1)), 0);
+	ck_assert_int_eq(res(31, 0x50010, &v, NULL), AS_OUTSIDE);
+	/* the kernel's half, without a kernel image */
+	as_resolve(ses.as, 31, EV_CPU_USER, 0xffffffff81000010, &r);
+	ck_assert_int_eq(r.res, AS_KERNEL);
+	ck_assert(r.dso && r.dso->kernel);
+}
+END_TEST
+
 /* Code set and fall-through rule (as observed from llvm-profgen-19). */
 START_TEST(code_set_and_fallthrough)
 {
@@ -387,6 +425,7 @@ Suite *addrspace_suite(void)
 	tcase_add_test(t, mmap_rejects);
 	tcase_add_test(t, nopie_identity);
 	tcase_add_test(t, processes_fork_exec);
+	tcase_add_test(t, spaces_at_the_edges);
 	tcase_add_test(t, code_set_and_fallthrough);
 	tcase_add_test(t, pie_without_mmap_is_an_error);
 	tcase_add_test(t, mappings_cut);

@@ -8,9 +8,11 @@
  */
 #define _GNU_SOURCE
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli_tests.h"
 
@@ -99,23 +101,73 @@ START_TEST(kallsyms_lists_ranges)
 }
 END_TEST
 
+/*
+ * Kernel symbol files and images annotate cannot use: each is named with
+ * what is wrong (a missing one, given on the command line, is no binary
+ * to look for elsewhere; a vmlinux without the perf.data's kernel
+ * build-id is another kernel).
+ */
+static const struct {
+	const char *opt;
+	const char *text;	/* NULL: no such file (or @copy) */
+	const char *why;	/* after "blockrange: warning: FILE" */
+	bool data;		/* on the perf.data (build-ids), not its text */
+	const char *copy;	/* a copy of this workload */
+} bad_kallsyms[] = {
+	{ "--kallsyms", "ffffffffb4200000 T _text\nnot a symbol line\n",
+	  ":2: expected 'ADDRESS TYPE NAME', got 'not a symbol line\n",
+	  false, NULL },
+	{ "--kallsyms", "ffffffffb4200000 D _text\nffffffffb4300000 d data\n",
+	  ": expected kernel text symbols, got none; its samples are skipped\n",
+	  false, NULL },
+	{ "--kallsyms", NULL,
+	  ": No such file or directory; its samples are skipped\n", false,
+	  NULL },
+	{ "--vmlinux", NULL, ": no such file; its samples are skipped\n",
+	  false, NULL },
+	{ "--vmlinux", "not an ELF file\n",
+	  ": expected an ELF executable, got a file that is not ELF; its samples are skipped\n",
+	  false, NULL },
+	{ "--vmlinux", NULL,
+	  " has no build-id, the profile recorded 672679ceaecf17b7a879e56c56802afc568aa242 for the kernel; its samples are skipped\n",
+	  true, "golden-vmlinux" },
+};
+
 START_TEST(kallsyms_malformed)
 {
 	char in[512], ks[512], out[512], err[512];
 	char *argv[] = { (char *)env_path("BLOCKRANGE"), "annotate", "-i", in,
-			 "--kallsyms", ks, NULL };
+			 (char *)bad_kallsyms[_i].opt, ks, NULL };
 	char *e, want[1024];
 
-	fixture(in, sizeof(in));
+	if (bad_kallsyms[_i].data)
+		snprintf(in, sizeof(in), "%s/perf.data.branch-4.14",
+			 env_path("BLOCKRANGE_PERFDATA"));
+	else
+		fixture(in, sizeof(in));
 	scratch("bad.kallsyms", ks, sizeof(ks));
-	spew(ks, "ffffffffb4200000 T _text\nnot a symbol line\n");
+	if (bad_kallsyms[_i].copy) {
+		char vm[512];
+		size_t len;
+		FILE *f;
+
+		snprintf(vm, sizeof(vm), "%s/%s",
+			 env_path("BLOCKRANGE_WORKLOADS"), bad_kallsyms[_i].copy);
+		e = slurp(vm, &len);
+		f = fopen(ks, "wb");
+		ck_assert(f && fwrite(e, 1, len, f) == len && !fclose(f));
+		free(e);
+	} else if (bad_kallsyms[_i].text) {
+		spew(ks, bad_kallsyms[_i].text);
+	} else {
+		unlink(ks);
+	}
 	scratch("k3.out", out, sizeof(out));
 	scratch("k3.err", err, sizeof(err));
 	ck_assert_int_eq(run_cmd(argv, out, err), 2);
 	e = slurp(err, NULL);
-	snprintf(want, sizeof(want),
-		 "blockrange: warning: %s:2: expected 'ADDRESS TYPE NAME', got 'not a symbol line\n",
-		 ks);
+	snprintf(want, sizeof(want), "blockrange: warning: %s%s", ks,
+		 bad_kallsyms[_i].why);
 	ck_assert_msg(!strncmp(e, want, strlen(want)), "%s", e);
 	free(e);
 }
@@ -240,7 +292,8 @@ Suite *kernel_suite(void)
 
 	tcase_add_test(t, kernel_samples_need_a_kernel_image);
 	tcase_add_test(t, kallsyms_lists_ranges);
-	tcase_add_test(t, kallsyms_malformed);
+	tcase_add_loop_test(t, kallsyms_malformed, 0,
+			    sizeof(bad_kallsyms) / sizeof(bad_kallsyms[0]));
 	tcase_add_test(t, vmlinux_like_the_user_space_build);
 	tcase_add_test(t, kallsyms_on_perf_data);
 	tcase_add_test(t, kallsyms_of_another_boot);

@@ -67,9 +67,12 @@ static const struct oom_cmd cmds[] = {
 	  NULL, false, NULL },
 	{ "record --engine=ptrace --format=perfscript -o @S/oom-rec.ps --depth 4 --period 2 -F comm,pid,tid,time,ip,brstack --show-task-events -- @GOLDEN",
 	  NULL, false, NULL },
+	{ "autofdo -i @BDATA --binary @BRANCHES --format=text", NULL, true,
+	  NULL },
 };
 
 static char golden[512], flags[512], data[512], brprof[512], sdir[512];
+static char branches[512], bdata[512];
 
 /* @s with its @-words expanded (a static buffer). */
 static const char *expand(const char *s)
@@ -89,6 +92,10 @@ static const char *expand(const char *s)
 			v = data, skip = 5;
 		else if (!strncmp(s, "@BRPROF", 7))
 			v = brprof, skip = 7;
+		else if (!strncmp(s, "@BRANCHES", 9))
+			v = branches, skip = 9;
+		else if (!strncmp(s, "@BDATA", 6))
+			v = bdata, skip = 6;
 		else if (!strncmp(s, "@S", 2))
 			v = sdir, skip = 2;
 		if (v) {
@@ -189,12 +196,18 @@ static bool seen(const char *site, char (*done)[SITE_LEN], size_t nr_done)
 	return false;
 }
 
-/* The inputs: the golden program's files and a perf.data of it. */
+/*
+ * The inputs: the golden program's files and a perf.data of it; a
+ * perf.data of the branches workload (20 rounds), which has line info.
+ */
 static void prepare(void)
 {
 	char *argv[] = { (char *)env_path("BLOCKRANGE"), "record",
 			 "--engine=ptrace", "-o", data, "--depth", "4",
 			 "--period", "2", "--", golden, NULL };
+	char *bargv[] = { (char *)env_path("BLOCKRANGE"), "record",
+			  "--engine=ptrace", "-o", bdata, "--depth", "8",
+			  "--period", "3", "--", branches, "20", NULL };
 
 	snprintf(golden, sizeof(golden), "%s/golden",
 		 env_path("BLOCKRANGE_WORKLOADS"));
@@ -206,6 +219,10 @@ static void prepare(void)
 	mkdir(sdir, 0755);
 	scratch("oom-dir/oom.data", data, sizeof(data));
 	ck_assert_int_eq(run_cmd(argv, NULL, NULL), 0);
+	snprintf(branches, sizeof(branches), "%s/branches-nopie",
+		 env_path("BLOCKRANGE_WORKLOADS"));
+	scratch("oom-dir/oom-branches.data", bdata, sizeof(bdata));
+	ck_assert_int_eq(run_cmd(bargv, NULL, NULL), 0);
 }
 
 /* One subcommand: its reference run, then every site not done yet. */

@@ -27,12 +27,17 @@
 
 /*
  * @args: blockrange's arguments, split at blanks, with these @-words:
- * @GOLDEN the golden program, @FLAGS its perf script text, @DATA a
- * perf.data of the three-DSO program, @BRPROF a .brprof of @DATA, @S the
- * scratch directory of this suite.  @in: stdin comes through a pipe from
- * this file (NULL: /dev/null).  @err: a text stderr must hold (NULL:
- * anything).  @full: no file can grow (stdout is a scratch file, so
- * writing it fails too).
+ * @GOLDEN the golden program, @FLAGS its perf script text, @GPROF its
+ * .brprof, @DATA a perf.data of the three-DSO program, @BRPROF a .brprof
+ * of @DATA, @WL the workloads' directory, @S the scratch directory of
+ * this suite, where setup() makes @S/notelf (executable text),
+ * @S/loop.sh (a #! script naming itself as its interpreter), @S/noint.sh
+ * (one naming a missing interpreter), @S/trunc.elf (an x86-64 ELF header
+ * alone) and @S/q'emu (qemu-x86_64 by a name with a quote).  A first word VAR=VALUE is set in the environment of the
+ * run, as a shell does.  @in: stdin comes through a pipe from this file
+ * (NULL: /dev/null).  @err: a text stderr must hold (NULL: anything).
+ * @full: no file can grow (stdout is a scratch file, so writing it fails
+ * too).
  */
 struct opt_case {
 	const char *args;
@@ -101,6 +106,42 @@ static const struct opt_case cases[] = {
 	  "only one of -o and --script-copy can be stdout", NULL, false },
 	{ "record --bogus -- @GOLDEN", 1,
 	  "record does not take option '--bogus'", NULL, false },
+	{ "record --engine=bogus -- @GOLDEN", 1,
+	  "expected --engine=qemu or ptrace, got 'bogus'", NULL, false },
+	{ "record --jitter x -- @GOLDEN", 1,
+	  "expected --jitter J (a number of taken branches), got 'x'", NULL,
+	  false },
+	{ "record --cpu a,b -- @GOLDEN", 1,
+	  "expected --cpu MODEL (a name from qemu-x86_64 -cpu help), got 'a,b'",
+	  NULL, false },
+	{ "record --engine=ptrace --exact -- @GOLDEN", 1,
+	  "--exact is an option of --engine=qemu", NULL, false },
+	{ "record --engine=ptrace --jitter 1 -- @GOLDEN", 1,
+	  "--jitter is an option of --engine=qemu", NULL, false },
+	{ "record --engine=qemu --start=exec -- @GOLDEN", 1,
+	  "--start is an option of --engine=ptrace", NULL, false },
+	{ "record --exact --depth 4 -- @GOLDEN", 1,
+	  "--exact counts every branch into a .brprof: it takes no --depth, --period, --jitter, --format, --script-copy, -F or --show-task-events",
+	  NULL, false },
+	{ "record --depth 0 -o @S/q.data -- @GOLDEN", 1,
+	  "expected --depth of at least 1 with --engine=qemu (ptrace's --depth 0 is a full trace: use --exact)",
+	  NULL, false },
+	{ "record --jitter 20000 -o @S/q.data -- @GOLDEN", 1,
+	  "expected --jitter below the period (10007), got '20000'", NULL,
+	  false },
+	{ "autofdo -i @FLAGS --format=xml", 1,
+	  "expected --format=text|extbinary, got 'xml'", NULL, false },
+	{ "autofdo -i @FLAGS --bogus", 1,
+	  "autofdo does not take option '--bogus'", NULL, false },
+	{ "autofdo -i @FLAGS extra", 1, "unexpected argument 'extra'", NULL,
+	  false },
+	{ "autofdo -i @FLAGS --binary @GOLDEN --dso golden", 1,
+	  "autofdo takes --dso NAME or --binary BIN, not both", NULL, false },
+	{ "autofdo -i @FLAGS --dso a --dso b", 1,
+	  "autofdo writes the profile of one DSO: give one --dso", NULL,
+	  false },
+	{ "report -i @FLAGS -j 0", 1,
+	  "expected -j N with N from 1 to 256, got '0'", NULL, false },
 	{ "ranges -i @FLAGS --use-offset=2", 1,
 	  "expected --use-offset=0|1, got '2'", NULL, false },
 	{ "ranges -i @FLAGS --base zz", 1,
@@ -128,6 +169,8 @@ static const struct opt_case cases[] = {
 	  "lines 4, samples 2, mmaps 0, malformed skipped 0", NULL, false },
 	{ "script -i @DATA -j 1 --no-progress --skip-bad", 0, NULL,
 	  NULL, false },
+	{ "script -i @FLAGS --skip-bad", 0, "skipped 0 malformed lines", NULL,
+	  false },
 	{ "script -i @DATA -j 1 --progress", 0, " MB (", NULL, false },
 	{ "script -i - -j 1 --progress", 0, " MB, ", "@DATA", false },
 	{ "annotate --no-pager -i @FLAGS --binary @GOLDEN --symfs / --progress",
@@ -162,6 +205,50 @@ static const struct opt_case cases[] = {
 	  "expected the .brprof magic, got another file", NULL, false },
 	{ "merge /nonexistent.brprof -o @S/m.brprof", 1,
 	  "/nonexistent.brprof: No such file or directory", NULL, false },
+	{ "autofdo -i @BRPROF --format=text", 1,
+	  "autofdo: the input has samples in 4 DSOs (multidso-pie, libc.so.6, libhot.so, ld-linux-x86-64.so.2): pick one with --dso NAME or --binary BIN\n",
+	  NULL, false },
+	{ "autofdo -i @FLAGS --format=text", 2,
+	  "flags.perfscript: nothing to profile: 10 blocks were skipped as 'no mapping'",
+	  NULL, false },
+	{ "ranges --no-pager -i @BRPROF --leading-ip-only", 1,
+	  "multidso.brprof: a .brprof holds llvm-profgen's profile of every sample of each DSO; --perf-event, --leading-ip-only and --base or --use-offset=0 without --dso need the input itself",
+	  NULL, false },
+	{ "autofdo -i @FLAGS --dso nosuch --format=text", 2,
+	  "/flags.perfscript (DSOs in it: none)\n", NULL, false },
+	{ "autofdo -i @DATA --dso @WL/libhot.so --format=text", 0,
+	  "autofdo: libhot.so: 1 functions, 0 inlined instances, ", NULL,
+	  false },
+	{ "autofdo -i @GPROF --format=text", 2,
+	  "autofdo: golden: golden: no such file", NULL, false },
+	{ "autofdo -i @FLAGS --binary @GOLDEN --format=text --debug-file /nonexistent/g.debug",
+	  2, "/nonexistent/g.debug: No such file or directory", NULL, false },
+	{ "autofdo -i @FLAGS --binary @GOLDEN --format=text --debug-file @WL/multidso-pie",
+	  2, "autofdo: golden: no sample has line info (", NULL, false },
+
+	/* programs record cannot run, a recorder it cannot find */
+	{ "record --engine=ptrace -o @S/p.data -- /nonexistent/prog", 1,
+	  "cannot run /nonexistent/prog: No such file or directory", NULL,
+	  false },
+	{ "record -o @S/q.data -- @S/notelf", 1,
+	  "/notelf: neither an ELF program nor a #! script", NULL, false },
+	{ "record -o @S/q.data -- @S/loop.sh", 1,
+	  "/loop.sh: more than 4 levels of #! interpreters", NULL, false },
+	{ "record -o @S/q.data -- @S/noint.sh", 1,
+	  "/noint.sh: No such file or directory", NULL, false },
+	{ "record -o @S/q.data -- @S/trunc.elf", 1,
+	  "/trunc.elf ran (status 255): see its message above", NULL, false },
+	{ "BLOCKRANGE_QEMU=/nonexistent/qemu record -o @S/q.data -- @GOLDEN", 1,
+	  "BLOCKRANGE_QEMU=/nonexistent/qemu: not an executable file", NULL,
+	  false },
+	{ "BLOCKRANGE_QEMU=@S/q'emu record --cpu max -o @S/q.data -- @GOLDEN", 1,
+	  "/q'emu: path not usable", NULL, false },
+	{ "BLOCKRANGE_QEMU_PLUGIN=/nonexistent/p.so record -o @S/q.data -- @GOLDEN",
+	  1, "BLOCKRANGE_QEMU_PLUGIN=/nonexistent/p.so: cannot read it", NULL,
+	  false },
+	{ "TMPDIR=/nonexistent record -o - -- @GOLDEN", 1,
+	  "cannot create a recording directory in /nonexistent: No such file or directory",
+	  NULL, false },
 
 	/* outputs that cannot be written */
 	{ "report -i @FLAGS --binary @GOLDEN -o /nonexistent/r.html", 1,
@@ -174,6 +261,12 @@ static const struct opt_case cases[] = {
 	  "/nonexistent/dir: No such file or directory", NULL, false },
 	{ "merge @BRPROF -o /nonexistent/m.brprof", 1,
 	  "/nonexistent/m.brprof: No such file or directory", NULL, false },
+	{ "autofdo -i @DATA --dso libhot.so -o /nonexistent/a.afdo", 1,
+	  "/nonexistent/a.afdo: No such file or directory", NULL, false },
+	{ "record --engine=ptrace -o @S/c.data --counts /nonexistent/c -- @GOLDEN",
+	  1, "/nonexistent/c: No such file or directory", NULL, false },
+	{ "record --engine=ptrace -o @S/c.data --counts /dev/full -- @GOLDEN",
+	  1, "/dev/full: No space left on device", NULL, false },
 	{ "annotate --no-pager -i @FLAGS --binary @GOLDEN", 1,
 	  "cannot write the output", NULL, FULL },
 	{ "script -i @FLAGS", 1, "cannot write the output", NULL, FULL },
@@ -193,6 +286,22 @@ static const struct opt_case cases[] = {
 	  "full.brprof: cannot write the profile: " TOO_LARGE, NULL, FULL },
 	{ "merge @BRPROF -o -", 1,
 	  "-: cannot write the profile: " TOO_LARGE, NULL, FULL },
+	{ "autofdo -i @DATA --dso libhot.so --format=text", 1,
+	  "stdout: cannot write the profile: " TOO_LARGE, NULL, FULL },
+	{ "autofdo -i @DATA --dso libhot.so -o @S/full.afdo", 1,
+	  "full.afdo: cannot write the profile: " TOO_LARGE, NULL, FULL },
+	/* /dev/full: opened, then every write fails */
+	{ "record --engine=ptrace --format=perfscript -o /dev/full -- @GOLDEN",
+	  1, "/dev/full: No space left on device", NULL, false },
+	{ "record --engine=ptrace --format=perfscript --depth 4 --period 1 -o /dev/full -- @WL/branches-nopie 8",
+	  1, "/dev/full: write error", NULL, false },
+	{ "record --engine=ptrace --depth 4 --period 1 -o /dev/full -- @WL/branches-nopie 8",
+	  1, "/dev/full: No space left on device", NULL, false },
+	{ "autofdo -i @DATA --dso libhot.so -o /dev/full", 1,
+	  "/dev/full: cannot write the profile: No space left on device", NULL,
+	  false },
+	{ "report -i @FLAGS --binary @GOLDEN -o /dev/full", 1,
+	  "/dev/full: cannot write the report", NULL, false },
 	/* a recording is written as NAME.tmp, renamed once complete */
 	{ "record --engine=ptrace -o @S/full.data -- @GOLDEN", 1,
 	  "full.data.tmp: " TOO_LARGE, NULL, FULL },
@@ -207,6 +316,7 @@ static const struct opt_case cases[] = {
 #define NR_CASES (sizeof(cases) / sizeof(cases[0]))
 
 static char golden[512], flags[512], data[600], brprof[600], sdir[400];
+static char gprof[512];
 
 /* @s with its @-words expanded (a static buffer). */
 static const char *expand(const char *s)
@@ -226,6 +336,10 @@ static const char *expand(const char *s)
 			v = data, skip = 5;
 		else if (!strncmp(s, "@BRPROF", 7))
 			v = brprof, skip = 7;
+		else if (!strncmp(s, "@GPROF", 6))
+			v = gprof, skip = 6;
+		else if (!strncmp(s, "@WL", 3))
+			v = env_path("BLOCKRANGE_WORKLOADS"), skip = 3;
 		else if (!strncmp(s, "@S", 2))
 			v = sdir, skip = 2;
 		if (v) {
@@ -238,6 +352,51 @@ static const char *expand(const char *s)
 	}
 	buf[n] = '\0';
 	return buf;
+}
+
+/* An executable file @name in the scratch directory holding @text. */
+static void program(const char *name, const char *text)
+{
+	char path[600];
+
+	snprintf(path, sizeof(path), "%s/%s", sdir, name);
+	spew(path, text);
+	ck_assert_int_eq(chmod(path, 0755), 0);
+}
+
+/* The programs record cannot run, and qemu-x86_64 by a name with a quote. */
+static void programs(void)
+{
+	char path[600], text[700], *p = getenv("PATH"), *dir, *save = NULL;
+
+	program("notelf", "echo not a program\n");
+	snprintf(text, sizeof(text), "#!%s/loop.sh\n", sdir);
+	program("loop.sh", text);
+	program("noint.sh", "#!/nonexistent/interpreter\n");
+	{
+		/* an x86-64 ELF header and nothing else */
+		static const unsigned char elf[64] = {
+			0x7f, 'E', 'L', 'F', 2, 1, 1, 0, [16] = 2, 0, 62, 0, 1,
+		};
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/trunc.elf", sdir);
+		f = fopen(path, "wb");
+		ck_assert(f && fwrite(elf, 1, sizeof(elf), f) == sizeof(elf));
+		ck_assert(!fclose(f) && !chmod(path, 0755));
+	}
+	snprintf(path, sizeof(path), "%s/q'emu", sdir);
+	unlink(path);
+	p = strdup(p ? p : "/usr/bin:/bin");
+	ck_assert_ptr_nonnull(p);
+	for (dir = strtok_r(p, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+		snprintf(text, sizeof(text), "%s/qemu-x86_64", dir);
+		if (!access(text, X_OK))
+			break;
+	}
+	ck_assert_msg(dir, "qemu-x86_64 not found in PATH");
+	ck_assert_int_eq(symlink(text, path), 0);
+	free(p);
 }
 
 /* The inputs: the golden program's files, a recording and its profile. */
@@ -256,6 +415,8 @@ static void setup(void)
 		 env_path("BLOCKRANGE_WORKLOADS"));
 	snprintf(flags, sizeof(flags), "%s/flags.perfscript",
 		 env_path("BLOCKRANGE_GOLDEN"));
+	snprintf(gprof, sizeof(gprof), "%s/golden.brprof",
+		 env_path("BLOCKRANGE_GOLDEN"));
 	scratch("options", sdir, sizeof(sdir));
 	ck_assert(!mkdir(sdir, 0777) || errno == EEXIST);
 	snprintf(data, sizeof(data), "%s/multidso.data", sdir);
@@ -264,6 +425,7 @@ static void setup(void)
 	snprintf(err, sizeof(err), "%s/setup.err", sdir);
 	ck_assert_int_eq(run_cmd(rec, out, err), 0);
 	ck_assert_int_eq(run_cmd(prof, out, err), 0);
+	programs();
 }
 
 /* A child that sends file @path into @fd (and closes it here). */
@@ -288,7 +450,7 @@ static pid_t feed(const char *path, int fd[2])
 
 /* In the child: stdin, stdout and stderr, and the file size limit. */
 static void child_io(const struct opt_case *c, const char *out, int in[2],
-		     int err[2])
+		     int err[2], char *env)
 {
 	int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 
@@ -307,6 +469,8 @@ static void child_io(const struct opt_case *c, const char *out, int in[2],
 
 		dup2(z, STDIN_FILENO);
 	}
+	if (env)
+		putenv(env);
 	if (c->full) {
 		struct rlimit rl = { 0, 0 };
 
@@ -324,7 +488,7 @@ static void child_io(const struct opt_case *c, const char *out, int in[2],
 static int run_case(const struct opt_case *c, const char *out,
 		    const char *errf)
 {
-	char *argv[64], *words, *w, *save = NULL;
+	char *argv[64], *words, *w, *save = NULL, *env = NULL;
 	int in[2] = { -1, -1 }, err[2], st;
 	pid_t feeder = -1, pid;
 	FILE *ef = fopen(errf, "w");
@@ -340,6 +504,10 @@ static int run_case(const struct opt_case *c, const char *out,
 	     w = strtok_r(NULL, " ", &save))
 		argv[k++] = w;
 	argv[k] = NULL;
+	if (k > 1 && argv[1][0] != '-' && strchr(argv[1], '=')) {
+		env = argv[1];
+		memmove(argv + 1, argv + 2, (k - 1) * sizeof(*argv));
+	}
 	ck_assert_int_eq(pipe(err), 0);
 	if (c->in) {
 		ck_assert_int_eq(pipe(in), 0);
@@ -349,7 +517,7 @@ static int run_case(const struct opt_case *c, const char *out,
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (!pid) {
-		child_io(c, out, in, err);
+		child_io(c, out, in, err, env);
 		execv(argv[0], argv);
 		_exit(127);
 	}
@@ -375,6 +543,7 @@ START_TEST(option_case)
 {
 	const struct opt_case *c = &cases[_i];
 	char out[600], err[600];
+	struct stat sb;
 	char *e;
 	int st;
 
@@ -388,6 +557,10 @@ START_TEST(option_case)
 	ck_assert_msg(!c->err || strstr(e, c->err),
 		      "blockrange %s: stderr lacks '%s':\n%s", expand(c->args),
 		      c->err, e);
+	/* an output that failed is removed only if it is a regular file */
+	ck_assert_msg(!stat("/dev/full", &sb) && S_ISCHR(sb.st_mode),
+		      "blockrange %s: /dev/full is no device any more",
+		      expand(c->args));
 	free(e);
 }
 END_TEST

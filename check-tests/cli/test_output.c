@@ -6,6 +6,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -271,6 +272,49 @@ START_TEST(json_escapes)
 }
 END_TEST
 
+/*
+ * A .brprof says whether its samples were of one event or several (flag
+ * 1 of the header's u32 at offset 36): golden's flags.perfscript is of
+ * cycles:u alone; with its second sample made an instructions:u one it is
+ * of two, also when the two samples go to two workers (-j 2, a unit of
+ * 64 bytes) whose resolvers are merged.
+ */
+START_TEST(brprof_mixed_events)
+{
+	static const char *const jobs[] = { "1", "2", "1" };
+	char gp[512], in[512], out[512], *txt, *p, *b;
+	char *argv[] = { (char *)env_path("BLOCKRANGE"), "profile", "-j",
+			 (char *)jobs[_i], "-i", in, "--binary", golden_bin,
+			 "-o", out, NULL };
+	uint32_t flags;
+	size_t len;
+
+	txt = slurp(gpath("flags.perfscript", gp, sizeof(gp)), NULL);
+	if (_i < 2) {
+		/* the second sample's event */
+		p = strstr(txt, "cycles:u:");
+		ck_assert_ptr_nonnull(p);
+		p = strstr(p + 1, "cycles:u:");
+		ck_assert_ptr_nonnull(p);
+		memmove(p + 15, p + 9, strlen(p + 9) + 1);
+		memcpy(p, "instructions:u:", 15);
+	}
+	scratch("mixed.perfscript", in, sizeof(in));
+	spew(in, txt);
+	scratch("mixed.brprof", out, sizeof(out));
+	if (_i == 1)
+		setenv("BLOCKRANGE_PAR_UNIT", "64", 1);
+	ck_assert_int_eq(run_cmd(argv, NULL, NULL), 0);
+	unsetenv("BLOCKRANGE_PAR_UNIT");
+	b = slurp(out, &len);
+	ck_assert_uint_ge(len, 40);
+	memcpy(&flags, b + 36, sizeof(flags));
+	ck_assert_uint_eq(flags & 1, _i < 2);
+	free(b);
+	free(txt);
+}
+END_TEST
+
 Suite *output_suite(void)
 {
 	Suite *s = suite_create("output");
@@ -288,6 +332,7 @@ Suite *output_suite(void)
 	tcase_add_test(t, annotate_unknown_symbol);
 	tcase_add_test(t, usage_errors);
 	tcase_add_test(t, json_escapes);
+	tcase_add_loop_test(t, brprof_mixed_events, 0, 3);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -29,6 +29,7 @@
 
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1604,6 +1605,230 @@ START_TEST(reader)
 }
 END_TEST
 
+/* The offset of record @n of @w (0: the header page, 1: the first record). */
+static size_t w_at(const struct wfile *w, int n)
+{
+	size_t off = QREC_HEADER_SIZE;
+
+	if (!n)
+		return 0;
+	while (--n) {
+		struct qrec_rec r;
+
+		memcpy(&r, w->buf + off, sizeof(r));
+		off += r.size;
+	}
+	return off;
+}
+
+/* Convert @dir, which must be refused with an error holding @want. */
+static void refused(const char *dir, bool exact, const char *out,
+		    const char *want)
+{
+	char err[4608];
+
+	ck_assert_msg(convert(dir, exact, out, err, sizeof(err)) == BR_EINPUT,
+		      "%s: accepted", dir);
+	ck_assert_msg(strstr(err, want), "%s: %s", dir, err);
+}
+
+/*
+ * More malformed recordings, each a field of one record of the valid
+ * sampled file changed (records: 1 COMM, 2 MAP, 3 SAMPLE, 4 END), and
+ * files and tables the reader cannot use.
+ */
+START_TEST(reader_records)
+{
+	char dir[512], out[512], calls[512], err[4608], path[700], *s;
+	struct wfile w;
+	static const struct {
+		const char *tag;
+		int rec;		/* the record patched (0: header) */
+		size_t off;		/* inside the record */
+		uint32_t val;
+		size_t off2;		/* a second field of it, if val2 */
+		uint32_t val2;
+		const char *want;
+	} bad[] = {
+		{ "pid", 0, offsetof(struct qrec_header, pid), 78, 0, 0,
+		  ": offset 0: expected the pid and image number of the file's name" },
+		{ "map-path", 2, 8 + offsetof(struct qrec_map, path_len), 5000, 0, 0,
+		  ": expected a path inside the record" },
+		{ "comm-short", 1, 4, 8, 0, 0,
+		  ": offset 4096: expected a whole task record" },
+		{ "sample-short", 3, 4, 8, 0, 0, ": expected a whole sample record" },
+		{ "sample-nr", 3, 8 + offsetof(struct qrec_sample, nr), 3, 0, 0,
+		  ": expected the sample's branches inside the record" },
+		{ "traces-short", 1, 0, QREC_TRACES, 4, 8,
+		  ": offset 4096: expected a whole traces record" },
+		{ "traces-nr", 1, 0, QREC_TRACES, 0, 0,
+		  ": offset 4096: expected the traces filling the record" },
+		{ "exec-short", 1, 0, QREC_EXEC, 4, 8,
+		  ": offset 4096: expected a whole exec record" },
+	};
+	size_t i;
+
+	qwl("calls", calls, sizeof(calls));
+	scratch("reader2.txt", out, sizeof(out));
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char tag[64];
+		size_t at;
+
+		snprintf(tag, sizeof(tag), "reader2-%s", bad[i].tag);
+		w_dir(tag, dir, sizeof(dir));
+		w_valid(&w, calls);
+		at = w_at(&w, bad[i].rec);
+		memcpy(w.buf + at + bad[i].off, &bad[i].val, 4);
+		if (bad[i].val2)
+			memcpy(w.buf + at + bad[i].off2, &bad[i].val2, 4);
+		w_save(&w, dir, "77.0.0.qrec");
+		refused(dir, false, out, bad[i].want);
+	}
+
+	/* a second thread's file describes mapping 1 with another range */
+	w_dir("reader2-remap", dir, sizeof(dir));
+	w_valid(&w, calls);
+	w_save(&w, dir, "77.0.0.qrec");
+	w_header(&w, QREC_SAMPLED, 77, 78);
+	{
+		struct qrec_map m = { .time = 1005, .id = 1, .start = 0x500000,
+				      .end = 0x501000 };
+
+		w_rec(&w, QREC_MAP, &m, sizeof(m), NULL, 0);
+	}
+	w_save(&w, dir, "77.0.1.qrec");
+	refused(dir, false, out, "77.0.1.qrec: offset 4096: expected a mapping id described once");
+
+	/* tables: shorter than their header, or not a table */
+	w_dir("reader2-table-short", dir, sizeof(dir));
+	memcpy(w.buf, QREC_TABLE_MAGIC, 8);
+	w.len = 10;
+	w_save(&w, dir, "77.0.0.qtab");
+	refused(dir, true, out, "77.0.0.qtab: offset 0: expected a table header of 64 bytes");
+	w_dir("reader2-table-magic", dir, sizeof(dir));
+	memset(w.buf, 0, 64);
+	memcpy(w.buf, QREC_MAGIC, 8);
+	w.len = 64;
+	w_save(&w, dir, "77.0.0.qtab");
+	refused(dir, true, out, "77.0.0.qtab: offset 0: expected a trace table whose slots fill the file");
+
+	/* no directory; a file that cannot be opened; one that cannot be mapped */
+	ck_assert_int_eq(convert("/nonexistent/rec", false, out, err, sizeof(err)),
+			 BR_ESYS);
+	ck_assert_str_eq(err, "/nonexistent/rec: No such file or directory");
+	w_dir("reader2-dangling", dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/77.0.0.qrec", dir);
+	ck_assert(!symlink("/nonexistent/77.0.0.qrec", path));
+	ck_assert_int_eq(convert(dir, false, out, err, sizeof(err)), BR_ESYS);
+	ck_assert_msg(strstr(err, "/77.0.0.qrec: No such file or directory"), "%s", err);
+	w_dir("reader2-dir", dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/77.0.0.qrec", dir);
+	ck_assert(!mkdir(path, 0755));
+	ck_assert_int_eq(convert(dir, false, out, err, sizeof(err)), BR_ESYS);
+	ck_assert_msg(strstr(err, "/77.0.0.qrec: No such device"), "%s", err);
+
+	/*
+	 * three files: the valid one, a second thread of it and a second
+	 * process, records of the same time in both threads' files and two
+	 * in one file: the text follows the files and their order
+	 */
+	w_dir("reader2-order", dir, sizeof(dir));
+	w_valid(&w, calls);
+	w_save(&w, dir, "77.0.0.qrec");
+	w_header(&w, QREC_SAMPLED, 77, 78);
+	{
+		struct qrec_task fk = { .time = 1001, .pid = 77, .ppid = 77,
+					.tid = 78, .ptid = 77 };
+		struct qrec_task ex = { .time = 1001, .pid = 77, .ppid = 77,
+					.tid = 78, .ptid = 78 };
+
+		w_rec(&w, QREC_FORK, &fk, sizeof(fk), NULL, 0);
+		w_rec(&w, QREC_EXIT, &ex, sizeof(ex), NULL, 0);
+	}
+	w_save(&w, dir, "77.0.1.qrec");
+	w_header(&w, QREC_SAMPLED, 79, 79);
+	{
+		struct qrec_comm c = { .time = 900, .pid = 79, .tid = 79, .exec = 1 };
+		struct qrec_end e = { .time = 1010, .pid = 79, .how = QREC_END_EXIT };
+
+		strcpy(c.comm, "other");
+		w_rec(&w, QREC_COMM, &c, sizeof(c), NULL, 0);
+		w_rec(&w, QREC_END, &e, sizeof(e), NULL, 0);
+	}
+	w_save(&w, dir, "79.0.0.qrec");
+	{
+		struct qrec_opts o;
+
+		memset(&o, 0, sizeof(o));
+		o.output = out;
+		o.format = RECORD_PERFSCRIPT;
+		o.fields = PSW_DEFAULT_FIELDS;
+		o.task_events = true;
+		o.depth = 32;
+		o.period = 1;
+		ck_assert_msg(!qrec_convert(&o, dir, err, sizeof(err)), "%s", err);
+	}
+	s = slurp(out, NULL);
+	{
+		static const char *const order[] = {
+			"PERF_RECORD_COMM exec: other:79/79\n",
+			"PERF_RECORD_COMM exec: calls:77/77\n",
+			"PERF_RECORD_FORK(77:78):(77:77)\n",
+			"PERF_RECORD_EXIT(77:78):(77:78)\n",
+			"PERF_RECORD_MMAP2 77/77: [0x401000(0x1000) @ 0x1000 00:00 ",
+			" 401006 0x401006/0x401018/-/-/-/0/  0x40100d/0x401005/-/-/-/0/ \n",
+		};
+		const char *at = s;
+
+		/* one line each, in this order (the sample's line is indented) */
+		for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+			const char *nl = strchr(at, '\n'), *p = strstr(at, order[i]);
+
+			ck_assert_msg(nl && p && p < nl + 1 && (i == 5 || p == at),
+				      "'%s' not next in:\n%s", order[i], s);
+			at = nl + 1;
+		}
+		ck_assert_msg(!*at, "more than expected:\n%s", s);
+	}
+	free(s);
+
+	/*
+	 * a mapping whose file is another one (the inode differs), no file,
+	 * or a part of calls without its executable segment keeps its whole
+	 * range: only calls's own segment is narrowed to
+	 */
+	for (i = 0; i < 3; i++) {
+		static const char *const tags[] = { "reader2-inode", "reader2-name",
+						    "reader2-data" };
+		size_t m;
+
+		w_dir(tags[i], dir, sizeof(dir));
+		w_valid(&w, calls);
+		m = w_at(&w, 2) + 8;
+		if (i == 1) {
+			/* a name, not a path: "xwork/..." */
+			w.buf[m + sizeof(struct qrec_map)] = 'x';
+		} else if (i == 0) {
+			uint64_t ino = 1;
+
+			memcpy(w.buf + m + offsetof(struct qrec_map, ino), &ino, 8);
+		} else {
+			uint64_t v[3] = { 0x402000, 0x403000, 0x2000 };
+
+			memcpy(w.buf + m + offsetof(struct qrec_map, start), v, sizeof(v));
+		}
+		w_save(&w, dir, "77.0.0.qrec");
+		ck_assert_msg(!convert(dir, false, out, err, sizeof(err)), "%s", err);
+		s = slurp(out, NULL);
+		ck_assert_msg(strstr(s, i == 2 ?
+				     "PERF_RECORD_MMAP2 77/77: [0x402000(0x1000) @ 0x2000 00:00 " :
+				     "PERF_RECORD_MMAP2 77/77: [0x400000(0x3000) @ 0 00:00 "),
+			      "%s: %s", tags[i], s);
+		free(s);
+	}
+}
+END_TEST
+
 Suite *qemu_record_suite(void)
 {
 	Suite *s = suite_create("qemu-record");
@@ -1616,6 +1841,7 @@ Suite *qemu_record_suite(void)
 	tcase_add_test(t, exact_outputs);
 	tcase_add_test(t, golden_both_engines);
 	tcase_add_test(t, reader);
+	tcase_add_test(t, reader_records);
 	tcase_add_test(t, decoder);
 	suite_add_tcase(s, t);
 	t = tcase_create("tasks");

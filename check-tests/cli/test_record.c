@@ -17,6 +17,8 @@
  *    the loops' conditions ran N + 1 and M + 1 times (the arguments), the
  *    comparator's first instruction and one libc instruction (the call
  *    site in qsort) as often as the program counted comparator calls.
+ *  - an unbounded ring (--depth 0) whose samples hold more than its first
+ *    size: each sample continues the previous one, none lost.
  *  - tasks: every thread's samples carry its pid/tid, the exec'ed child
  *    its own pid and the exec'ed binary's DSO; FORK, COMM (exec and
  *    prctl names) and EXIT as perf shows them.
@@ -583,6 +585,69 @@ START_TEST(tasks)
 }
 END_TEST
 
+/*
+ * --depth 0 with a period above the ring's first size (64): every sample
+ * holds every branch since the previous one plus that one's newest (its
+ * oldest entry), the first exactly @period, the last what was left; so
+ * the entries add up to the taken branches record reports plus the
+ * samples after the first.
+ */
+START_TEST(unbounded_ring)
+{
+	char bin[512], txt[512], errf[512], line[16384], prev[64] = "";
+	char *argv[] = { (char *)env_path("BLOCKRANGE"), "record",
+			 "--engine=ptrace", "--format=perfscript", "-o", txt,
+			 "--depth", "0", "--period", "100", "--", bin, "8", NULL };
+	unsigned long long taken = 0, samples = 0, entries = 0, n;
+	char *e, *p;
+	FILE *f;
+
+	wl("branches-nopie", bin, sizeof(bin));
+	scratch("unbounded.ps", txt, sizeof(txt));
+	scratch("unbounded.err", errf, sizeof(errf));
+	ck_assert_int_eq(run_cmd(argv, NULL, errf), 0);
+	e = slurp(errf, NULL);
+	p = strstr(e, " taken branches, ");
+	ck_assert_msg(p, "%s", e);
+	while (p > e && p[-1] != ' ')
+		p--;
+	taken = strtoull(p, NULL, 10);
+	ck_assert_msg(taken > 300, "%s", e);
+	f = fopen(txt, "r");
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f)) {
+		char *w, *save = NULL, *last = NULL, *first = NULL;
+
+		if (strstr(line, "PERF_RECORD_"))
+			continue;
+		n = 0;
+		/* the ip, then the entries, newest first */
+		for (w = strtok_r(line, " \n", &save); w;
+		     w = strtok_r(NULL, " \n", &save)) {
+			if (!strchr(w, '/'))
+				continue;
+			if (!n++)
+				first = w;
+			last = w;
+		}
+		ck_assert_msg(n == (samples ? 101 : 100) ||
+			      (n < 101 && entries + n == taken + samples),
+			      "sample %llu: %llu entries", samples, n);
+		/* its oldest entry is the previous sample's newest */
+		ck_assert_msg(!samples || !strcmp(last, prev),
+			      "sample %llu starts with %s, not %s", samples,
+			      last, prev);
+		snprintf(prev, sizeof(prev), "%s", first);
+		entries += n;
+		samples++;
+	}
+	fclose(f);
+	ck_assert_uint_gt(samples, 3);
+	ck_assert_uint_eq(entries, taken + samples - 1);
+	free(e);
+}
+END_TEST
+
 Suite *record_suite(void)
 {
 	Suite *s = suite_create("record");
@@ -595,6 +660,7 @@ Suite *record_suite(void)
 	tcase_add_test(t, round_trip_pipe);
 	tcase_add_test(t, round_trip_from_exec);
 	tcase_add_test(t, tasks);
+	tcase_add_test(t, unbounded_ring);
 	suite_add_tcase(s, t);
 	t = tcase_create("multi-dso");
 	tcase_set_timeout(t, 120);

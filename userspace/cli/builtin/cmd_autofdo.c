@@ -199,12 +199,8 @@ static int write_out(const struct args *a, const struct sp_profile *sp)
 	}
 	r = a->text ? sp_write_text(sp, f, err, sizeof(err)) :
 		      sp_write_extbinary(sp, f, err, sizeof(err));
-	if (!r && fflush(f)) {
-		snprintf(err, sizeof(err), "cannot write the profile: %s",
-			 strerror(errno));
-		r = BR_ESYS;
-	}
-	if (a->output && fclose(f) && !r) {
+	/* a file is closed whatever happened; stdout is flushed */
+	if ((a->output ? fclose(f) : fflush(f)) && !r) {
 		snprintf(err, sizeof(err), "cannot write the profile: %s",
 			 strerror(errno));
 		r = BR_ESYS;

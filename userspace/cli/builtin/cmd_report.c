@@ -4,8 +4,10 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "output/annotate.h"
@@ -148,6 +150,8 @@ static int report(const struct args *a)
 	char err[BR_ERR_MAX];
 	bool to_stdout = !strcmp(a->output, "-");
 	FILE *out = NULL;
+	struct stat st;
+	bool regular;
 	long size;
 	int r;
 
@@ -166,6 +170,8 @@ static int report(const struct args *a)
 			     strerror(errno));
 		goto out;
 	}
+	/* a failed report is removed, unless -o named a device or a FIFO */
+	regular = !to_stdout && !fstat(fileno(out), &st) && S_ISREG(st.st_mode);
 	memset(&ro, 0, sizeof(ro));
 	ro.input = cli_input_name(a->c.input);
 	ro.symbols = a->symbols;
@@ -183,9 +189,9 @@ static int report(const struct args *a)
 	if (!to_stdout && fclose(out) && !r)
 		r = cli_fail(CLI_EXIT_USAGE, "%s: %s", a->output,
 			     strerror(errno));
-	if (!to_stdout && r)
+	if (r && regular)
 		unlink(a->output);
-	else if (!to_stdout)
+	else if (!to_stdout && !r)
 		fprintf(stderr, "blockrange: wrote %s (%ld bytes)\n", a->output,
 			size);
 out:

@@ -387,11 +387,16 @@ static char *cache_path(const struct dso_registry *r, const struct dso *d,
 	return p;
 }
 
-/* The file's build-id matches the recorded one (or none was recorded). */
+/*
+ * The file's build-id matches the recorded one (or none was recorded);
+ * else what it has, for "FILE has ...": "build-id HEX", "no build-id" or
+ * "no build-id (not ELF)".
+ */
 static int id_check(const struct dso *d, const char *file, char *got,
 		    size_t gotsz)
 {
 	uint8_t id[BR_BUILD_ID_MAX];
+	char hex[BR_BUILD_ID_HEX];
 	int n;
 
 	if (!d->build_id_size)
@@ -399,10 +404,13 @@ static int id_check(const struct dso *d, const char *file, char *got,
 	n = eb_file_build_id(file, id);
 	if (n == (int)d->build_id_size && !memcmp(id, d->build_id, n))
 		return 1;
-	if (n > 0)
-		br_build_id_hex(id, (size_t)n, got);
-	else
-		snprintf(got, gotsz, "%s", n < 0 ? "not ELF" : "no build-id");
+	if (n > 0) {
+		br_build_id_hex(id, (size_t)n, hex);
+		snprintf(got, gotsz, "build-id %s", hex);
+	} else {
+		snprintf(got, gotsz, "%s", n < 0 ? "no build-id (not ELF)" :
+			 "no build-id");
+	}
 	return 0;
 }
 
@@ -444,7 +452,7 @@ static char *find_code(struct dso_registry *r, struct dso *d)
 			p = strdup(cand[i]);
 			goto out;
 		}
-		if (!mismatch && asprintf(&mismatch, "%s has build-id %s",
+		if (!mismatch && asprintf(&mismatch, "%s has %s",
 					  cand[i], got) < 0)
 			mismatch = NULL;
 	}
@@ -579,7 +587,8 @@ static int load_kallsyms(struct dso *d, const char *path, uint64_t *text)
 
 	*text = 0;
 	if (!f) {
-		set_why(d, DSO_NOT_FOUND, "%s: %s", path, strerror(errno));
+		/* named on the command line: unusable, said with its name */
+		set_why(d, DSO_UNUSABLE, "%s: %s", path, strerror(errno));
 		return BR_ESYS;
 	}
 	while (fgets(line, sizeof(line), f)) {
@@ -691,13 +700,13 @@ static enum dso_state load_kernel(struct dso_registry *r, struct dso *d)
 		uint64_t text;
 
 		if (!is_file(r->o.vmlinux)) {
-			set_why(d, DSO_NOT_FOUND, "%s: no such file",
+			set_why(d, DSO_UNUSABLE, "%s: no such file",
 				r->o.vmlinux);
 			return d->state;
 		}
 		if (!id_check(d, r->o.vmlinux, got, sizeof(got))) {
 			set_why(d, DSO_MISMATCH,
-				"%s has build-id %s, the profile recorded %s for the kernel",
+				"%s has %s, the profile recorded %s for the kernel",
 				r->o.vmlinux, got, hex);
 			return d->state;
 		}
