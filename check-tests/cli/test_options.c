@@ -6,8 +6,9 @@
  * only change how a run goes (--progress, --skip-bad, --symfs, --stats,
  * --start=entry), outputs that cannot be written (a directory that does
  * not exist; a full disk, which a file size limit of 0 stands in for: every
- * write to a regular file fails with EFBIG), and a profile written to a
- * FIFO.
+ * write to a regular file fails with EFBIG; tools/fullfs.so sets it in
+ * blockrange's main(), so that the coverage build still writes its
+ * counters at exit), and a profile written to a FIFO.
  */
 #define _GNU_SOURCE
 
@@ -18,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -207,6 +207,7 @@ static const struct opt_case cases[] = {
 #define NR_CASES (sizeof(cases) / sizeof(cases[0]))
 
 static char golden[512], flags[512], data[600], brprof[600], sdir[400];
+static char fullfs[600];
 
 /* @s with its @-words expanded (a static buffer). */
 static const char *expand(const char *s)
@@ -252,6 +253,8 @@ static void setup(void)
 
 	snprintf(golden, sizeof(golden), "%s/golden",
 		 env_path("BLOCKRANGE_WORKLOADS"));
+	snprintf(fullfs, sizeof(fullfs), "%s/fullfs.so",
+		 env_path("BLOCKRANGE_TOOLS"));
 	snprintf(bin, sizeof(bin), "%s/multidso-pie",
 		 env_path("BLOCKRANGE_WORKLOADS"));
 	snprintf(flags, sizeof(flags), "%s/flags.perfscript",
@@ -308,10 +311,15 @@ static void child_io(const struct opt_case *c, const char *out, int in[2],
 		dup2(z, STDIN_FILENO);
 	}
 	if (c->full) {
-		struct rlimit rl = { 0, 0 };
+		const char *o = getenv("ASAN_OPTIONS");
+		char asan[2048];
 
+		/* The limit comes with main() (see tools/fullfs.c). */
+		snprintf(asan, sizeof(asan), "%s%sverify_asan_link_order=0",
+			 o ? o : "", o && *o ? ":" : "");
 		signal(SIGXFSZ, SIG_IGN);
-		if (setrlimit(RLIMIT_FSIZE, &rl))
+		if (setenv("LD_PRELOAD", fullfs, 1) ||
+		    setenv("ASAN_OPTIONS", asan, 1))
 			_exit(126);
 	}
 }
