@@ -162,6 +162,11 @@ static const struct opt_case cases[] = {
 	  "expected the .brprof magic, got another file", NULL, false },
 	{ "merge /nonexistent.brprof -o @S/m.brprof", 1,
 	  "/nonexistent.brprof: No such file or directory", NULL, false },
+	{ "merge @S -o @S/m.brprof", 1,
+	  "options: expected a .brprof file, got a directory", NULL, false },
+	{ "merge - -o @S/m.brprof", 1,
+	  "<stdin>: expected a .brprof file, got a pipe or device", "@BRPROF",
+	  false },
 
 	/* outputs that cannot be written */
 	{ "report -i @FLAGS --binary @GOLDEN -o /nonexistent/r.html", 1,
