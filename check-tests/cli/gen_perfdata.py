@@ -62,6 +62,7 @@ A_EXCLUDE_HOST, A_EXCLUDE_GUEST, A_MMAP2, A_COMM_EXEC = 19, 20, 23, 24
 
 PERF_TYPE_HARDWARE, PERF_TYPE_SOFTWARE, PERF_TYPE_HW_CACHE, PERF_TYPE_RAW = \
     0, 1, 3, 4
+PERF_TYPE_BREAKPOINT = 5
 
 
 def flagword(bits, swap):
@@ -105,7 +106,7 @@ class Attr:
     def __init__(self, type=PERF_TYPE_HARDWARE, config=0, sample_type=0,
                  read_format=0, branch_sample_type=0, flags=None,
                  regs_user=0, regs_intr=0, size=128, ids=(), name=None,
-                 period=4000):
+                 period=4000, bp_type=0, bp_addr=0):
         self.type, self.config = type, config
         self.sample_type, self.read_format = sample_type, read_format
         self.branch_sample_type = branch_sample_type
@@ -113,6 +114,7 @@ class Attr:
         self.regs_user, self.regs_intr = regs_user, regs_intr
         self.size, self.ids, self.name = size, list(ids), name
         self.period = period
+        self.bp_type, self.bp_addr = bp_type, bp_addr
 
     def pack(self, w, size=None):
         size = size or self.size
@@ -121,7 +123,7 @@ class Attr:
         b = w.u32(self.type, size) + w.u64(self.config, self.period,
                                            self.sample_type, self.read_format)
         b += w.u64(flagword(fl, w.swap))
-        b += w.u32(0, 0) + w.u64(0, 0)                    # 56..72
+        b += w.u32(0, self.bp_type) + w.u64(self.bp_addr, 0)  # 48..72
         b += w.u64(self.branch_sample_type)                # 72..80
         b += w.u64(self.regs_user) + w.u32(0) + w.p('i', 0)    # 80..96
         b += w.u64(self.regs_intr)                         # 96..104
@@ -760,8 +762,8 @@ def scen_unknown(pd, with_unknown=True):
     pd.finished_round()
 
 
-def scen_noname(pd, flags, type=PERF_TYPE_HARDWARE, config=0):
-    a = base_attr(type=type, config=config, flags=flags, name=None)
+def scen_noname(pd, flags, type=PERF_TYPE_HARDWARE, config=0, **kw):
+    a = base_attr(type=type, config=config, flags=flags, name=None, **kw)
     pd.attrs = [a]
     pd.event_desc = False
     sidebands(pd, a, 1000)
@@ -816,6 +818,12 @@ SCENARIOS = {
     'name-sw': lambda pd: scen_noname(pd, dict(SID), PERF_TYPE_SOFTWARE, 1),
     'name-cache': lambda pd: scen_noname(pd, dict(SID), PERF_TYPE_HW_CACHE, 0x10002),
     'name-raw': lambda pd: scen_noname(pd, dict(SID), PERF_TYPE_RAW, 0x1c4),
+    'name-cacheacc': lambda pd: scen_noname(pd, dict(SID), PERF_TYPE_HW_CACHE, 0x0),
+    'name-cachebad': lambda pd: scen_noname(pd, dict(SID), PERF_TYPE_HW_CACHE, 0xff),
+    'name-bp': lambda pd: scen_noname(pd, dict(SID), PERF_TYPE_BREAKPOINT, 0),
+    'name-bpx': lambda pd: scen_noname(pd, {**SID, A_EXCLUDE_KERNEL: 1, A_EXCLUDE_HV: 1},
+                                       PERF_TYPE_BREAKPOINT, 0, bp_type=7, bp_addr=0x401234),
+    'name-type42': lambda pd: scen_noname(pd, dict(SID), 42, 0),
 }
 
 

@@ -150,11 +150,15 @@ void pd_attr_name(const struct pd_attr *a, char *buf, size_t bufsz)
 		snprintf(buf, bufsz, "tracepoint");
 		break;
 	case PERF_TYPE_BREAKPOINT:
-		snprintf(buf, bufsz, "breakpoint");
+		/* mem:ADDR:ACCESS, ACCESS some of r, w, x (perf 6.1) */
+		snprintf(buf, bufsz, "mem:0x%" PRIx64 ":%s%s%s", a->bp_addr,
+			 a->bp_type & 1 ? "r" : "", a->bp_type & 2 ? "w" : "",
+			 a->bp_type & 4 ? "x" : "");
 		break;
 	default:
+		/* perf 6.1 adds no modifiers to it */
 		snprintf(buf, bufsz, "unknown attr type: %" PRIu32, a->type);
-		break;
+		return;
 	}
 	/* Modifiers, as perf 6.1 prints them. */
 	n = strlen(buf);
@@ -283,6 +287,8 @@ static int parse_attr(const struct pd_decoder *d, const uint8_t *p,
 	a->sample_type = ld64(d->swap, p + 24);
 	a->read_format = ld64(d->swap, p + 32);
 	flags = ld64(d->swap, p + 40);
+	a->bp_type = ld32(d->swap, p + 52);
+	a->bp_addr = ld64(d->swap, p + 56);
 	if (len >= PERF_ATTR_SIZE_VER2)
 		a->branch_sample_type = ld64(d->swap, p + 72);
 	if (len >= 88)
