@@ -559,11 +559,10 @@ static int record_attr(const struct pd_decoder *d, uint32_t type,
 	return a;
 }
 
-/* struct sample_id at the end of a non-sample record. */
+/* struct sample_id at the end of a non-sample record: its time. */
 static int parse_sample_id(const struct pd_attr *a, const uint8_t *rec,
 			   size_t size, size_t fixed, bool swap,
-			   struct pd_record *out, int32_t *pid, int32_t *tid,
-			   uint32_t *cpu, char *err, size_t errsz)
+			   struct pd_record *out, char *err, size_t errsz)
 {
 	struct cur c;
 	uint64_t st = a->sample_type;
@@ -576,29 +575,11 @@ static int parse_sample_id(const struct pd_attr *a, const uint8_t *rec,
 			    fixed - HDR, a->id_hdr_size, size);
 	c = (struct cur){ rec, rec + size - a->id_hdr_size, rec + size, swap,
 			  err, errsz, 0 };
-	if (st & PERF_SAMPLE_TID) {
-		uint32_t p, t;
-
-		get32x2(&c, "sample_id pid/tid", &p, &t);
-		if (pid)
-			*pid = (int32_t)p;
-		if (tid)
-			*tid = (int32_t)t;
-	}
+	if (st & PERF_SAMPLE_TID)
+		skip(&c, 8, "sample_id pid/tid");
 	if (st & PERF_SAMPLE_TIME) {
 		out->time = get64(&c, "sample_id time");
 		out->has_time = true;
-	}
-	if (st & PERF_SAMPLE_ID)
-		get64(&c, "sample_id id");
-	if (st & PERF_SAMPLE_STREAM_ID)
-		get64(&c, "sample_id stream_id");
-	if (st & PERF_SAMPLE_CPU) {
-		uint32_t cp, res;
-
-		get32x2(&c, "sample_id cpu", &cp, &res);
-		if (cpu)
-			*cpu = cp;
 	}
 	return c.bad;
 }
@@ -827,8 +808,8 @@ static int decode_mmap(const struct pd_decoder *d, const struct pd_attr *a,
 	const uint8_t *p = rec + HDR;
 	size_t fixed = HDR + (type == PERF_RECORD_MMAP ? 32 : 64);
 	/* at least one byte of file name */
-	int r = parse_sample_id(a, rec, size, fixed + 1, d->swap, out, NULL,
-				NULL, NULL, err, errsz);
+	int r = parse_sample_id(a, rec, size, fixed + 1, d->swap, out, err,
+				errsz);
 
 	if (r)
 		return r;
@@ -880,8 +861,8 @@ static int decode_comm(const struct pd_decoder *d, const struct pd_attr *a,
 		       struct pd_record *out, char *err, size_t errsz)
 {
 	size_t fixed = HDR + 8;
-	int r = parse_sample_id(a, rec, size, fixed + 1, d->swap, out, NULL,
-				NULL, NULL, err, errsz);
+	int r = parse_sample_id(a, rec, size, fixed + 1, d->swap, out, err,
+				errsz);
 
 	if (r)
 		return r;
@@ -909,8 +890,8 @@ static int decode_task(const struct pd_decoder *d, const struct pd_attr *a,
 	uint32_t type = ld32(d->swap, rec);
 	const uint8_t *p = rec + HDR;
 	size_t fixed = HDR + 24;
-	int r = parse_sample_id(a, rec, size, fixed, d->swap, out, NULL, NULL,
-				NULL, err, errsz);
+	int r = parse_sample_id(a, rec, size, fixed, d->swap, out, err,
+				errsz);
 
 	if (r)
 		return r;
@@ -936,8 +917,8 @@ static int decode_lost(const struct pd_decoder *d, const struct pd_attr *a,
 {
 	uint32_t type = ld32(d->swap, rec);
 	size_t fixed = HDR + (type == PERF_RECORD_LOST ? 16 : 8);
-	int r = parse_sample_id(a, rec, size, fixed, d->swap, out, NULL, NULL,
-				NULL, err, errsz);
+	int r = parse_sample_id(a, rec, size, fixed, d->swap, out, err,
+				errsz);
 
 	if (r)
 		return r;
@@ -996,8 +977,7 @@ int pd_decode_record(const struct pd_decoder *d, const uint8_t *rec,
 		/* THROTTLE, AUX, SWITCH, KSYMBOL, ...: only their time. */
 		if (type < PERF_RECORD_MAX) {
 			int r = parse_sample_id(a, rec, size, HDR, d->swap,
-						out, NULL, NULL, NULL, err,
-						errsz);
+						out, err, errsz);
 
 			if (r)
 				return r;
