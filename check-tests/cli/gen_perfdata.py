@@ -106,7 +106,7 @@ class Attr:
     def __init__(self, type=PERF_TYPE_HARDWARE, config=0, sample_type=0,
                  read_format=0, branch_sample_type=0, flags=None,
                  regs_user=0, regs_intr=0, size=128, ids=(), name=None,
-                 period=4000, bp_type=0, bp_addr=0):
+                 period=4000, bp_type=0, bp_addr=0, size_field=None):
         self.type, self.config = type, config
         self.sample_type, self.read_format = sample_type, read_format
         self.branch_sample_type = branch_sample_type
@@ -115,12 +115,14 @@ class Attr:
         self.size, self.ids, self.name = size, list(ids), name
         self.period = period
         self.bp_type, self.bp_addr = bp_type, bp_addr
+        self.size_field = size_field    # attr.size as written (None: the size)
 
     def pack(self, w, size=None):
         size = size or self.size
         fl = {k: (2, v) if k == A_PRECISE else (1, v)
               for k, v in self.flags.items()}
-        b = w.u32(self.type, size) + w.u64(self.config, self.period,
+        sf = size if self.size_field is None else self.size_field
+        b = w.u32(self.type, sf) + w.u64(self.config, self.period,
                                            self.sample_type, self.read_format)
         b += w.u64(flagword(fl, w.swap))
         b += w.u32(0, self.bp_type) + w.u64(self.bp_addr, 0)  # 48..72
@@ -772,6 +774,33 @@ def scen_noname(pd, flags, type=PERF_TYPE_HARDWARE, config=0, **kw):
     pd.finished_round()
 
 
+def scen_attr0(pd):
+    """attr.size 0, which means the first attr of 64 bytes (VER0)."""
+    a = base_attr(size=64, size_field=0, branch_sample_type=0)
+    pd.attrs = [a]
+    sidebands(pd, a, 1000)
+    for i in range(2):
+        pd.add(sample(pd.w, a, {'ip': 0x401500 + i, 'pid': 100, 'tid': 100,
+                                'time': 7000 + i, 'br': entries(2 + i, 0x406000, i)}))
+    pd.finished_round()
+
+
+def scen_manyids(pd):
+    """An event with 21 ids written in decreasing order, one of them twice,
+    and a second event."""
+    st = S_IDENTIFIER | S_IP | S_TID | S_TIME | S_PERIOD | S_BRANCH_STACK
+    a = base_attr(sample_type=st, ids=[140 - i for i in range(20)] + [133],
+                  name='cycles:u')
+    b = base_attr(sample_type=st, config=1, ids=[200], name='instructions:u')
+    pd.attrs = [a, b]
+    sidebands(pd, a, 1000)
+    for i, ident in enumerate([121, 140, 200, 133]):
+        pd.add(sample(pd.w, b if ident == 200 else a,
+                      {'ip': 0x401600 + i, 'pid': 100, 'tid': 100, 'time': 8000 + i,
+                       'id': ident, 'br': entries(2, 0x407000, i)}))
+    pd.finished_round()
+
+
 def scen_attrrec(pd):
     """File mode with the attrs as HEADER_ATTR records in the data."""
     scen_multi(pd)
@@ -802,6 +831,8 @@ SCENARIOS = {
     'nocounters': lambda pd: scen_counters(pd, False),
     'buildid': scen_buildid,
     'rounds': scen_rounds,
+    'attr0': scen_attr0,
+    'manyids': scen_manyids,
     'notime': scen_notime,
     'nosidall': scen_nosidall,
     'unknown': scen_unknown,
@@ -839,6 +870,8 @@ def good(name):
 # fewer combinations (the test runtime).
 FEW = {'counters', 'nocounters', 'attr64', 'attr72', 'attr80', 'attr96', 'attr104', 'attr112', 'attr120',
        'attr128', 'attr136'}
+# perf 6.1 cannot read these in pipe mode (a HEADER_ATTR of attr.size 0).
+FILE_ONLY = {'attr0'}
 # perf 6.1 cannot read these (a bigger attr than it knows; a user record
 # type it does not know): their expected output is that of the twin.
 TWINS = {'attr136': 'attr128', 'unknown': 'unknownperf', 'counters': 'nocounters'}
@@ -847,7 +880,9 @@ TWINS = {'attr136': 'attr128', 'unknown': 'unknownperf', 'counters': 'nocounters
 def good_names():
     out = []
     for s in SCENARIOS:
-        if s in FEW:
+        if s in FILE_ONLY:
+            combos = [('file', 'le'), ('file', 'be')]
+        elif s in FEW:
             combos = [('file', 'le'), ('pipe', 'be')]
         elif s.startswith('name-'):
             combos = [('file', 'le')] + ([('file', 'be')] if s in ('name-u', 'name-ppp') else [])
@@ -958,6 +993,15 @@ def bad_cases():
     out['read-group-nr-huge'] = (
         PerfDataWith([rd], [rec(w, SAMPLE, MISC_USER, w.u64(0x401000, 1 << 33, 5, 11, 0))]),
         'A read group claiming 2^33 values.')
+    rt = base_attr(sample_type=S_IP | S_READ | S_BRANCH_STACK,
+                   read_format=F_GROUP | F_ID | F_TOTAL_TIME_ENABLED | F_TOTAL_TIME_RUNNING)
+    out['read-group-times'] = (
+        PerfDataWith([rt], [rec(w, SAMPLE, MISC_USER, w.u64(0x401000, 1, 5, 6))]),
+        'A read group of 1 value whose times take the bytes of that value.')
+    out['too-many-events'] = (
+        PerfDataWith([base_attr(size=64, branch_sample_type=0, ids=[i + 1]) for i in range(4097)],
+                     [rec(w, SAMPLE, MISC_USER, w.u64(0x401000))]),
+        'An attr section of 4097 events (at most 4096).')
     rw = base_attr(sample_type=S_IP | S_RAW | S_BRANCH_STACK)
     out['raw-size-overrun'] = (
         PerfDataWith([rw], [rec(w, SAMPLE, MISC_USER, w.u64(0x401000) + w.u32(4000, 0) + w.u64(0))]),
@@ -1109,6 +1153,8 @@ def more_bad_cases():
                          'An MMAP record of 24 bytes (no sample_id_all): its fields and name need more.')
     out['comm-no-nul'] = (_file_with(lambda pd, a: [rec(pd.w, COMM, 0, pd.w.u32(1, 1) + b'abcdefgh' + sample_id(pd.w, a, sid))]),
                           'A COMM record whose name has no NUL before its sample_id.')
+    out['comm-header-only'] = (_file_with(lambda pd, a: [rec(pd.w, COMM, 0, b'')], flags=nosid),
+                               'A COMM record of its header only (no sample_id_all).')
     out['lost-short'] = (_file_with(lambda pd, a: [rec(pd.w, LOST, 0, pd.w.u64(11))], flags=nosid),
                          'A LOST record with its id but not its count (no sample_id_all).')
     out['fork-short'] = (_file_with(lambda pd, a: [rec(pd.w, FORK, 0, pd.w.u32(1, 1))], flags=nosid),

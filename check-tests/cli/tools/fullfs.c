@@ -3,7 +3,7 @@
  * fullfs.so: a full disk for the CLI's write-error tests (test_options.c).
  * Preloaded (LD_PRELOAD) into blockrange, it lowers the soft file size
  * limit to 0 when main() starts, so that every write that would grow a
- * regular file fails with EFBIG (the test ignores SIGXFSZ), and raises it
+ * regular file fails with EFBIG (SIGXFSZ is ignored), and raises it
  * back to the hard limit when the program exits.  The coverage build's
  * runtime writes its counters after every exit handler (its .gcda files
  * would not survive a limit of 0): the handler is registered from main's
@@ -17,6 +17,7 @@
 #define _GNU_SOURCE
 
 #include <dlfcn.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -45,7 +46,7 @@ static void unlimit(void)
 
 static int full_main(int argc, char **argv, char **envp)
 {
-	if (atexit(unlimit))
+	if (atexit(unlimit) || signal(SIGXFSZ, SIG_IGN) == SIG_ERR)
 		_exit(126);
 	set_soft(1);
 	return real_main(argc, argv, envp);
