@@ -1153,6 +1153,12 @@ def more_bad_cases():
                          'An MMAP record of 24 bytes (no sample_id_all): its fields and name need more.')
     out['comm-no-nul'] = (_file_with(lambda pd, a: [rec(pd.w, COMM, 0, pd.w.u32(1, 1) + b'abcdefgh' + sample_id(pd.w, a, sid))]),
                           'A COMM record whose name has no NUL before its sample_id.')
+    out['no-samples'] = (_file_with(lambda pd, a: [comm_rec(pd.w, a, {'pid': 100, 'tid': 100, 'comm': 'prog',
+                                                                    'exec': 1, 'time': 1000})]),
+                         'A COMM record and no sample (test_options.c: nothing to annotate).')
+    out['no-branch-stacks'] = (_file_with(lambda pd, a: [sample(pd.w, a, {'ip': 0x401000, 'time': 10})],
+                                          sample_type=S_IP | S_TID | S_TIME | S_PERIOD, branch_sample_type=0),
+                               'Samples without branch stacks (test_options.c: nothing to annotate).')
     out['comm-header-only'] = (_file_with(lambda pd, a: [rec(pd.w, COMM, 0, b'')], flags=nosid),
                                'A COMM record of its header only (no sample_id_all).')
     out['lost-short'] = (_file_with(lambda pd, a: [rec(pd.w, LOST, 0, pd.w.u64(11))], flags=nosid),

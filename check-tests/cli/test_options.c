@@ -29,7 +29,8 @@
  * @args: blockrange's arguments, split at blanks, with these @-words:
  * @GOLDEN the golden program, @FLAGS its perf script text, @DATA a
  * perf.data of the three-DSO program, @BRPROF a .brprof of @DATA, @S the
- * scratch directory of this suite.  @in: stdin comes through a pipe from
+ * scratch directory of this suite, @PDBAD the generated perf.data files
+ * of test_perfdata.c's hostile corpus.  @in: stdin comes through a pipe from
  * this file (NULL: /dev/null).  @err: a text stderr must hold (NULL:
  * anything).  @full: no file can grow (stdout is a scratch file, so
  * writing it fails too).
@@ -122,6 +123,8 @@ static const struct opt_case cases[] = {
 	{ "help bogus", 1, "got 'bogus'", NULL, false },
 	{ "", 1, "usage: blockrange", NULL, false },
 	{ "help", 0, NULL, NULL, false },
+	{ "annotate --no-pager -i @FLAGS --binary @GOLDEN --color=auto", 0,
+	  "1 DSO annotated", NULL, false },
 
 	/* options that change how a run goes, not what it writes */
 	{ "script -i @FLAGS --stats", 0,
@@ -158,6 +161,12 @@ static const struct opt_case cases[] = {
 	  "nothing to export: ", NULL, false },
 	{ "ranges --no-pager -i @DATA --dso nosuch", 2, "nothing to profile: ",
 	  NULL, false },
+	{ "annotate --no-pager -i @PDBAD/no-samples.data", 2,
+	  "no-samples.data: nothing to annotate: expected samples, got none\n",
+	  NULL, false },
+	{ "annotate --no-pager -i @PDBAD/no-branch-stacks.data", 2,
+	  "no-branch-stacks.data: nothing to annotate: expected samples with branch stacks (perf record -b), got none\n",
+	  NULL, false },
 	{ "merge @FLAGS -o @S/m.brprof", 2,
 	  "expected the .brprof magic, got another file", NULL, false },
 	{ "merge /nonexistent.brprof -o @S/m.brprof", 1,
@@ -182,6 +191,8 @@ static const struct opt_case cases[] = {
 	{ "annotate --no-pager -i @FLAGS --binary @GOLDEN", 1,
 	  "cannot write the output", NULL, FULL },
 	{ "script -i @FLAGS", 1, "cannot write the output", NULL, FULL },
+	{ "help annotate", 1, "blockrange: cannot write the manual page",
+	  NULL, FULL },
 	{ "script -i @DATA --dump-events", 1, "cannot write the output", NULL,
 	  FULL },
 	{ "ranges --no-pager -i @FLAGS --binary @GOLDEN", 1,
@@ -247,6 +258,8 @@ static const char *expand(const char *s)
 			v = data, skip = 5;
 		else if (!strncmp(s, "@BRPROF", 7))
 			v = brprof, skip = 7;
+		else if (!strncmp(s, "@PDBAD", 6))
+			v = env_path("BLOCKRANGE_PD_BAD"), skip = 6;
 		else if (!strncmp(s, "@S", 2))
 			v = sdir, skip = 2;
 		if (v) {
