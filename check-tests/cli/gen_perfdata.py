@@ -1159,6 +1159,14 @@ def more_bad_cases():
     out['no-branch-stacks'] = (_file_with(lambda pd, a: [sample(pd.w, a, {'ip': 0x401000, 'time': 10})],
                                           sample_type=S_IP | S_TID | S_TIME | S_PERIOD, branch_sample_type=0),
                                'Samples without branch stacks (test_options.c: nothing to annotate).')
+    aux = lambda pd, size: rec(pd.w, AUXTRACE, 0, pd.w.u64(size, 0, 0) + pd.w.u32(0, 1, 0, 0))
+    out['auxtrace-past-end'] = (_file_with(lambda pd, a: [aux(pd, 1 << 40) + b'x' * 64]),
+                                'An AUXTRACE record whose payload (2^40 bytes) runs past the end of the data section.')
+    out['auxtrace-then-size-zero'] = (_file_with(lambda pd, a: [aux(pd, 16) + b'y' * 16
+                                                                + pd.w.u32(COMM) + pd.w.p('HH', 0, 0)]),
+                                      'An AUXTRACE record with a payload of 16 bytes, then a record of size 0.')
+    out['tracing-data-short'] = (_file_with(lambda pd, a: [rec(pd.w, HEADER_TRACING_DATA, 0, b'')]),
+                                 'A TRACING_DATA record without its size (file mode).')
     out['comm-header-only'] = (_file_with(lambda pd, a: [rec(pd.w, COMM, 0, b'')], flags=nosid),
                                'A COMM record of its header only (no sample_id_all).')
     out['lost-short'] = (_file_with(lambda pd, a: [rec(pd.w, LOST, 0, pd.w.u64(11))], flags=nosid),
