@@ -30,7 +30,8 @@
  * @GOLDEN the golden program, @FLAGS its perf script text, @DATA a
  * perf.data of the three-DSO program, @BRPROF a .brprof of @DATA, @S the
  * scratch directory of this suite, @PDBAD the generated perf.data files
- * of test_perfdata.c's hostile corpus.  @in: stdin comes through a pipe from
+ * of test_perfdata.c's hostile corpus, @BAD the hostile perf script corpus
+ * (bad-input/).  @in: stdin comes through a pipe from
  * this file (NULL: /dev/null).  @err: a text stderr must hold (NULL:
  * anything).  @full: no file can grow (stdout is a scratch file, so
  * writing it fails too).
@@ -131,6 +132,10 @@ static const struct opt_case cases[] = {
 	  "lines 4, samples 2, mmaps 0, malformed skipped 0", NULL, false },
 	{ "script -i @DATA -j 1 --no-progress --skip-bad", 0, NULL,
 	  NULL, false },
+	{ "script --skip-bad -i @BAD/cycles-garbage.perfscript", 0,
+	  "blockrange: skipped 1 malformed line\n", NULL, false },
+	{ "annotate --no-pager --no-progress -i @FLAGS --binary @GOLDEN", 0,
+	  "1 DSO annotated", NULL, false },
 	{ "script -i @DATA -j 1 --progress", 0, " MB (", NULL, false },
 	{ "script -i - -j 1 --progress", 0, " MB, ", "@DATA", false },
 	{ "annotate --no-pager -i @FLAGS --binary @GOLDEN --symfs / --progress",
@@ -160,6 +165,9 @@ static const struct opt_case cases[] = {
 	{ "bolt -i @DATA --dso nosuch", 2,
 	  "nothing to export: ", NULL, false },
 	{ "ranges --no-pager -i @DATA --dso nosuch", 2, "nothing to profile: ",
+	  NULL, false },
+	{ "annotate --no-pager -i @DATA --symbol nosuch", 2,
+	  "blockrange: expected a function symbol of the profiled DSOs for --symbol, got 'nosuch'\n",
 	  NULL, false },
 	{ "annotate --no-pager -i @PDBAD/no-samples.data", 2,
 	  "no-samples.data: nothing to annotate: expected samples, got none\n",
@@ -258,6 +266,8 @@ static const char *expand(const char *s)
 			v = data, skip = 5;
 		else if (!strncmp(s, "@BRPROF", 7))
 			v = brprof, skip = 7;
+		else if (!strncmp(s, "@BAD", 4))
+			v = env_path("BLOCKRANGE_BADINPUT"), skip = 4;
 		else if (!strncmp(s, "@PDBAD", 6))
 			v = env_path("BLOCKRANGE_PD_BAD"), skip = 6;
 		else if (!strncmp(s, "@S", 2))
