@@ -669,6 +669,22 @@ def scen_compressed(pd):
     pd.finished_round()
 
 
+def scen_compressedbig(pd):
+    """One COMPRESSED record of 2048 samples of 128 bytes: 256 KiB once
+    decompressed, the reader's first buffer to the byte."""
+    a = base_attr(sample_type=S_IP | S_TID | S_TIME | S_PERIOD | S_RAW | S_BRANCH_STACK)
+    pd.attrs = [a]
+    w = pd.w
+    sidebands(pd, a, 1000)
+    plain = [sample(w, a, {'ip': 0x401700 + i % 64, 'pid': 100, 'tid': 100,
+                           'time': 9000 + i, 'br': entries(3, 0x407000, i % 5),
+                           'raw': b'abcd'})
+             for i in range(2048)]
+    assert all(len(x) == 128 for x in plain)
+    pd.recs += pd.compress([b''.join(plain)])
+    pd.finished_round()
+
+
 def scen_buildid(pd):
     """HEADER_BUILD_ID table and MMAP2 records in the build-id form."""
     a = base_attr()
@@ -827,6 +843,7 @@ SCENARIOS = {
     'attr136': lambda pd: scen_attrsize(pd, 136),
     'newfields': scen_newfields,
     'compressed': scen_compressed,
+    'compressedbig': scen_compressedbig,
     'counters': scen_counters,
     'nocounters': lambda pd: scen_counters(pd, False),
     'buildid': scen_buildid,
@@ -868,7 +885,7 @@ def good(name):
 
 # Scenarios whose content does not depend on the mode or byte order get
 # fewer combinations (the test runtime).
-FEW = {'counters', 'nocounters', 'attr64', 'attr72', 'attr80', 'attr96', 'attr104', 'attr112', 'attr120',
+FEW = {'counters', 'nocounters', 'compressedbig', 'attr64', 'attr72', 'attr80', 'attr96', 'attr104', 'attr112', 'attr120',
        'attr128', 'attr136'}
 # perf 6.1 cannot read these in pipe mode (a HEADER_ATTR of attr.size 0).
 FILE_ONLY = {'attr0'}
