@@ -129,6 +129,13 @@ $(CLI_OUT)/tools/failalloc.so: $(CLI_TESTS)/tools/failalloc.c \
 	gcc -std=c11 -Wall -Wextra -Werror -O2 -fPIC -shared -o $@ $< \
 		-ldl -pthread
 
+# The full disk of test_options.c, preloaded into blockrange: not
+# instrumented either.
+$(CLI_OUT)/tools/fullfs.so: $(CLI_TESTS)/tools/fullfs.c \
+		$(TOP)/userspace/cli.mk
+	@mkdir -p $(@D)
+	gcc -std=c11 -Wall -Wextra -Werror -O2 -fPIC -shared -o $@ $< -ldl
+
 # Its symbols exported in .dynsym too, for the .dynsym-only lookup test.
 $(CLI_OUT)/wl/sortsearch-rdynamic: $(CLI_TESTS)/workloads/sortsearch.c
 	@mkdir -p $(@D)
@@ -178,6 +185,7 @@ check-cli: deps $(CLI_BIN) $(CLI_CHECK_BIN) $(CLI_WL) $(CLI_OUT)/wl/golden \
 		$(CLI_OUT)/wl/sortsearch-rdynamic $(CLI_OUT)/wl/golden-vmlinux \
 		$(CLI_BADGEN)/.stamp $(CLI_OUT)/tools/pdreloc \
 		$(CLI_OUT)/tools/failalloc.so \
+		$(CLI_OUT)/tools/fullfs.so \
 		$(CLI_OUT)/wl/multidso-nopie $(CLI_OUT)/wl/multidso-pie
 	$(MAKE) --no-print-directory -O -j$(CLI_CHECK_JOBS) \
 		check-cli-part-a check-cli-part-b check-cli-dsos-nopie \

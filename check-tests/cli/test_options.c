@@ -6,8 +6,9 @@
  * only change how a run goes (--progress, --skip-bad, --symfs, --stats,
  * --start=entry), outputs that cannot be written (a directory that does
  * not exist; a full disk, which a file size limit of 0 stands in for: every
- * write to a regular file fails with EFBIG), and a profile written to a
- * FIFO.
+ * write to a regular file fails with EFBIG; tools/fullfs.so sets it in
+ * blockrange's main(), so that the coverage build still writes its
+ * counters at exit), and a profile written to a FIFO.
  */
 #define _GNU_SOURCE
 
@@ -18,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -29,15 +29,17 @@
  * @args: blockrange's arguments, split at blanks, with these @-words:
  * @GOLDEN the golden program, @FLAGS its perf script text, @GPROF its
  * .brprof, @DATA a perf.data of the three-DSO program, @BRPROF a .brprof
- * of @DATA, @WL the workloads' directory, @S the scratch directory of
- * this suite, where setup() makes @S/notelf (executable text),
- * @S/loop.sh (a #! script naming itself as its interpreter), @S/noint.sh
- * (one naming a missing interpreter), @S/trunc.elf (an x86-64 ELF header
- * alone) and @S/q'emu (qemu-x86_64 by a name with a quote).  A first word VAR=VALUE is set in the environment of the
- * run, as a shell does.  @in: stdin comes through a pipe from this file
- * (NULL: /dev/null).  @err: a text stderr must hold (NULL: anything).
- * @full: no file can grow (stdout is a scratch file, so writing it fails
- * too).
+ * of @DATA, @WL the workloads' directory, @PDBAD the generated perf.data
+ * files of test_perfdata.c's hostile corpus, @BAD the hostile perf script
+ * corpus (bad-input/), @S the scratch directory of this suite, where
+ * setup() makes @S/notelf (executable text), @S/loop.sh (a #! script
+ * naming itself as its interpreter), @S/noint.sh (one naming a missing
+ * interpreter), @S/trunc.elf (an x86-64 ELF header alone) and @S/q'emu
+ * (qemu-x86_64 by a name with a quote).  A first word VAR=VALUE is set in
+ * the environment of the run, as a shell does.  @in: stdin comes through
+ * a pipe from this file (NULL: /dev/null).  @err: a text stderr must hold
+ * (NULL: anything).  @full: no file can grow (stdout is a scratch file, so
+ * writing it fails too).
  */
 struct opt_case {
 	const char *args;
@@ -163,6 +165,8 @@ static const struct opt_case cases[] = {
 	{ "help bogus", 1, "got 'bogus'", NULL, false },
 	{ "", 1, "usage: blockrange", NULL, false },
 	{ "help", 0, NULL, NULL, false },
+	{ "annotate --no-pager -i @FLAGS --binary @GOLDEN --color=auto", 0,
+	  "1 DSO annotated", NULL, false },
 
 	/* options that change how a run goes, not what it writes */
 	{ "script -i @FLAGS --stats", 0,
@@ -171,6 +175,10 @@ static const struct opt_case cases[] = {
 	  NULL, false },
 	{ "script -i @FLAGS --skip-bad", 0, "skipped 0 malformed lines", NULL,
 	  false },
+	{ "script --skip-bad -i @BAD/cycles-garbage.perfscript", 0,
+	  "blockrange: skipped 1 malformed line\n", NULL, false },
+	{ "annotate --no-pager --no-progress -i @FLAGS --binary @GOLDEN", 0,
+	  "1 DSO annotated", NULL, false },
 	{ "script -i @DATA -j 1 --progress", 0, " MB (", NULL, false },
 	{ "script -i - -j 1 --progress", 0, " MB, ", "@DATA", false },
 	{ "annotate --no-pager -i @FLAGS --binary @GOLDEN --symfs / --progress",
@@ -200,6 +208,15 @@ static const struct opt_case cases[] = {
 	{ "bolt -i @DATA --dso nosuch", 2,
 	  "nothing to export: ", NULL, false },
 	{ "ranges --no-pager -i @DATA --dso nosuch", 2, "nothing to profile: ",
+	  NULL, false },
+	{ "annotate --no-pager -i @DATA --symbol nosuch", 2,
+	  "blockrange: expected a function symbol of the profiled DSOs for --symbol, got 'nosuch'\n",
+	  NULL, false },
+	{ "annotate --no-pager -i @PDBAD/no-samples.data", 2,
+	  "no-samples.data: nothing to annotate: expected samples, got none\n",
+	  NULL, false },
+	{ "annotate --no-pager -i @PDBAD/no-branch-stacks.data", 2,
+	  "no-branch-stacks.data: nothing to annotate: expected samples with branch stacks (perf record -b), got none\n",
 	  NULL, false },
 	{ "merge @FLAGS -o @S/m.brprof", 2,
 	  "expected the .brprof magic, got another file", NULL, false },
@@ -249,6 +266,11 @@ static const struct opt_case cases[] = {
 	{ "TMPDIR=/nonexistent record -o - -- @GOLDEN", 1,
 	  "cannot create a recording directory in /nonexistent: No such file or directory",
 	  NULL, false },
+	{ "merge @S -o @S/m.brprof", 1,
+	  "options: expected a .brprof file, got a directory", NULL, false },
+	{ "merge - -o @S/m.brprof", 1,
+	  "<stdin>: expected a .brprof file, got a pipe or device", "@BRPROF",
+	  false },
 
 	/* outputs that cannot be written */
 	{ "report -i @FLAGS --binary @GOLDEN -o /nonexistent/r.html", 1,
@@ -270,6 +292,8 @@ static const struct opt_case cases[] = {
 	{ "annotate --no-pager -i @FLAGS --binary @GOLDEN", 1,
 	  "cannot write the output", NULL, FULL },
 	{ "script -i @FLAGS", 1, "cannot write the output", NULL, FULL },
+	{ "help annotate", 1, "blockrange: cannot write the manual page",
+	  NULL, FULL },
 	{ "script -i @DATA --dump-events", 1, "cannot write the output", NULL,
 	  FULL },
 	{ "ranges --no-pager -i @FLAGS --binary @GOLDEN", 1,
@@ -302,6 +326,21 @@ static const struct opt_case cases[] = {
 	  false },
 	{ "report -i @FLAGS --binary @GOLDEN -o /dev/full", 1,
 	  "/dev/full: cannot write the report", NULL, false },
+	{ "profile -i @FLAGS --binary @GOLDEN -o /", 1,
+	  "blockrange: /: Is a directory", NULL, false },
+	{ "ranges --no-pager -i @DATA -o @BRPROF", 1,
+	  "multidso.brprof/multidso-pie.rawprof: Not a directory", NULL, false },
+	{ "ranges --no-pager -i @DATA -o @S/full-ranges", 1,
+	  "full-ranges/multidso-pie.rawprof: cannot write the profile", NULL,
+	  FULL },
+	{ "record --engine=ptrace -o /dev/stderr -- @GOLDEN", 1,
+	  "/dev/stderr: expected a seekable file for perf.data (use - for pipe mode), got Illegal seek",
+	  NULL, false },
+	{ "record --engine=ptrace --format=perfscript -o @S/sc.ps --script-copy /nonexistent/c.ps -- @GOLDEN",
+	  1, "blockrange record: /nonexistent/c.ps: No such file or directory",
+	  NULL, false },
+	{ "record --engine=ptrace --format=perfscript -o - -- @GOLDEN", 1,
+	  "blockrange record: <stdout>: " TOO_LARGE, NULL, FULL },
 	/* a recording is written as NAME.tmp, renamed once complete */
 	{ "record --engine=ptrace -o @S/full.data -- @GOLDEN", 1,
 	  "full.data.tmp: " TOO_LARGE, NULL, FULL },
@@ -317,6 +356,7 @@ static const struct opt_case cases[] = {
 
 static char golden[512], flags[512], data[600], brprof[600], sdir[400];
 static char gprof[512];
+static char fullfs[600];
 
 /* @s with its @-words expanded (a static buffer). */
 static const char *expand(const char *s)
@@ -340,6 +380,10 @@ static const char *expand(const char *s)
 			v = gprof, skip = 6;
 		else if (!strncmp(s, "@WL", 3))
 			v = env_path("BLOCKRANGE_WORKLOADS"), skip = 3;
+		else if (!strncmp(s, "@BAD", 4))
+			v = env_path("BLOCKRANGE_BADINPUT"), skip = 4;
+		else if (!strncmp(s, "@PDBAD", 6))
+			v = env_path("BLOCKRANGE_PD_BAD"), skip = 6;
 		else if (!strncmp(s, "@S", 2))
 			v = sdir, skip = 2;
 		if (v) {
@@ -411,6 +455,8 @@ static void setup(void)
 
 	snprintf(golden, sizeof(golden), "%s/golden",
 		 env_path("BLOCKRANGE_WORKLOADS"));
+	snprintf(fullfs, sizeof(fullfs), "%s/fullfs.so",
+		 env_path("BLOCKRANGE_TOOLS"));
 	snprintf(bin, sizeof(bin), "%s/multidso-pie",
 		 env_path("BLOCKRANGE_WORKLOADS"));
 	snprintf(flags, sizeof(flags), "%s/flags.perfscript",
@@ -472,10 +518,15 @@ static void child_io(const struct opt_case *c, const char *out, int in[2],
 	if (env)
 		putenv(env);
 	if (c->full) {
-		struct rlimit rl = { 0, 0 };
+		const char *o = getenv("ASAN_OPTIONS");
+		char asan[2048];
 
+		/* The limit comes with main() (see tools/fullfs.c). */
+		snprintf(asan, sizeof(asan), "%s%sverify_asan_link_order=0",
+			 o ? o : "", o && *o ? ":" : "");
 		signal(SIGXFSZ, SIG_IGN);
-		if (setrlimit(RLIMIT_FSIZE, &rl))
+		if (setenv("LD_PRELOAD", fullfs, 1) ||
+		    setenv("ASAN_OPTIONS", asan, 1))
 			_exit(126);
 	}
 }

@@ -4,7 +4,8 @@
  * built non-PIE and PIE), recorded with `blockrange record`:
  *  - parity: `blockrange ranges` is byte-for-byte llvm-profgen-19's raw
  *    profile of the same script, for a sampled recording (depth 32, period
- *    7: overlapping stacks, as LBR gives) and for a full trace;
+ *    7: overlapping stacks, as LBR gives, and also with --leading-ip-only
+ *    of both) and for a full trace;
  *  - exactness: for a full trace (depth 0 = unbounded, period 1), the
  *    coverage annotate computes for every instruction equals the number of
  *    times single-stepping executed it.  The only instructions no block can
@@ -123,6 +124,34 @@ START_TEST(parity)
 	/* Not a vacuous comparison. */
 	nranges = strtoul(a, NULL, 10);
 	ck_assert_msg(nranges >= 10, "only %lu ranges", nranges);
+	free(a);
+	free(b);
+	if (c)
+		return;
+	/* One ip-ip range per sample: --leading-ip-only of both. */
+	{
+		char *argv[] = { (char *)env_path("BLOCKRANGE"), "ranges",
+				 "--perfscript", ps, "--binary", bin,
+				 "--leading-ip-only", NULL };
+
+		ck_assert_int_eq(run_cmd(argv, ours, errf), 0);
+	}
+	{
+		char *argv[] = { (char *)env_path("LLVM_PROFGEN"),
+				 "--format=text", psarg, binarg, outarg,
+				 "--skip-symbolization", "--leading-ip-only",
+				 NULL };
+
+		ck_assert_msg(run_cmd(argv, NULL, errf) == 0,
+			      "%s failed (see %s)", argv[0], errf);
+	}
+	a = slurp(ours, NULL);
+	b = slurp(theirs, NULL);
+	ck_assert_msg(!strcmp(a, b),
+		      "%s-%s --leading-ip-only: %s and %s differ",
+		      workloads[w].name, variants[v], ours, theirs);
+	nranges = strtoul(a, NULL, 10);
+	ck_assert_msg(nranges >= 5, "only %lu leading IPs", nranges);
 	free(a);
 	free(b);
 }

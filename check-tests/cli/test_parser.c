@@ -94,6 +94,16 @@ START_TEST(gen_spec_field)
 }
 END_TEST
 
+/* Hex digits in upper case are read too. */
+START_TEST(gen_upper_hex)
+{
+	ok_sample("  40AB 0x40AB/0x4005Fe/P/-/-/9", 1);
+	ck_assert_uint_eq(pl.sample.ip, 0x40ab);
+	ck_assert_uint_eq(E(0).from, 0x40ab);
+	ck_assert_uint_eq(E(0).to, 0x4005fe);
+}
+END_TEST
+
 /* TYPE without SPEC (7 fields), and an empty TYPE from a trailing '/'. */
 START_TEST(gen_seven_fields)
 {
@@ -477,6 +487,7 @@ Suite *parser_suite(void)
 	tcase_add_test(g, gen_type_empty_spec_event);
 	tcase_add_test(g, gen_type_named_pid);
 	tcase_add_test(g, gen_spec_field);
+	tcase_add_test(g, gen_upper_hex);
 	tcase_add_test(g, gen_seven_fields);
 	tcase_add_test(g, gen_two_fields_no_ip);
 	tcase_add_test(g, gen_pn_mn);

@@ -297,7 +297,8 @@ END_TEST
 /*
  * A file-mode perf.data on a pipe is copied to a temporary file in TMPDIR
  * first: a TMPDIR that cannot hold one is a clear error (status 1), not a
- * crash or an empty result; an empty TMPDIR means /tmp.
+ * crash or an empty result, and so is a full disk there; an empty TMPDIR
+ * means /tmp.
  */
 START_TEST(pipe_needs_a_temporary_file)
 {
@@ -327,6 +328,21 @@ START_TEST(pipe_needs_a_temporary_file)
 		free(b);
 		b = slurp(out, NULL);
 		ck_assert_str_eq(b, "");
+		free(b);
+	}
+	/* a full disk under TMPDIR: the copy cannot be written */
+	{
+		char sh[2048];
+		char *argv[] = { "sh", "-c", sh, NULL };
+
+		ck_assert(!setenv("TMPDIR", "", 1));
+		snprintf(sh, sizeof(sh),
+			 "cat '%s' | { LD_PRELOAD='%s/fullfs.so' ASAN_OPTIONS=\"${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0\" '%s' script -i - 2>&1 >/dev/null; echo status $?; } | cat",
+			 data, env_path("BLOCKRANGE_TOOLS"),
+			 env_path("BLOCKRANGE"));
+		ck_assert_int_eq(run_cmd(argv, err, NULL), 0);
+		b = slurp(err, NULL);
+		ck_assert_str_eq(b, "blockrange: <stdin>: cannot write the temporary copy of the input: File too large\nstatus 1\n");
 		free(b);
 	}
 	ck_assert_int_eq(run_in(args, NULL, false, out, err), 0);

@@ -269,6 +269,28 @@ START_TEST(report_stdout_and_errors)
 }
 END_TEST
 
+/* An input path that is markup: in HTML entities in the page's text. */
+START_TEST(report_escapes)
+{
+	char in[512], out[512], errf[512];
+	char *argv[] = { (char *)env_path("BLOCKRANGE"), "report", "-i", in,
+			 "--binary", golden_bin, "-o", out, NULL };
+	char *cp[] = { "cp", flags, in, NULL };
+	char *page;
+
+	scratch("a&b'c\"d<e>.perfscript", in, sizeof(in));
+	scratch("report-escapes.html", out, sizeof(out));
+	scratch("report.err", errf, sizeof(errf));
+	ck_assert_int_eq(run_cmd(cp, NULL, NULL), 0);
+	ck_assert_int_eq(run_cmd(argv, NULL, errf), 0);
+	page = slurp(out, NULL);
+	ck_assert_msg(strstr(page, "a&amp;b&#39;c&quot;d&lt;e&gt;.perfscript</"),
+		      "input path not escaped");
+	ck_assert_msg(!strstr(page, "a&b'c"), "input path raw in the page");
+	free(page);
+}
+END_TEST
+
 Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -282,6 +304,7 @@ Suite *report_suite(void)
 	tcase_add_test(tc, report_cap_blocks);
 	tcase_add_test(tc, report_cap_symbols);
 	tcase_add_test(tc, report_stdout_and_errors);
+	tcase_add_test(tc, report_escapes);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -767,12 +767,23 @@ static void set64(uint8_t *b, size_t at, uint64_t v)
 	memcpy(b + at, &v, 8);
 }
 
-/* Offsets in golden.brprof (one DSO "golden", 7 blocks, 5 edges). */
+/*
+ * Offsets in golden.brprof (one DSO "golden": 7 blocks, 2 sample IPs,
+ * 5 edges, 6 ranges, 5 branches, 5 BOLT branches, 6 BOLT traces).
+ */
 #define G_NR_DSOS 32
+#define G_SAMPLES_STAT (72 + 8 * 18)
+#define G_EVENT 224
 #define G_DSO 232
+#define G_DSO_SAMPLES (G_DSO + 40)
 #define G_NR_BLOCKS 288
+#define G_PATH (G_DSO + 112)
 #define G_BLOCK0 352
 #define G_EDGE0 (G_BLOCK0 + 7 * 32 + 2 * 16)
+#define G_RANGE0 (G_EDGE0 + 5 * 32)
+#define G_BRANCH0 (G_RANGE0 + 6 * 24)
+#define G_BOLT_BR0 (G_BRANCH0 + 5 * 24)
+#define G_BOLT_FT0 (G_BOLT_BR0 + 5 * 32)
 
 struct hostile {
 	const char *name;
@@ -826,6 +837,29 @@ static void h_evnul(uint8_t *b, size_t len) { (void)len; b[G_DSO - 8] = 0; }
 static void h_bidsz(uint8_t *b, size_t len) { (void)len; b[G_DSO + 4] = 21; }
 static void h_path0(uint8_t *b, size_t len) { (void)len; set32(b, G_DSO, 0); }
 static void h_ip0(uint8_t *b, size_t len) { (void)len; set64(b, G_BLOCK0 + 7 * 32 + 8, 0); }
+static void h_range(uint8_t *b, size_t len) { (void)len; set64(b, G_RANGE0, 0xffffffff); }
+static void h_branch0(uint8_t *b, size_t len) { (void)len; set64(b, G_BRANCH0 + 16, 0); }
+static void h_boltbr(uint8_t *b, size_t len)
+{
+	(void)len;
+	set64(b, G_BOLT_BR0, 0);
+	set64(b, G_BOLT_BR0 + 8, 0);
+}
+static void h_boltft(uint8_t *b, size_t len) { (void)len; set64(b, G_BOLT_FT0, 0); }
+static void h_boltft0(uint8_t *b, size_t len)
+{
+	(void)len;
+	set64(b, G_BOLT_FT0 + 16, 0);
+	set64(b, G_BOLT_FT0 + 24, 0);
+}
+static void h_evpad(uint8_t *b, size_t len) { (void)len; set32(b, 68, 7); }
+static void h_dso2(uint8_t *b, size_t len) { (void)len; b[G_NR_DSOS] = 2; }
+static void h_path10(uint8_t *b, size_t len)
+{
+	(void)len;
+	set32(b, G_DSO, 10);
+	memset(b + G_PATH + 6, 'x', 4);
+}
 
 static const struct hostile hostile[] = {
 	{ "cut", "expected a body of", (size_t)-8, true, h_cut, 0 },
@@ -864,6 +898,22 @@ static const struct hostile hostile[] = {
 	{ "empty-path", "expected a path of 1 to", 0, false, h_path0, 0 },
 	{ "ip-count", "expected a sample IP count of at least 1, got 0", 0,
 	  false, h_ip0, 0 },
+	{ "range", "offset 768: expected a range with start <= end, got [0xffffffff, 0x", 0,
+	  false, h_range, 0 },
+	{ "branch-count", "offset 912: expected a llvm-profgen branch count of at least 1, got 0",
+	  0, false, h_branch0, 0 },
+	{ "bolt-branch", "offset 1032: expected a BOLT branch with an end in the DSO, got 0 -> 0",
+	  0, false, h_boltbr, 0 },
+	{ "bolt-trace", "offset 1192: expected a BOLT trace in the DSO, got 0x0 -> 0x",
+	  0, false, h_boltft, 0 },
+	{ "bolt-trace-count", "offset 1192: expected BOLT trace counts of at least 1 in all whose sum fits in 64 bits, got 0 and 0",
+	  0, false, h_boltft0, 0 },
+	{ "event-padding", "offset 231: expected the event name's padding, got the end of the file",
+	  0, false, h_evpad, G_EVENT + 7 },
+	{ "dso-missing", "offset 1384: expected DSO 2 of 2, got the end of the file",
+	  0, false, h_dso2, 0 },
+	{ "path-padding", "offset 354: expected the path's padding, got the end of the file",
+	  0, false, h_path10, G_PATH + 10 },
 };
 
 #define NR_HOSTILE (sizeof(hostile) / sizeof(hostile[0]))
@@ -920,7 +970,22 @@ START_TEST(hostile_profiles)
 }
 END_TEST
 
-/* Counts whose sum passes 2^64 - 1 when merged: refused, not wrapped. */
+/*
+ * Counts whose sum passes 2^64 - 1 when merged: refused, not wrapped (an
+ * edge's count, the samples of the profile, the samples of a DSO).
+ */
+static const struct {
+	size_t at;
+	const char *expect;
+} overflow[] = {
+	{ G_EDGE0 + 16,
+	  "golden: expected counts whose sums fit in 64 bits, got sums that overflow" },
+	{ G_SAMPLES_STAT,
+	  "overflow.brprof: expected sample counts whose sum fits in 64 bits, got a sum that overflows" },
+	{ G_DSO_SAMPLES,
+	  "golden: expected counts whose sums fit in 64 bits, got sums that overflow" },
+};
+
 START_TEST(merge_overflow)
 {
 	char gold[512], path[512], out[512], cmd[2048];
@@ -932,7 +997,7 @@ START_TEST(merge_overflow)
 	snprintf(gold, sizeof(gold), "%s/golden.brprof",
 		 env_path("BLOCKRANGE_GOLDEN"));
 	b = (uint8_t *)slurp(gold, &len);
-	set64(b, G_EDGE0 + 16, UINT64_MAX - 1);
+	set64(b, overflow[_i].at, UINT64_MAX - 1);
 	reseal(b, len);
 	scratch("overflow.brprof", path, sizeof(path));
 	f = fopen(path, "wb");
@@ -943,8 +1008,8 @@ START_TEST(merge_overflow)
 	scratch("overflow-out.brprof", out, sizeof(out));
 	snprintf(cmd, sizeof(cmd), "merge '%s' '%s' -o '%s'", path, path, out);
 	ck_assert_int_eq(br_in("/", "overflow", cmd, &o, &e), 2);
-	ck_assert_msg(strstr(e, "expected counts whose sums fit in 64 bits"),
-		      "%s", e);
+	ck_assert_msg(strstr(e, overflow[_i].expect), "%s", e);
+	ck_assert_str_eq(o, "");
 	free(o);
 	free(e);
 }
@@ -1071,7 +1136,8 @@ Suite *scale_suite(void)
 	tcase_add_test(tc, merge_laws);
 	tcase_add_test(tc, golden_profile);
 	tcase_add_loop_test(tc, hostile_profiles, 0, NR_HOSTILE);
-	tcase_add_test(tc, merge_overflow);
+	tcase_add_loop_test(tc, merge_overflow, 0,
+			    sizeof(overflow) / sizeof(overflow[0]));
 	tcase_add_test(tc, profile_on_pipe);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("bolt");

@@ -6,6 +6,8 @@
 #include "builtin/manpages.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,7 +139,9 @@ int cli_bad_option(const struct cli_cmd *cmd, int c, char **argv)
 bool cli_pager_start(struct cli_pager *p, bool no_pager)
 {
 	const char *cmd = getenv("BLOCKRANGE_PAGER");
-	int fd[2];
+	char *argv[] = { "sh", "-c", NULL, NULL };
+	posix_spawn_file_actions_t fa;
+	int fd[2], r;
 	pid_t pid;
 
 	p->pid = 0;
@@ -149,27 +153,27 @@ bool cli_pager_start(struct cli_pager *p, bool no_pager)
 		cmd = "less";
 	if (!*cmd || !strcmp(cmd, "cat"))
 		return true;
-	if (pipe(fd))
+	if (pipe2(fd, O_CLOEXEC))
 		return false;
+	/* the pager's defaults, in the environment it inherits */
+	setenv("LESS", "FRX", 0);
+	setenv("LV", "-c", 0);
+	argv[2] = (char *)cmd;
 	fflush(stdout);
-	pid = fork();
-	if (pid < 0) {
-		close(fd[0]);
-		close(fd[1]);
-		return false;
-	}
-	if (!pid) {
-		dup2(fd[0], STDIN_FILENO);
-		close(fd[0]);
-		close(fd[1]);
-		setenv("LESS", "FRX", 0);
-		setenv("LV", "-c", 0);
-		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-		fprintf(stderr, "blockrange: cannot run the pager '%s': %s\n",
-			cmd, strerror(errno));
-		_exit(127);
+	r = posix_spawn_file_actions_init(&fa);
+	if (!r) {
+		r = posix_spawn_file_actions_adddup2(&fa, fd[0], STDIN_FILENO);
+		if (!r)
+			r = posix_spawn(&pid, "/bin/sh", &fa, NULL, argv,
+					environ);
+		posix_spawn_file_actions_destroy(&fa);
 	}
 	close(fd[0]);
+	if (r) {
+		close(fd[1]);
+		errno = r;
+		return false;
+	}
 	if (dup2(fd[1], STDOUT_FILENO) < 0) {
 		close(fd[1]);
 		waitpid(pid, NULL, 0);

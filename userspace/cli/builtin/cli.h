@@ -114,7 +114,8 @@ const char *cli_input_name(const char *path);
  * one when stdout is a terminal and @no_pager is false: the command of
  * BLOCKRANGE_PAGER, else PAGER, else "less" (through /bin/sh -c), with
  * LESS=FRX (quit if one screen, raw colour codes, keep the screen) and
- * LV=-c unless they are set; an empty command or "cat" means no pager.
+ * LV=-c unless they are set (set in the environment of blockrange, which
+ * the pager inherits); an empty command or "cat" means no pager.
  * stdout then goes into a pipe to it; stderr stays as it is.  Decide
  * whether to colour (cli_color_on()) before starting it: stdout is no
  * longer a terminal afterwards.  cli_pager_end() flushes and closes stdout

@@ -98,11 +98,13 @@ static uint64_t base_of(const struct args *a, const struct profile *prof)
 }
 
 static int write_one(const struct args *a, const struct profile *prof,
-		     FILE *out)
+		     FILE *out, const char *path)
 {
 	char err[BR_ERR_MAX];
 	int r = profile_write(prof, base_of(a, prof), out, err, sizeof(err));
 
+	if (r && path)
+		return cli_fail(cli_status(r), "%s: %s", path, err);
 	return r ? cli_fail(cli_status(r), "%s", err) : 0;
 }
 
@@ -138,7 +140,7 @@ static int write_dir(const struct args *a, const struct annot *p)
 			free(path);
 			return r;
 		}
-		r = write_one(a, prof, f);
+		r = write_one(a, prof, f, path);
 		if (fclose(f) && !r)
 			r = cli_fail(CLI_EXIT_USAGE, "%s: %s", path,
 				     strerror(errno));
@@ -158,16 +160,16 @@ static int pick_output(const struct args *a, struct annot *p)
 	size_t i, n = annot_nr_profiles(p);
 
 	if (p->cfg.raw)
-		return write_one(a, &p->raw, stdout);
+		return write_one(a, &p->raw, stdout, NULL);
 	if (p->s.bin_dso) {
 		prof = annot_profile_of(p, p->s.bin_dso);
 		if (!prof) {
 			struct profile e = empty;
 
 			e.dso = p->s.bin_dso;
-			return write_one(a, &e, stdout);
+			return write_one(a, &e, stdout, NULL);
 		}
-		return write_one(a, prof, stdout);
+		return write_one(a, prof, stdout, NULL);
 	}
 	if (!n) {
 		summary_nothing(stderr, &p->s, "profile");
@@ -176,7 +178,7 @@ static int pick_output(const struct args *a, struct annot *p)
 	if (a->outdir)
 		return write_dir(a, p);
 	if (n == 1)
-		return write_one(a, annot_profile_at(p, 0), stdout);
+		return write_one(a, annot_profile_at(p, 0), stdout, NULL);
 	fprintf(stderr, "blockrange: the profile has %zu DSOs (", n);
 	for (i = 0; i < n; i++)
 		fprintf(stderr, "%s%s", i ? ", " : "",

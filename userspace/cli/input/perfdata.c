@@ -150,11 +150,15 @@ void pd_attr_name(const struct pd_attr *a, char *buf, size_t bufsz)
 		snprintf(buf, bufsz, "tracepoint");
 		break;
 	case PERF_TYPE_BREAKPOINT:
-		snprintf(buf, bufsz, "breakpoint");
+		/* mem:ADDR:ACCESS, ACCESS some of r, w, x (perf 6.1) */
+		snprintf(buf, bufsz, "mem:0x%" PRIx64 ":%s%s%s", a->bp_addr,
+			 a->bp_type & 1 ? "r" : "", a->bp_type & 2 ? "w" : "",
+			 a->bp_type & 4 ? "x" : "");
 		break;
 	default:
+		/* perf 6.1 adds no modifiers to it */
 		snprintf(buf, bufsz, "unknown attr type: %" PRIu32, a->type);
-		break;
+		return;
 	}
 	/* Modifiers, as perf 6.1 prints them. */
 	n = strlen(buf);
@@ -283,6 +287,8 @@ static int parse_attr(const struct pd_decoder *d, const uint8_t *p,
 	a->sample_type = ld64(d->swap, p + 24);
 	a->read_format = ld64(d->swap, p + 32);
 	flags = ld64(d->swap, p + 40);
+	a->bp_type = ld32(d->swap, p + 52);
+	a->bp_addr = ld64(d->swap, p + 56);
 	if (len >= PERF_ATTR_SIZE_VER2)
 		a->branch_sample_type = ld64(d->swap, p + 72);
 	if (len >= 88)
@@ -553,11 +559,10 @@ static int record_attr(const struct pd_decoder *d, uint32_t type,
 	return a;
 }
 
-/* struct sample_id at the end of a non-sample record. */
+/* struct sample_id at the end of a non-sample record: its time. */
 static int parse_sample_id(const struct pd_attr *a, const uint8_t *rec,
 			   size_t size, size_t fixed, bool swap,
-			   struct pd_record *out, int32_t *pid, int32_t *tid,
-			   uint32_t *cpu, char *err, size_t errsz)
+			   struct pd_record *out, char *err, size_t errsz)
 {
 	struct cur c;
 	uint64_t st = a->sample_type;
@@ -570,29 +575,11 @@ static int parse_sample_id(const struct pd_attr *a, const uint8_t *rec,
 			    fixed - HDR, a->id_hdr_size, size);
 	c = (struct cur){ rec, rec + size - a->id_hdr_size, rec + size, swap,
 			  err, errsz, 0 };
-	if (st & PERF_SAMPLE_TID) {
-		uint32_t p, t;
-
-		get32x2(&c, "sample_id pid/tid", &p, &t);
-		if (pid)
-			*pid = (int32_t)p;
-		if (tid)
-			*tid = (int32_t)t;
-	}
+	if (st & PERF_SAMPLE_TID)
+		skip(&c, 8, "sample_id pid/tid");
 	if (st & PERF_SAMPLE_TIME) {
 		out->time = get64(&c, "sample_id time");
 		out->has_time = true;
-	}
-	if (st & PERF_SAMPLE_ID)
-		get64(&c, "sample_id id");
-	if (st & PERF_SAMPLE_STREAM_ID)
-		get64(&c, "sample_id stream_id");
-	if (st & PERF_SAMPLE_CPU) {
-		uint32_t cp, res;
-
-		get32x2(&c, "sample_id cpu", &cp, &res);
-		if (cpu)
-			*cpu = cp;
 	}
 	return c.bad;
 }
@@ -821,8 +808,8 @@ static int decode_mmap(const struct pd_decoder *d, const struct pd_attr *a,
 	const uint8_t *p = rec + HDR;
 	size_t fixed = HDR + (type == PERF_RECORD_MMAP ? 32 : 64);
 	/* at least one byte of file name */
-	int r = parse_sample_id(a, rec, size, fixed + 1, d->swap, out, NULL,
-				NULL, NULL, err, errsz);
+	int r = parse_sample_id(a, rec, size, fixed + 1, d->swap, out, err,
+				errsz);
 
 	if (r)
 		return r;
@@ -874,8 +861,8 @@ static int decode_comm(const struct pd_decoder *d, const struct pd_attr *a,
 		       struct pd_record *out, char *err, size_t errsz)
 {
 	size_t fixed = HDR + 8;
-	int r = parse_sample_id(a, rec, size, fixed + 1, d->swap, out, NULL,
-				NULL, NULL, err, errsz);
+	int r = parse_sample_id(a, rec, size, fixed + 1, d->swap, out, err,
+				errsz);
 
 	if (r)
 		return r;
@@ -903,8 +890,8 @@ static int decode_task(const struct pd_decoder *d, const struct pd_attr *a,
 	uint32_t type = ld32(d->swap, rec);
 	const uint8_t *p = rec + HDR;
 	size_t fixed = HDR + 24;
-	int r = parse_sample_id(a, rec, size, fixed, d->swap, out, NULL, NULL,
-				NULL, err, errsz);
+	int r = parse_sample_id(a, rec, size, fixed, d->swap, out, err,
+				errsz);
 
 	if (r)
 		return r;
@@ -930,8 +917,8 @@ static int decode_lost(const struct pd_decoder *d, const struct pd_attr *a,
 {
 	uint32_t type = ld32(d->swap, rec);
 	size_t fixed = HDR + (type == PERF_RECORD_LOST ? 16 : 8);
-	int r = parse_sample_id(a, rec, size, fixed, d->swap, out, NULL, NULL,
-				NULL, err, errsz);
+	int r = parse_sample_id(a, rec, size, fixed, d->swap, out, err,
+				errsz);
 
 	if (r)
 		return r;
@@ -990,8 +977,7 @@ int pd_decode_record(const struct pd_decoder *d, const uint8_t *rec,
 		/* THROTTLE, AUX, SWITCH, KSYMBOL, ...: only their time. */
 		if (type < PERF_RECORD_MAX) {
 			int r = parse_sample_id(a, rec, size, HDR, d->swap,
-						out, NULL, NULL, NULL, err,
-						errsz);
+						out, err, errsz);
 
 			if (r)
 				return r;
@@ -2322,10 +2308,7 @@ static int read_pipe_mode(struct pd_reader *r)
 	ret = fill(r, PIPE_HDR_SIZE, false);
 	if (ret)
 		return ret;
-	if (ld64(r->d.swap, r->buf + 8) != PIPE_HDR_SIZE)
-		return fail_at(r, 8, 0,
-			       "expected a pipe header size of 16, got %" PRIu64,
-			       ld64(r->d.swap, r->buf + 8));
+	/* its header size is 16: the callers of run() looked */
 	r->buf_pos = PIPE_HDR_SIZE;
 	for (;;) {
 		uint64_t off = r->buf_off + r->buf_pos, n;

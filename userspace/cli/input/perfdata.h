@@ -75,6 +75,8 @@ struct pd_attr {
 	uint64_t branch_sample_type;	/* 0 before PERF_ATTR_SIZE_VER2 */
 	uint64_t sample_regs_user;
 	uint64_t sample_regs_intr;
+	uint32_t bp_type;		/* breakpoints: HW_BREAKPOINT_R|W|X */
+	uint64_t bp_addr;
 	bool sample_id_all;
 	bool exclude_user, exclude_kernel, exclude_hv;
 	bool exclude_host, exclude_guest;
