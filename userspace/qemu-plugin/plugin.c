@@ -70,6 +70,7 @@ QAPI_EXPORT int qemu_plugin_version = QAPI_VERSION;
 
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
+#define always_inline inline __attribute__((always_inline))
 
 /* ---- blocks ------------------------------------------------------------ */
 
@@ -169,6 +170,36 @@ struct sigframe {
 	uint32_t rfm;
 };
 
+/*
+ * Exact mode: the straight line a thread runs, known by the taken branch
+ * that entered it (from block @a to block @b: the trace's from, from_map
+ * and start are @a's last instruction, @a's mapping and @b's start).  Its
+ * ways remember how it ended the last times: by a taken branch from block
+ * @p (the trace's end and map) to block @c, counted in @slot of the
+ * thread's table, and the straight line @c enters, @next.  So the common
+ * taken branch is two pointer compares and an increment (see taken_()).
+ * Private to one thread; the ways are forgotten whenever the table's
+ * slots move (rents_forget()).
+ */
+struct rway {
+	const struct tbi *p;
+	const struct tbi *c;
+	struct qrec_trace *slot;
+	struct rent *next;
+};
+
+#define RWAYS 2	/* way_taken() looks at both */
+
+struct rent {
+	struct rway w[RWAYS];	/* the latest first (at its insertion) */
+	const struct tbi *a;
+	const struct tbi *b;
+};
+
+/* The straight lines a thread remembers at most: then it forgets all. */
+#define RENTS_MAX (1u << 18)
+#define RENTS_MIN_SLOTS 1024u
+
 #define MAX_SIGFRAMES 16
 /* A thread's records go through a window of its file, growing to this. */
 #define WIN_MIN (64u << 10)
@@ -185,6 +216,12 @@ struct th {
 	uint64_t rf;
 	uint64_t rt;
 	uint32_t rfm;
+	/*
+	 * Exact mode: the straight line being run, or @re0 (no ways) when
+	 * it was not entered by a taken branch or is not known; the
+	 * thread's straight lines, an open-addressed table of @rents_cap.
+	 */
+	struct rent *re;
 	struct qrec_counts *cnt;	/* in the header page */
 	/*
 	 * Taken branches: @pos counts them (n.taken is @pos - @taken0, made
@@ -207,6 +244,10 @@ struct th {
 	struct qrec_trace *tab;
 	size_t tab_cap;		/* a power of 2 */
 	size_t tab_nr;
+	struct rent **rents;
+	size_t rents_cap;	/* a power of 2 */
+	size_t rents_nr;
+	struct rent re0;
 	/* signals */
 	struct sigframe sig[MAX_SIGFRAMES];
 	unsigned nsig;
@@ -559,6 +600,105 @@ static void tick_arm(struct th *t)
 	t->chunk = n;
 }
 
+/* ---- exact mode: the straight lines (struct rent) --------------------------- */
+
+/*
+ * @t->rf, @t->rt and @t->rfm hold the straight line being run only while
+ * @t->re is @t->re0: else @t->re says it (taken_() stores nothing more).
+ * Make them hold it.
+ */
+static inline void range_sync(struct th *t)
+{
+	const struct rent *e = t->re;
+
+	if (e != &t->re0) {
+		t->rf = e->a->end.last;
+		t->rfm = e->a->end.map;
+		t->rt = e->b->start;
+	}
+}
+
+/* The ways of every straight line of @t, and where it is, are forgotten. */
+static void rents_forget(struct th *t)
+{
+	size_t i;
+
+	range_sync(t);
+	for (i = 0; i < t->rents_cap; i++)
+		if (t->rents[i])
+			memset(t->rents[i]->w, 0, sizeof(t->rents[i]->w));
+	t->re = &t->re0;
+}
+
+/* The straight lines of @t are freed (the table stays, empty). */
+static void rents_free(struct th *t)
+{
+	size_t i;
+
+	range_sync(t);
+	for (i = 0; i < t->rents_cap; i++) {
+		free(t->rents[i]);
+		t->rents[i] = NULL;
+	}
+	t->rents_nr = 0;
+	t->re = &t->re0;
+}
+
+static inline size_t rent_hash(const struct tbi *a, const struct tbi *b)
+{
+	return (size_t)br_hash2((uint64_t)(uintptr_t)a, (uint64_t)(uintptr_t)b);
+}
+
+/* A table of @t's straight lines twice as large (or the first). */
+static void rents_grow(struct th *t)
+{
+	size_t cap = t->rents_cap ? 2 * t->rents_cap : RENTS_MIN_SLOTS, i, k;
+	struct rent **n = calloc(cap, sizeof(*n));
+
+	if (!n)
+		fatal("out of memory");
+	for (i = 0; i < t->rents_cap; i++) {
+		struct rent *e = t->rents[i];
+
+		if (!e)
+			continue;
+		for (k = rent_hash(e->a, e->b) & (cap - 1); n[k];
+		     k = (k + 1) & (cap - 1))
+			;
+		n[k] = e;
+	}
+	free(t->rents);
+	t->rents = n;
+	t->rents_cap = cap;
+}
+
+/* The straight line entered by a taken branch from @a to @b, in @t. */
+static struct rent *rent_get(struct th *t, const struct tbi *a,
+			     const struct tbi *b)
+{
+	struct rent *e;
+	size_t k;
+
+	if (2 * (t->rents_nr + 1) > t->rents_cap)
+		rents_grow(t);
+	for (k = rent_hash(a, b) & (t->rents_cap - 1);;
+	     k = (k + 1) & (t->rents_cap - 1)) {
+		e = t->rents[k];
+		if (!e)
+			break;
+		if (e->a == a && e->b == b)
+			return e;
+	}
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		fatal("out of memory");
+	e->a = a;
+	e->b = b;
+	t->rents[k] = e;
+	t->rents_nr++;
+	return e;
+}
+
 /* ---- exact mode: the trace table ------------------------------------------ */
 
 static inline size_t trace_hash(uint64_t from, uint64_t start, uint64_t end)
@@ -622,6 +762,7 @@ static void table_open(struct th *t, size_t cap)
 
 static void table_close(struct th *t)
 {
+	rents_forget(t);
 	if (!t->tabh)
 		return;
 	munmap(t->tabh, sizeof(struct qrec_table) +
@@ -647,6 +788,7 @@ static void trace_grow(struct th *t)
 		traces_flush(t);
 		table_close(t);
 	}
+	rents_forget(t);
 	table_open(t, cap);
 	counts_sync(t);
 }
@@ -697,7 +839,7 @@ static inline bool hint_ok(const struct th *t, const struct qrec_trace *s,
  * in this thread's table and holds this very key (blocks are shared by
  * the threads).
  */
-static inline void trace_end(struct th *t, struct tbi *p)
+static struct qrec_trace *trace_end(struct th *t, struct tbi *p)
 {
 	struct qrec_trace *s = __atomic_load_n(&p->hint[0], __ATOMIC_RELAXED);
 	struct qrec_trace *o = NULL;
@@ -705,7 +847,7 @@ static inline void trace_end(struct th *t, struct tbi *p)
 
 	if (likely(hint_ok(t, s, p))) {
 		s->count++;
-		return;
+		return s;
 	}
 	for (k = 1; k < NHINTS; k++) {
 		o = __atomic_load_n(&p->hint[k], __ATOMIC_RELAXED);
@@ -725,6 +867,58 @@ static inline void trace_end(struct th *t, struct tbi *p)
 				 __atomic_load_n(&p->hint[i - 1], __ATOMIC_RELAXED),
 				 __ATOMIC_RELAXED);
 	__atomic_store_n(&p->hint[0], o, __ATOMIC_RELAXED);
+	return o;
+}
+
+/*
+ * The taken branch from @p to @c ends the straight line being run (its
+ * ways did not know it): count it (trace_end()), and let the straight
+ * line remember it (see struct rent).
+ */
+static void __attribute__((noinline)) taken_exact_slow(struct th *t,
+						       struct tbi *p,
+						       struct tbi *c)
+{
+	struct rent *e = t->re;
+	struct qrec_trace *s;
+	struct rway w;
+
+	range_sync(t);
+	if (t->rents_nr >= RENTS_MAX) {
+		rents_free(t);
+		e = t->re;
+	}
+	/* first, as it may move the slots (and forget the ways) */
+	s = trace_end(t, p);
+	w = (struct rway){ p, c, s, rent_get(t, p, c) };
+	if (e != &t->re0) {
+		memmove(&e->w[1], &e->w[0], (RWAYS - 1) * sizeof(e->w[0]));
+		e->w[0] = w;
+	}
+	t->re = w.next;
+}
+
+/*
+ * Exact mode: one of the ways of the straight line being run is the taken
+ * branch from @p to @c: count it there, and go on to the next straight
+ * line.  A way knows a branch that was taken; the next block alone
+ * decides (struct tbi), except for a handler's entry (step_slow()): a
+ * block may become one, so such a block is never looked up.
+ */
+static always_inline bool way_taken(struct th *t, const struct tbi *p,
+				    const struct tbi *c)
+{
+	struct rent *e = t->re;
+	struct rway *w = &e->w[0];
+
+	if (w->p != p || w->c != c) {
+		w = &e->w[1];
+		if (w->p != p || w->c != c)
+			return false;
+	}
+	w->slot->count++;
+	t->re = w->next;
+	return true;
 }
 
 /* ---- sampled mode: the ring ----------------------------------------------- */
@@ -784,30 +978,29 @@ static inline void ring_reset(struct th *t)
 
 /* ---- pairing blocks -------------------------------------------------------- */
 
-#define always_inline inline __attribute__((always_inline))
+/* One more taken branch: every SYNC_EVERY the totals go to the header page. */
+static always_inline void taken_count(struct th *t)
+{
+	t->pos++;
+	if (unlikely(--t->countdown == 0))
+		tick(t);
+}
 
-/*
- * A taken branch from the last instruction of @p (its end: @pe) to @c.
- * Every SYNC_EVERY of them the totals go to the header page.
- */
+/* A taken branch from the last instruction of @p (its end: @pe) to @c. */
 static always_inline void taken_(struct th *t, struct tbi *p,
 				 const struct tend *pe, struct tbi *c,
 				 bool exact)
 {
 	if (exact) {
-		trace_end(t, p);
-		t->rf = pe->last;
-		t->rfm = pe->map;
-		t->rt = c->start;
+		if (!way_taken(t, p, c))
+			taken_exact_slow(t, p, c);
 	} else {
 		struct qrec_branch *e = &t->ring[t->pos & t->ring_mask];
 
 		e->from = pe->last;
 		e->to = c->start;
 	}
-	t->pos++;
-	if (unlikely(--t->countdown == 0))
-		tick(t);
+	taken_count(t);
 }
 
 static void taken(struct th *t, struct tbi *p, struct tbi *c)
@@ -818,9 +1011,11 @@ static void taken(struct th *t, struct tbi *p, struct tbi *c)
 /* The straight line ends at @p's last instruction (no branch). */
 static void range_close(struct th *t, struct tbi *p)
 {
+	range_sync(t);
 	if (g.exact && t->rt && p->end.kind != K_START)
 		trace_add(t, t->rf, t->rt, p->end.last, t->rfm, p->end.map);
 	t->rt = 0;
+	t->re = &t->re0;
 }
 
 /* A new straight line begins at @c, entered by no branch. */
@@ -829,6 +1024,7 @@ static void range_begin(struct th *t, struct tbi *c)
 	t->rf = 0;
 	t->rfm = 0;
 	t->rt = c->start;
+	t->re = &t->re0;
 	ring_reset(t);
 }
 
@@ -844,6 +1040,7 @@ static void deliver(struct th *t, struct tbi *p, struct tbi *c)
 {
 	struct sigframe *f;
 
+	range_sync(t);
 	if (t->nsig == MAX_SIGFRAMES) {
 		/* handlers left by longjmp: forget the oldest */
 		f = &t->sig[0];
@@ -889,6 +1086,7 @@ static void step_slow(struct th *t, struct tbi *p, struct tbi *c)
 			t->rf = t->sig[t->nsig].rf;
 			t->rt = t->sig[t->nsig].rt;
 			t->rfm = t->sig[t->nsig].rfm;
+			t->re = &t->re0;
 			q = t->sig[t->nsig].prev;
 			step(t, q, c);
 			return;
@@ -1004,6 +1202,10 @@ static always_inline void on_exec_(void *udata, bool exact)
 			step(t, p, c);
 		return;
 	}
+	if (exact && likely(!c->handler) && way_taken(t, p, c)) {
+		taken_count(t);
+		return;
+	}
 	/* a handler's entry is decided by step() */
 	if (likely(((s == p->etgt) | p->eany) > c->handler)) {
 		taken_(t, p, &p->end, c, exact);
@@ -1043,6 +1245,7 @@ static struct th *th_alloc(int32_t tid)
 	}
 	t->tid = tid;
 	t->prev = &k_start;
+	t->re = &t->re0;
 	t->to_sample = g.period;
 	t->rng = g.seed ^ br_hash64((uint64_t)tid) ^ 1;
 	if (g.jitter)
@@ -1097,6 +1300,8 @@ static void th_finish(struct th *t, bool exit_rec)
 
 static void th_free(struct th *t)
 {
+	rents_free(t);
+	free(t->rents);
 	free(t->ring);
 	free(t);
 }
@@ -1407,6 +1612,7 @@ static void child_after_fork(struct th *t)
 	t->tab = NULL;
 	t->tab_cap = 0;
 	t->tab_nr = 0;
+	rents_forget(t);
 	t->nsig = 0;
 	t->sigreturn = false;
 	t->prev = &k_start;	/* fork's return: a new straight line */
