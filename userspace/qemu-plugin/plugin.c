@@ -102,21 +102,30 @@ struct tend {
 /* Exact mode: the trace slots a block remembers (see trace_end()). */
 #define NHINTS 4
 
+/*
+ * A block, 64-byte aligned: what the callback of every block reads (of
+ * the block before, and of the block itself) is in the first 64 bytes.
+ */
 struct tbi {
 	/*
 	 * What the block that runs next is checked against first (see
 	 * on_exec_()), derived from @end by tbi_expect(): it continues
-	 * without a branch if it starts at @efall in the same mapping; it
-	 * is a taken branch if it starts at @etgt, or at any address if
-	 * @eany, and is not a handler's entry.  Anything else goes to
-	 * step(), which has the last word.  NO_ADDR: no block starts there.
+	 * without a branch if its @key (start and mapping, tbi_key()) is
+	 * @efall; it is a taken branch if its start, masked with @emask,
+	 * is @etgt (@emask 0: any start), and it is not a handler's entry;
+	 * a rep string runs again if its key is @erep.  Anything else goes
+	 * to step(), which has the last word.  NO_ADDR: no block starts
+	 * there.
 	 */
-	uint64_t efall;
+	_Alignas(64) uint64_t efall;
 	uint64_t etgt;
-	uint64_t start;		/* first instruction */
+	uint64_t emask;
+	uint64_t erep;
+	uint64_t key;
 	uint32_t ninsns;	/* instructions that run */
-	uint8_t eany;
 	uint8_t handler;	/* @start is a signal handler's entry */
+	uint8_t pad[3];
+	uint64_t start;		/* first instruction */
 	struct tend end;
 	struct tbi *next;	/* in the intern table */
 	/*
@@ -127,24 +136,44 @@ struct tbi {
 };
 
 #define NO_ADDR UINT64_MAX	/* no block starts there */
+#define NO_KEY (UINT64_MAX - 1)	/* no fall-through has it */
 
 static struct tbi k_start = {
-	.efall = NO_ADDR, .etgt = NO_ADDR, .end.kind = K_START
+	.efall = NO_ADDR, .etgt = NO_ADDR, .emask = UINT64_MAX,
+	.erep = NO_ADDR, .key = NO_KEY, .end.kind = K_START
 };
+
+/*
+ * A block's start @addr and its mapping @map in one word: user addresses
+ * have 47 bits, mapping ids below 0xffff take the top 16 bits (a larger
+ * one gives NO_KEY: step() decides then).
+ */
+static uint64_t tbi_key(uint64_t addr, uint32_t map)
+{
+	if (addr >> 48 || map >= 0xffff)
+		return NO_KEY;
+	return addr | (uint64_t)map << 48;
+}
 
 /* @b's expectations of the next block (struct tbi), from its end. */
 static void tbi_expect(struct tbi *b)
 {
+	uint64_t fall = tbi_key(b->end.fall, b->end.map);
+
+	b->key = tbi_key(b->start, b->end.map);
 	b->efall = NO_ADDR;
 	b->etgt = NO_ADDR;
-	b->eany = 0;
+	b->emask = UINT64_MAX;
+	b->erep = NO_ADDR;
 	switch (b->end.kind) {
 	case K_PLAIN:
-		b->efall = b->end.fall;
+		b->efall = fall;
 		break;
 	case K_COND:
-		b->efall = b->end.fall;
-		b->etgt = b->end.target;
+		b->efall = fall;
+		/* a jump to the fall-through: step() says it continues */
+		if (b->end.target != b->end.fall)
+			b->etgt = b->end.target;
 		break;
 	case K_JMP:
 	case K_CALL:
@@ -153,11 +182,20 @@ static void tbi_expect(struct tbi *b)
 	case K_RET:
 	case K_IND_JMP:
 	case K_IND_CALL:
-		b->eany = 1;
+		b->etgt = 0;
+		b->emask = 0;
 		break;
-	default:	/* system calls, rep strings, traps: step_slow() */
+	case K_REP:
+		b->efall = fall;
+		b->erep = tbi_key(b->end.last, b->end.map);
+		break;
+	default:	/* system calls, traps: step_slow() */
 		break;
 	}
+	if (b->efall == NO_KEY)
+		b->efall = NO_ADDR;
+	if (b->erep == NO_KEY)
+		b->erep = NO_ADDR;
 }
 
 /* ---- per-thread state -------------------------------------------------- */
@@ -1163,6 +1201,16 @@ static void __attribute__((noinline)) step(struct th *t, struct tbi *p,
 	step_(t, p, &p->end, c, g.exact);
 }
 
+/*
+ * The same rep string instruction again: counted once (out of line, so
+ * that the callback adds each block's instructions in one instruction).
+ */
+static void __attribute__((noinline)) rep_again(struct th *t,
+						 const struct tbi *c)
+{
+	t->n.insns -= c->ninsns;
+}
+
 static struct th *th_start(void);
 
 /* The first block a thread runs (no state yet). */
@@ -1176,17 +1224,39 @@ static void __attribute__((noinline)) exec_first(struct tbi *c)
 	step(t, p, c);
 }
 
+/* What the block before expects of @c, but for the fall-through. */
+static always_inline void pair_(struct th *t, struct tbi *p, struct tbi *c,
+				bool exact)
+{
+	if (likely((c->start & p->emask) == p->etgt && !c->handler)) {
+		taken_(t, p, &p->end, c, exact);
+		return;
+	}
+	if (c->key == p->erep) {
+		rep_again(t, c);
+		return;
+	}
+	step(t, p, c);
+}
+
+/* Exact mode: no way of the straight line knew @p to @c (out of line). */
+static void __attribute__((noinline)) pair_exact(struct th *t, struct tbi *p,
+						  struct tbi *c)
+{
+	pair_(t, p, c, true);
+}
+
 /*
  * The callbacks of every block run, one per mode: the common cases in a
  * few compares against what the block before expects (struct tbi), no
- * jump table, no call but for the rare ones.
+ * jump table, no call but for the rare ones (tail calls: the common
+ * cases save no register).
  */
 static always_inline void on_exec_(void *udata, bool exact)
 {
 	struct tbi *c = udata;
 	struct th *t = cur;
 	struct tbi *p;
-	uint64_t s;
 
 	if (unlikely(!t)) {
 		exec_first(c);
@@ -1195,23 +1265,18 @@ static always_inline void on_exec_(void *udata, bool exact)
 	p = t->prev;
 	t->prev = c;
 	t->n.insns += c->ninsns;
-	s = c->start;
-	if (likely(s == p->efall)) {
-		/* another mapping at the fall-through: step() decides */
-		if (unlikely(c->end.map != p->end.map))
-			step(t, p, c);
+	/* the fall-through, in the same mapping */
+	if (likely(c->key == p->efall))
+		return;
+	if (exact) {
+		/* a handler's entry is decided by step() */
+		if (likely(!c->handler) && way_taken(t, p, c))
+			taken_count(t);
+		else
+			pair_exact(t, p, c);
 		return;
 	}
-	if (exact && likely(!c->handler) && way_taken(t, p, c)) {
-		taken_count(t);
-		return;
-	}
-	/* a handler's entry is decided by step() */
-	if (likely(((s == p->etgt) | p->eany) > c->handler)) {
-		taken_(t, p, &p->end, c, exact);
-		return;
-	}
-	step(t, p, c);
+	pair_(t, p, c, false);
 }
 
 static void on_exec_sampled(unsigned int vcpu, void *udata)
@@ -1452,8 +1517,10 @@ static struct tbi *tbi_intern(struct tbi *k)
 	if (!g.chunk || g.chunk_used == TBI_CHUNK) {
 		struct tbi **cs = realloc(g.chunks, (g.nr_chunks + 1) * sizeof(*cs));
 
-		if (!cs || !(g.chunk = calloc(TBI_CHUNK, sizeof(*g.chunk))))
+		if (!cs || !(g.chunk = aligned_alloc(_Alignof(struct tbi),
+						     TBI_CHUNK * sizeof(*g.chunk))))
 			fatal("out of memory");
+		memset(g.chunk, 0, TBI_CHUNK * sizeof(*g.chunk));
 		g.chunks = cs;
 		g.chunks[g.nr_chunks++] = g.chunk;
 		g.chunk_used = 0;
