@@ -226,7 +226,7 @@ struct rway {
 	struct rent *next;
 };
 
-#define RWAYS 2	/* way_taken() looks at both */
+#define RWAYS 4	/* way_taken() looks at the first two */
 
 struct rent {
 	struct rway w[RWAYS];	/* the latest first (at its insertion) */
@@ -235,7 +235,7 @@ struct rent {
 };
 
 /* The straight lines a thread remembers at most: then it forgets all. */
-#define RENTS_MAX (1u << 18)
+#define RENTS_MAX (1u << 17)
 #define RENTS_MIN_SLOTS 1024u
 
 #define MAX_SIGFRAMES 16
@@ -920,19 +920,33 @@ static void __attribute__((noinline)) taken_exact_slow(struct th *t,
 	struct rent *e = t->re;
 	struct qrec_trace *s;
 	struct rway w;
+	unsigned i;
 
-	range_sync(t);
-	if (t->rents_nr >= RENTS_MAX) {
-		rents_free(t);
-		e = t->re;
+	/* the ways way_taken() does not look at */
+	for (i = 2; i < RWAYS; i++)
+		if (e->w[i].p == p && e->w[i].c == c)
+			break;
+	if (i < RWAYS) {
+		w = e->w[i];
+		w.slot->count++;
+	} else {
+		range_sync(t);
+		if (t->rents_nr >= RENTS_MAX) {
+			rents_free(t);
+			e = t->re;
+		}
+		/* first, as it may move the slots (and forget the ways) */
+		s = trace_end(t, p);
+		w = (struct rway){ p, c, s, rent_get(t, p, c) };
+		i = RWAYS - 1;
+		if (e == &t->re0) {
+			t->re = w.next;
+			return;
+		}
 	}
-	/* first, as it may move the slots (and forget the ways) */
-	s = trace_end(t, p);
-	w = (struct rway){ p, c, s, rent_get(t, p, c) };
-	if (e != &t->re0) {
-		memmove(&e->w[1], &e->w[0], (RWAYS - 1) * sizeof(e->w[0]));
-		e->w[0] = w;
-	}
+	/* the latest first */
+	memmove(&e->w[1], &e->w[0], i * sizeof(e->w[0]));
+	e->w[0] = w;
 	t->re = w.next;
 }
 
