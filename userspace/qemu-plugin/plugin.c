@@ -215,7 +215,7 @@ struct sigframe {
  * ways remember how it ended the last times: by a taken branch from block
  * @p (the trace's end and map) to block @c, counted in @slot of the
  * thread's table, and the straight line @c enters, @next.  So the common
- * taken branch is two pointer compares and an increment (see taken_()).
+ * taken branch is two pointer compares and an increment (way_taken()).
  * Private to one thread; the ways are forgotten whenever the table's
  * slots move (rents_forget()).
  */
@@ -229,7 +229,8 @@ struct rway {
 #define RWAYS 4	/* way_taken() looks at the first two */
 
 struct rent {
-	struct rway w[RWAYS];	/* the latest first (at its insertion) */
+	struct rway w[RWAYS];	/* the latest used first (but for hits in
+				 * the first two, which stay in place) */
 	const struct tbi *a;
 	const struct tbi *b;
 };
@@ -1978,6 +1979,29 @@ out:
 
 /* ---- system calls ------------------------------------------------------------- */
 
+/* execveat(@dirfd, @path_addr, @argv_addr, @envp_addr, @flags). */
+static void follow_execveat(struct th *t, uint64_t dirfd, uint64_t path_addr,
+			    uint64_t argv_addr, uint64_t envp_addr,
+			    uint64_t flags)
+{
+	char rel[PATH_MAX], path[PATH_MAX];
+
+	if (!guest_str(rel, sizeof(rel), path_addr))
+		return;
+	if ((int)dirfd != AT_FDCWD && rel[0] != '/') {
+		/* relative to a directory fd, or the fd itself */
+		if (!rel[0] && (flags & AT_EMPTY_PATH))
+			snprintf(path, sizeof(path), "/proc/self/fd/%d",
+				 (int)dirfd);
+		else if (snprintf(path, sizeof(path), "/proc/self/fd/%d/%s",
+				  (int)dirfd, rel) >= (int)sizeof(path))
+			return;
+	} else {
+		memcpy(path, rel, sizeof(rel));
+	}
+	follow_exec(t, path, argv_addr, envp_addr);
+}
+
 static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu, int64_t num,
 		       uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4,
 		       uint64_t a5, uint64_t a6, uint64_t a7, uint64_t a8)
@@ -2024,25 +2048,9 @@ static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu, int64_t num,
 		if (guest_str(path, sizeof(path), a1))
 			follow_exec(t, path, a2, a3);
 		break;
-	case SYS_execveat: {
-		char rel[PATH_MAX];
-
-		if (!guest_str(rel, sizeof(rel), a2))
-			break;
-		if ((int)a1 != AT_FDCWD && rel[0] != '/') {
-			/* relative to a directory fd, or the fd itself */
-			if (!rel[0] && (a5 & AT_EMPTY_PATH))
-				snprintf(path, sizeof(path), "/proc/self/fd/%d",
-					 (int)a1);
-			else if (snprintf(path, sizeof(path), "/proc/self/fd/%d/%s",
-					  (int)a1, rel) >= (int)sizeof(path))
-				break;
-		} else {
-			memcpy(path, rel, sizeof(rel));
-		}
-		follow_exec(t, path, a3, a4);
+	case SYS_execveat:
+		follow_execveat(t, a1, a2, a3, a4, a5);
 		break;
-	}
 	case SYS_exit: {
 		bool last;
 
