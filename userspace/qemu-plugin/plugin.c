@@ -70,6 +70,7 @@ QAPI_EXPORT int qemu_plugin_version = QAPI_VERSION;
 
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
+#define always_inline inline __attribute__((always_inline))
 
 /* ---- blocks ------------------------------------------------------------ */
 
@@ -101,21 +102,30 @@ struct tend {
 /* Exact mode: the trace slots a block remembers (see trace_end()). */
 #define NHINTS 4
 
+/*
+ * A block, 64-byte aligned: what the callback of every block reads (of
+ * the block before, and of the block itself) is in the first 64 bytes.
+ */
 struct tbi {
 	/*
 	 * What the block that runs next is checked against first (see
 	 * on_exec_()), derived from @end by tbi_expect(): it continues
-	 * without a branch if it starts at @efall in the same mapping; it
-	 * is a taken branch if it starts at @etgt, or at any address if
-	 * @eany, and is not a handler's entry.  Anything else goes to
-	 * step(), which has the last word.  NO_ADDR: no block starts there.
+	 * without a branch if its @key (start and mapping, tbi_key()) is
+	 * @efall; it is a taken branch if its start, masked with @emask,
+	 * is @etgt (@emask 0: any start), and it is not a handler's entry;
+	 * a rep string runs again if its key is @erep.  Anything else goes
+	 * to step(), which has the last word.  NO_ADDR: no block starts
+	 * there.
 	 */
-	uint64_t efall;
+	_Alignas(64) uint64_t efall;
 	uint64_t etgt;
-	uint64_t start;		/* first instruction */
+	uint64_t emask;
+	uint64_t erep;
+	uint64_t key;
 	uint32_t ninsns;	/* instructions that run */
-	uint8_t eany;
 	uint8_t handler;	/* @start is a signal handler's entry */
+	uint8_t pad[3];
+	uint64_t start;		/* first instruction */
 	struct tend end;
 	struct tbi *next;	/* in the intern table */
 	/*
@@ -126,24 +136,44 @@ struct tbi {
 };
 
 #define NO_ADDR UINT64_MAX	/* no block starts there */
+#define NO_KEY (UINT64_MAX - 1)	/* no fall-through has it */
 
 static struct tbi k_start = {
-	.efall = NO_ADDR, .etgt = NO_ADDR, .end.kind = K_START
+	.efall = NO_ADDR, .etgt = NO_ADDR, .emask = UINT64_MAX,
+	.erep = NO_ADDR, .key = NO_KEY, .end.kind = K_START
 };
+
+/*
+ * A block's start @addr and its mapping @map in one word: user addresses
+ * have 47 bits, mapping ids below 0xffff take the top 16 bits (a larger
+ * one gives NO_KEY: step() decides then).
+ */
+static uint64_t tbi_key(uint64_t addr, uint32_t map)
+{
+	if (addr >> 48 || map >= 0xffff)
+		return NO_KEY;
+	return addr | (uint64_t)map << 48;
+}
 
 /* @b's expectations of the next block (struct tbi), from its end. */
 static void tbi_expect(struct tbi *b)
 {
+	uint64_t fall = tbi_key(b->end.fall, b->end.map);
+
+	b->key = tbi_key(b->start, b->end.map);
 	b->efall = NO_ADDR;
 	b->etgt = NO_ADDR;
-	b->eany = 0;
+	b->emask = UINT64_MAX;
+	b->erep = NO_ADDR;
 	switch (b->end.kind) {
 	case K_PLAIN:
-		b->efall = b->end.fall;
+		b->efall = fall;
 		break;
 	case K_COND:
-		b->efall = b->end.fall;
-		b->etgt = b->end.target;
+		b->efall = fall;
+		/* a jump to the fall-through: step() says it continues */
+		if (b->end.target != b->end.fall)
+			b->etgt = b->end.target;
 		break;
 	case K_JMP:
 	case K_CALL:
@@ -152,11 +182,20 @@ static void tbi_expect(struct tbi *b)
 	case K_RET:
 	case K_IND_JMP:
 	case K_IND_CALL:
-		b->eany = 1;
+		b->etgt = 0;
+		b->emask = 0;
 		break;
-	default:	/* system calls, rep strings, traps: step_slow() */
+	case K_REP:
+		b->efall = fall;
+		b->erep = tbi_key(b->end.last, b->end.map);
+		break;
+	default:	/* system calls, traps: step_slow() */
 		break;
 	}
+	if (b->efall == NO_KEY)
+		b->efall = NO_ADDR;
+	if (b->erep == NO_KEY)
+		b->erep = NO_ADDR;
 }
 
 /* ---- per-thread state -------------------------------------------------- */
@@ -168,6 +207,37 @@ struct sigframe {
 	uint64_t rt;
 	uint32_t rfm;
 };
+
+/*
+ * Exact mode: the straight line a thread runs, known by the taken branch
+ * that entered it (from block @a to block @b: the trace's from, from_map
+ * and start are @a's last instruction, @a's mapping and @b's start).  Its
+ * ways remember how it ended the last times: by a taken branch from block
+ * @p (the trace's end and map) to block @c, counted in @slot of the
+ * thread's table, and the straight line @c enters, @next.  So the common
+ * taken branch is two pointer compares and an increment (way_taken()).
+ * Private to one thread; the ways are forgotten whenever the table's
+ * slots move (rents_forget()).
+ */
+struct rway {
+	const struct tbi *p;
+	const struct tbi *c;
+	struct qrec_trace *slot;
+	struct rent *next;
+};
+
+#define RWAYS 4	/* way_taken() looks at the first two */
+
+struct rent {
+	struct rway w[RWAYS];	/* the latest used first (but for hits in
+				 * the first two, which stay in place) */
+	const struct tbi *a;
+	const struct tbi *b;
+};
+
+/* The straight lines a thread remembers at most: then it forgets all. */
+#define RENTS_MAX (1u << 17)
+#define RENTS_MIN_SLOTS 1024u
 
 #define MAX_SIGFRAMES 16
 /* A thread's records go through a window of its file, growing to this. */
@@ -185,6 +255,12 @@ struct th {
 	uint64_t rf;
 	uint64_t rt;
 	uint32_t rfm;
+	/*
+	 * Exact mode: the straight line being run, or @re0 (no ways) when
+	 * it was not entered by a taken branch or is not known; the
+	 * thread's straight lines, an open-addressed table of @rents_cap.
+	 */
+	struct rent *re;
 	struct qrec_counts *cnt;	/* in the header page */
 	/*
 	 * Taken branches: @pos counts them (n.taken is @pos - @taken0, made
@@ -207,6 +283,10 @@ struct th {
 	struct qrec_trace *tab;
 	size_t tab_cap;		/* a power of 2 */
 	size_t tab_nr;
+	struct rent **rents;
+	size_t rents_cap;	/* a power of 2 */
+	size_t rents_nr;
+	struct rent re0;
 	/* signals */
 	struct sigframe sig[MAX_SIGFRAMES];
 	unsigned nsig;
@@ -559,6 +639,105 @@ static void tick_arm(struct th *t)
 	t->chunk = n;
 }
 
+/* ---- exact mode: the straight lines (struct rent) --------------------------- */
+
+/*
+ * @t->rf, @t->rt and @t->rfm hold the straight line being run only while
+ * @t->re is @t->re0: else @t->re says it (taken_() stores nothing more).
+ * Make them hold it.
+ */
+static inline void range_sync(struct th *t)
+{
+	const struct rent *e = t->re;
+
+	if (e != &t->re0) {
+		t->rf = e->a->end.last;
+		t->rfm = e->a->end.map;
+		t->rt = e->b->start;
+	}
+}
+
+/* The ways of every straight line of @t, and where it is, are forgotten. */
+static void rents_forget(struct th *t)
+{
+	size_t i;
+
+	range_sync(t);
+	for (i = 0; i < t->rents_cap; i++)
+		if (t->rents[i])
+			memset(t->rents[i]->w, 0, sizeof(t->rents[i]->w));
+	t->re = &t->re0;
+}
+
+/* The straight lines of @t are freed (the table stays, empty). */
+static void rents_free(struct th *t)
+{
+	size_t i;
+
+	range_sync(t);
+	for (i = 0; i < t->rents_cap; i++) {
+		free(t->rents[i]);
+		t->rents[i] = NULL;
+	}
+	t->rents_nr = 0;
+	t->re = &t->re0;
+}
+
+static inline size_t rent_hash(const struct tbi *a, const struct tbi *b)
+{
+	return (size_t)br_hash2((uint64_t)(uintptr_t)a, (uint64_t)(uintptr_t)b);
+}
+
+/* A table of @t's straight lines twice as large (or the first). */
+static void rents_grow(struct th *t)
+{
+	size_t cap = t->rents_cap ? 2 * t->rents_cap : RENTS_MIN_SLOTS, i, k;
+	struct rent **n = calloc(cap, sizeof(*n));
+
+	if (!n)
+		fatal("out of memory");
+	for (i = 0; i < t->rents_cap; i++) {
+		struct rent *e = t->rents[i];
+
+		if (!e)
+			continue;
+		for (k = rent_hash(e->a, e->b) & (cap - 1); n[k];
+		     k = (k + 1) & (cap - 1))
+			;
+		n[k] = e;
+	}
+	free(t->rents);
+	t->rents = n;
+	t->rents_cap = cap;
+}
+
+/* The straight line entered by a taken branch from @a to @b, in @t. */
+static struct rent *rent_get(struct th *t, const struct tbi *a,
+			     const struct tbi *b)
+{
+	struct rent *e;
+	size_t k;
+
+	if (2 * (t->rents_nr + 1) > t->rents_cap)
+		rents_grow(t);
+	for (k = rent_hash(a, b) & (t->rents_cap - 1);;
+	     k = (k + 1) & (t->rents_cap - 1)) {
+		e = t->rents[k];
+		if (!e)
+			break;
+		if (e->a == a && e->b == b)
+			return e;
+	}
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		fatal("out of memory");
+	e->a = a;
+	e->b = b;
+	t->rents[k] = e;
+	t->rents_nr++;
+	return e;
+}
+
 /* ---- exact mode: the trace table ------------------------------------------ */
 
 static inline size_t trace_hash(uint64_t from, uint64_t start, uint64_t end)
@@ -622,6 +801,7 @@ static void table_open(struct th *t, size_t cap)
 
 static void table_close(struct th *t)
 {
+	rents_forget(t);
 	if (!t->tabh)
 		return;
 	munmap(t->tabh, sizeof(struct qrec_table) +
@@ -647,6 +827,7 @@ static void trace_grow(struct th *t)
 		traces_flush(t);
 		table_close(t);
 	}
+	rents_forget(t);
 	table_open(t, cap);
 	counts_sync(t);
 }
@@ -697,7 +878,7 @@ static inline bool hint_ok(const struct th *t, const struct qrec_trace *s,
  * in this thread's table and holds this very key (blocks are shared by
  * the threads).
  */
-static inline void trace_end(struct th *t, struct tbi *p)
+static struct qrec_trace *trace_end(struct th *t, struct tbi *p)
 {
 	struct qrec_trace *s = __atomic_load_n(&p->hint[0], __ATOMIC_RELAXED);
 	struct qrec_trace *o = NULL;
@@ -705,7 +886,7 @@ static inline void trace_end(struct th *t, struct tbi *p)
 
 	if (likely(hint_ok(t, s, p))) {
 		s->count++;
-		return;
+		return s;
 	}
 	for (k = 1; k < NHINTS; k++) {
 		o = __atomic_load_n(&p->hint[k], __ATOMIC_RELAXED);
@@ -725,6 +906,72 @@ static inline void trace_end(struct th *t, struct tbi *p)
 				 __atomic_load_n(&p->hint[i - 1], __ATOMIC_RELAXED),
 				 __ATOMIC_RELAXED);
 	__atomic_store_n(&p->hint[0], o, __ATOMIC_RELAXED);
+	return o;
+}
+
+/*
+ * The taken branch from @p to @c ends the straight line being run (its
+ * ways did not know it): count it (trace_end()), and let the straight
+ * line remember it (see struct rent).
+ */
+static void __attribute__((noinline)) taken_exact_slow(struct th *t,
+						       struct tbi *p,
+						       struct tbi *c)
+{
+	struct rent *e = t->re;
+	struct qrec_trace *s;
+	struct rway w;
+	unsigned i;
+
+	/* the ways way_taken() does not look at */
+	for (i = 2; i < RWAYS; i++)
+		if (e->w[i].p == p && e->w[i].c == c)
+			break;
+	if (i < RWAYS) {
+		w = e->w[i];
+		w.slot->count++;
+	} else {
+		range_sync(t);
+		if (t->rents_nr >= RENTS_MAX) {
+			rents_free(t);
+			e = t->re;
+		}
+		/* first, as it may move the slots (and forget the ways) */
+		s = trace_end(t, p);
+		w = (struct rway){ p, c, s, rent_get(t, p, c) };
+		i = RWAYS - 1;
+		if (e == &t->re0) {
+			t->re = w.next;
+			return;
+		}
+	}
+	/* the latest first */
+	memmove(&e->w[1], &e->w[0], i * sizeof(e->w[0]));
+	e->w[0] = w;
+	t->re = w.next;
+}
+
+/*
+ * Exact mode: one of the ways of the straight line being run is the taken
+ * branch from @p to @c: count it there, and go on to the next straight
+ * line.  A way knows a branch that was taken; the next block alone
+ * decides (struct tbi), except for a handler's entry (step_slow()): a
+ * block may become one, so such a block is never looked up.
+ */
+static always_inline bool way_taken(struct th *t, const struct tbi *p,
+				    const struct tbi *c)
+{
+	struct rent *e = t->re;
+	struct rway *w = &e->w[0];
+
+	if (w->p != p || w->c != c) {
+		w = &e->w[1];
+		if (w->p != p || w->c != c)
+			return false;
+	}
+	w->slot->count++;
+	t->re = w->next;
+	return true;
 }
 
 /* ---- sampled mode: the ring ----------------------------------------------- */
@@ -784,30 +1031,29 @@ static inline void ring_reset(struct th *t)
 
 /* ---- pairing blocks -------------------------------------------------------- */
 
-#define always_inline inline __attribute__((always_inline))
+/* One more taken branch: every SYNC_EVERY the totals go to the header page. */
+static always_inline void taken_count(struct th *t)
+{
+	t->pos++;
+	if (unlikely(--t->countdown == 0))
+		tick(t);
+}
 
-/*
- * A taken branch from the last instruction of @p (its end: @pe) to @c.
- * Every SYNC_EVERY of them the totals go to the header page.
- */
+/* A taken branch from the last instruction of @p (its end: @pe) to @c. */
 static always_inline void taken_(struct th *t, struct tbi *p,
 				 const struct tend *pe, struct tbi *c,
 				 bool exact)
 {
 	if (exact) {
-		trace_end(t, p);
-		t->rf = pe->last;
-		t->rfm = pe->map;
-		t->rt = c->start;
+		if (!way_taken(t, p, c))
+			taken_exact_slow(t, p, c);
 	} else {
 		struct qrec_branch *e = &t->ring[t->pos & t->ring_mask];
 
 		e->from = pe->last;
 		e->to = c->start;
 	}
-	t->pos++;
-	if (unlikely(--t->countdown == 0))
-		tick(t);
+	taken_count(t);
 }
 
 static void taken(struct th *t, struct tbi *p, struct tbi *c)
@@ -818,9 +1064,11 @@ static void taken(struct th *t, struct tbi *p, struct tbi *c)
 /* The straight line ends at @p's last instruction (no branch). */
 static void range_close(struct th *t, struct tbi *p)
 {
+	range_sync(t);
 	if (g.exact && t->rt && p->end.kind != K_START)
 		trace_add(t, t->rf, t->rt, p->end.last, t->rfm, p->end.map);
 	t->rt = 0;
+	t->re = &t->re0;
 }
 
 /* A new straight line begins at @c, entered by no branch. */
@@ -829,6 +1077,7 @@ static void range_begin(struct th *t, struct tbi *c)
 	t->rf = 0;
 	t->rfm = 0;
 	t->rt = c->start;
+	t->re = &t->re0;
 	ring_reset(t);
 }
 
@@ -844,6 +1093,7 @@ static void deliver(struct th *t, struct tbi *p, struct tbi *c)
 {
 	struct sigframe *f;
 
+	range_sync(t);
 	if (t->nsig == MAX_SIGFRAMES) {
 		/* handlers left by longjmp: forget the oldest */
 		f = &t->sig[0];
@@ -889,6 +1139,7 @@ static void step_slow(struct th *t, struct tbi *p, struct tbi *c)
 			t->rf = t->sig[t->nsig].rf;
 			t->rt = t->sig[t->nsig].rt;
 			t->rfm = t->sig[t->nsig].rfm;
+			t->re = &t->re0;
 			q = t->sig[t->nsig].prev;
 			step(t, q, c);
 			return;
@@ -965,6 +1216,16 @@ static void __attribute__((noinline)) step(struct th *t, struct tbi *p,
 	step_(t, p, &p->end, c, g.exact);
 }
 
+/*
+ * The same rep string instruction again: counted once (out of line, so
+ * that the callback adds each block's instructions in one instruction).
+ */
+static void __attribute__((noinline)) rep_again(struct th *t,
+						 const struct tbi *c)
+{
+	t->n.insns -= c->ninsns;
+}
+
 static struct th *th_start(void);
 
 /* The first block a thread runs (no state yet). */
@@ -978,17 +1239,39 @@ static void __attribute__((noinline)) exec_first(struct tbi *c)
 	step(t, p, c);
 }
 
+/* What the block before expects of @c, but for the fall-through. */
+static always_inline void pair_(struct th *t, struct tbi *p, struct tbi *c,
+				bool exact)
+{
+	if (likely((c->start & p->emask) == p->etgt && !c->handler)) {
+		taken_(t, p, &p->end, c, exact);
+		return;
+	}
+	if (c->key == p->erep) {
+		rep_again(t, c);
+		return;
+	}
+	step(t, p, c);
+}
+
+/* Exact mode: no way of the straight line knew @p to @c (out of line). */
+static void __attribute__((noinline)) pair_exact(struct th *t, struct tbi *p,
+						  struct tbi *c)
+{
+	pair_(t, p, c, true);
+}
+
 /*
  * The callbacks of every block run, one per mode: the common cases in a
  * few compares against what the block before expects (struct tbi), no
- * jump table, no call but for the rare ones.
+ * jump table, no call but for the rare ones (tail calls: the common
+ * cases save no register).
  */
 static always_inline void on_exec_(void *udata, bool exact)
 {
 	struct tbi *c = udata;
 	struct th *t = cur;
 	struct tbi *p;
-	uint64_t s;
 
 	if (unlikely(!t)) {
 		exec_first(c);
@@ -997,19 +1280,18 @@ static always_inline void on_exec_(void *udata, bool exact)
 	p = t->prev;
 	t->prev = c;
 	t->n.insns += c->ninsns;
-	s = c->start;
-	if (likely(s == p->efall)) {
-		/* another mapping at the fall-through: step() decides */
-		if (unlikely(c->end.map != p->end.map))
-			step(t, p, c);
+	/* the fall-through, in the same mapping */
+	if (likely(c->key == p->efall))
+		return;
+	if (exact) {
+		/* a handler's entry is decided by step() */
+		if (likely(!c->handler) && way_taken(t, p, c))
+			taken_count(t);
+		else
+			pair_exact(t, p, c);
 		return;
 	}
-	/* a handler's entry is decided by step() */
-	if (likely(((s == p->etgt) | p->eany) > c->handler)) {
-		taken_(t, p, &p->end, c, exact);
-		return;
-	}
-	step(t, p, c);
+	pair_(t, p, c, false);
 }
 
 static void on_exec_sampled(unsigned int vcpu, void *udata)
@@ -1043,6 +1325,7 @@ static struct th *th_alloc(int32_t tid)
 	}
 	t->tid = tid;
 	t->prev = &k_start;
+	t->re = &t->re0;
 	t->to_sample = g.period;
 	t->rng = g.seed ^ br_hash64((uint64_t)tid) ^ 1;
 	if (g.jitter)
@@ -1097,6 +1380,8 @@ static void th_finish(struct th *t, bool exit_rec)
 
 static void th_free(struct th *t)
 {
+	rents_free(t);
+	free(t->rents);
 	free(t->ring);
 	free(t);
 }
@@ -1247,8 +1532,10 @@ static struct tbi *tbi_intern(struct tbi *k)
 	if (!g.chunk || g.chunk_used == TBI_CHUNK) {
 		struct tbi **cs = realloc(g.chunks, (g.nr_chunks + 1) * sizeof(*cs));
 
-		if (!cs || !(g.chunk = calloc(TBI_CHUNK, sizeof(*g.chunk))))
+		if (!cs || !(g.chunk = aligned_alloc(_Alignof(struct tbi),
+						     TBI_CHUNK * sizeof(*g.chunk))))
 			fatal("out of memory");
+		memset(g.chunk, 0, TBI_CHUNK * sizeof(*g.chunk));
 		g.chunks = cs;
 		g.chunks[g.nr_chunks++] = g.chunk;
 		g.chunk_used = 0;
@@ -1407,6 +1694,7 @@ static void child_after_fork(struct th *t)
 	t->tab = NULL;
 	t->tab_cap = 0;
 	t->tab_nr = 0;
+	rents_forget(t);
 	t->nsig = 0;
 	t->sigreturn = false;
 	t->prev = &k_start;	/* fork's return: a new straight line */
@@ -1691,6 +1979,29 @@ out:
 
 /* ---- system calls ------------------------------------------------------------- */
 
+/* execveat(@dirfd, @path_addr, @argv_addr, @envp_addr, @flags). */
+static void follow_execveat(struct th *t, uint64_t dirfd, uint64_t path_addr,
+			    uint64_t argv_addr, uint64_t envp_addr,
+			    uint64_t flags)
+{
+	char rel[PATH_MAX], path[PATH_MAX];
+
+	if (!guest_str(rel, sizeof(rel), path_addr))
+		return;
+	if ((int)dirfd != AT_FDCWD && rel[0] != '/') {
+		/* relative to a directory fd, or the fd itself */
+		if (!rel[0] && (flags & AT_EMPTY_PATH))
+			snprintf(path, sizeof(path), "/proc/self/fd/%d",
+				 (int)dirfd);
+		else if (snprintf(path, sizeof(path), "/proc/self/fd/%d/%s",
+				  (int)dirfd, rel) >= (int)sizeof(path))
+			return;
+	} else {
+		memcpy(path, rel, sizeof(rel));
+	}
+	follow_exec(t, path, argv_addr, envp_addr);
+}
+
 static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu, int64_t num,
 		       uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4,
 		       uint64_t a5, uint64_t a6, uint64_t a7, uint64_t a8)
@@ -1737,25 +2048,9 @@ static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu, int64_t num,
 		if (guest_str(path, sizeof(path), a1))
 			follow_exec(t, path, a2, a3);
 		break;
-	case SYS_execveat: {
-		char rel[PATH_MAX];
-
-		if (!guest_str(rel, sizeof(rel), a2))
-			break;
-		if ((int)a1 != AT_FDCWD && rel[0] != '/') {
-			/* relative to a directory fd, or the fd itself */
-			if (!rel[0] && (a5 & AT_EMPTY_PATH))
-				snprintf(path, sizeof(path), "/proc/self/fd/%d",
-					 (int)a1);
-			else if (snprintf(path, sizeof(path), "/proc/self/fd/%d/%s",
-					  (int)a1, rel) >= (int)sizeof(path))
-				break;
-		} else {
-			memcpy(path, rel, sizeof(rel));
-		}
-		follow_exec(t, path, a3, a4);
+	case SYS_execveat:
+		follow_execveat(t, a1, a2, a3, a4, a5);
 		break;
-	}
 	case SYS_exit: {
 		bool last;
 
