@@ -444,6 +444,38 @@ START_TEST(exactness)
 }
 END_TEST
 
+/*
+ * The code set of a binary large enough to be decoded in parts (libc, whose
+ * AVX-512 string functions leave gaps that capstone cannot decode) is the
+ * same decoded on one thread and on three.
+ */
+START_TEST(code_set_any_threads)
+{
+	const char *lib = "/lib/x86_64-linux-gnu/libc.so.6";
+	struct eb_open_opts o1 = { .code_set = true, .threads = 1 };
+	struct eb_open_opts o3 = { .code_set = true, .threads = 3 };
+	struct eb_binary a, b;
+	char err[512];
+	size_t i;
+
+	ck_assert_msg(!eb_open_ex(lib, &o1, &a, err, sizeof(err)), "%s", err);
+	ck_assert_msg(!eb_open_ex(lib, &o3, &b, err, sizeof(err)), "%s", err);
+	ck_assert_uint_gt(a.nr_code, 100000);
+	ck_assert_uint_eq(a.nr_code, b.nr_code);
+	for (i = 0; i < a.nr_code; i++) {
+		ck_assert_msg(a.code[i].addr == b.code[i].addr &&
+			      a.code[i].size == b.code[i].size &&
+			      a.code[i].kind == b.code[i].kind,
+			      "instruction %zu: %#" PRIx64 "/%u/%u against %#" PRIx64 "/%u/%u",
+			      i, a.code[i].addr, a.code[i].size, a.code[i].kind,
+			      b.code[i].addr, b.code[i].size, b.code[i].kind);
+	}
+	ck_assert_uint_eq(a.xfer_prefix[a.nr_code], b.xfer_prefix[b.nr_code]);
+	eb_close(&a);
+	eb_close(&b);
+}
+END_TEST
+
 Suite *parity_suite(void)
 {
 	Suite *s = suite_create("parity");
@@ -452,6 +484,10 @@ Suite *parity_suite(void)
 	tcase_set_timeout(t, 60);
 	tcase_add_loop_test(t, parity, 0, (int)(NR_WL * 2 * 2));
 	tcase_add_loop_test(t, rules, 0, (int)(NR_WL * 2));
+	suite_add_tcase(s, t);
+	t = tcase_create("code set");
+	tcase_set_timeout(t, 60);
+	tcase_add_test(t, code_set_any_threads);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -147,6 +147,7 @@ void cmd_resolver_opts(const struct cmd_common *c, struct resolver_opts *o)
 	o->dso.vmlinux = c->vmlinux;
 	o->dso.kallsyms = c->kallsyms;
 	o->dso.debuginfod = !c->no_debuginfod;
+	o->dso.threads = c->tree ? 1 : cmd_jobs(c);
 	o->binary = c->binary;
 	o->dsos = c->dsos;
 	o->nr_dsos = c->nr_dsos;

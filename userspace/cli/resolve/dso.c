@@ -692,7 +692,10 @@ static uint64_t elf_symbol(const char *path, const char *name)
 static enum dso_state load_kernel(struct dso_registry *r, struct dso *d)
 {
 	char err[1024], got[64], hex[BR_BUILD_ID_HEX];
-	struct eb_open_opts eo = { .code_set = r->o.code_set };
+	struct eb_open_opts eo = {
+		.code_set = r->o.code_set,
+		.threads = r->o.threads,
+	};
 	enum dso_state st;
 
 	br_build_id_hex(d->build_id, d->build_id_size, hex);
@@ -758,7 +761,10 @@ enum dso_state dso_load(struct dso_registry *r, struct dso *d)
 
 static enum dso_state load_locked(struct dso_registry *r, struct dso *d)
 {
-	struct eb_open_opts eo = { .code_set = r->o.code_set };
+	struct eb_open_opts eo = {
+		.code_set = r->o.code_set,
+		.threads = r->o.threads,
+	};
 	enum dso_state st;
 	char err[1024];
 	char *code;

@@ -55,6 +55,7 @@ struct dso_opts {
 	const char *vmlinux;	/* --vmlinux FILE */
 	const char *kallsyms;	/* --kallsyms FILE */
 	bool code_set;		/* decode llvm-profgen's code set (ranges) */
+	unsigned threads;	/* ... on up to this many threads */
 	bool source;		/* DWARF line info (--source) */
 	bool debuginfod;	/* ask debuginfod when DEBUGINFOD_URLS is set */
 };

@@ -15,6 +15,8 @@
 #include <gelf.h>
 #include <inttypes.h>
 #include <libelf.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,82 +134,82 @@ const struct eb_section *eb_xsec_at(const struct eb_binary *b, uint64_t addr)
 	return NULL;
 }
 
-static int push_code(struct eb_binary *b, size_t *cap, const cs_insn *in)
+/* A capstone handle as every decoder here uses it: AT&T, details on. */
+static bool open_capstone(csh *h)
 {
-	if (b->nr_code == *cap) {
-		size_t n = *cap ? *cap * 2 : 1024;
-		struct eb_insn *c = realloc(b->code, n * sizeof(*c));
-
-		if (!c)
-			return BR_ESYS;
-		b->code = c;
-		*cap = n;
-	}
-	b->code[b->nr_code].addr = in->address;
-	b->code[b->nr_code].size = (uint8_t)in->size;
-	b->code[b->nr_code].kind = (uint8_t)classify(in);
-	b->nr_code++;
-	return 0;
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, h) != CS_ERR_OK)
+		return false;
+	cs_option(*h, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+	cs_option(*h, CS_OPT_DETAIL, CS_OPT_ON);
+	return true;
 }
 
-static int push_raw(struct eb_binary *b, size_t *cap, uint64_t addr,
-		    unsigned size)
+/* A growing array of code-set instructions. */
+struct codebuf {
+	struct eb_insn *v;
+	size_t n;
+	size_t cap;
+};
+
+static int push_insn(struct codebuf *cb, uint64_t addr, unsigned size,
+		     enum eb_kind kind)
 {
-	if (b->nr_code == *cap) {
-		size_t n = *cap ? *cap * 2 : 1024;
-		struct eb_insn *c = realloc(b->code, n * sizeof(*c));
+	if (cb->n == cb->cap) {
+		size_t n = cb->cap ? cb->cap * 2 : 1024;
+		struct eb_insn *c = realloc(cb->v, n * sizeof(*c));
 
 		if (!c)
 			return BR_ESYS;
-		b->code = c;
-		*cap = n;
+		cb->v = c;
+		cb->cap = n;
 	}
-	b->code[b->nr_code].addr = addr;
-	b->code[b->nr_code].size = (uint8_t)size;
-	b->code[b->nr_code].kind = EB_OTHER;
-	b->nr_code++;
+	cb->v[cb->n].addr = addr;
+	cb->v[cb->n].size = (uint8_t)size;
+	cb->v[cb->n].kind = (uint8_t)kind;
+	cb->n++;
 	return 0;
 }
 
 /*
- * Disassemble [lo, hi) of section @s into the code set; what capstone
- * cannot decode, LLVM's disassembler may (altdis.h), else the byte is not
- * code.
+ * Disassemble [lo, hi) of section @s into @cb with capstone handle @h; what
+ * capstone cannot decode, LLVM's disassembler may (@alt, altdis.h), else
+ * the byte is not code.  Without @alt, stop at the first such byte:
+ * *@stop is where (@hi when all was decoded).  0 or BR_ESYS.
  */
-static int decode_region(struct eb_binary *b, const struct eb_section *s,
-			 uint64_t lo, uint64_t hi, size_t *cap)
+static int decode_region(const struct eb_binary *b, csh h,
+			 struct altdis *alt, const struct eb_section *s,
+			 uint64_t lo, uint64_t hi, struct codebuf *cb,
+			 uint64_t *stop)
 {
-	csh h = (csh)b->cs_handle;
 	cs_insn *in = cs_malloc(h);
 	uint64_t addr = lo;
+	int r = 0;
 
 	if (!in)
 		return BR_ESYS;
-	while (addr < hi) {
+	while (addr < hi && !r) {
 		const uint8_t *code = b->image + s->offset + (addr - s->addr);
 		size_t size = (size_t)(hi - addr);
 		uint64_t a = addr;
+		unsigned n;
 
 		if (cs_disasm_iter(h, &code, &size, &a, in)) {
-			if (push_code(b, cap, in)) {
-				cs_free(in, 1);
-				return BR_ESYS;
-			}
+			r = push_insn(cb, in->address, in->size, classify(in));
 			addr = a;
-		} else {
-			unsigned n = altdis_decode(b->alt, code,
-						   (size_t)(hi - addr), addr,
-						   NULL, 0, NULL, 0);
-
-			if (n && push_raw(b, cap, addr, n)) {
-				cs_free(in, 1);
-				return BR_ESYS;
-			}
-			addr += n ? n : 1;
+			continue;
 		}
+		if (!alt)
+			break;
+		n = altdis_decode(alt, code, (size_t)(hi - addr), addr, NULL,
+				  0, NULL, 0);
+		if (n)
+			r = push_insn(cb, addr, n, EB_OTHER);
+		addr += n ? n : 1;
 	}
 	cs_free(in, 1);
-	return 0;
+	if (stop)
+		*stop = addr;
+	return r;
 }
 
 /* The first section of @type in @elf, with its header. */
@@ -763,19 +765,197 @@ static int open_decoders(struct eb_binary *b, char *err, size_t errsz)
 {
 	csh h;
 
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK) {
+	if (!open_capstone(&h)) {
 		snprintf(err, errsz, "capstone: cannot open an x86-64 handle");
 		return BR_ESYS;
 	}
 	b->cs_handle = (size_t)h;
-	cs_option(h, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
-	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
 	b->alt = altdis_new();
 	if (!b->alt) {
 		snprintf(err, errsz, "%s: out of memory", b->path);
 		return BR_ESYS;
 	}
 	return BR_OK;
+}
+
+/*
+ * The code set: every symbol's region, [start, next symbol or section end),
+ * disassembled from its start.  A large binary is cut into parts of about
+ * equal bytes at symbol starts, and every part but the first is decoded on
+ * a thread of its own with its own capstone handle; LLVM's disassembler
+ * (one per binary) stays with the calling thread, which decodes what
+ * capstone stopped at once the parts are back.  Each region is decoded
+ * the same way whoever decodes it, so the set is the same for any number
+ * of threads.
+ */
+#define DECODE_PART_MIN	((uint64_t)256 << 10)	/* bytes worth a thread */
+#define DECODE_PARTS_MAX 8
+
+struct decode_gap {
+	size_t pos;	/* where it goes among the part's instructions */
+	size_t sym;	/* the symbol whose region it is in */
+	uint64_t addr;	/* where capstone stopped */
+};
+
+/* Symbols [first, last) of @b, decoded by capstone alone. */
+struct decode_part {
+	const struct eb_binary *b;
+	size_t first;
+	size_t last;
+	struct codebuf code;
+	struct decode_gap *gaps;
+	size_t nr_gaps;
+	size_t cap_gaps;
+	pthread_t thread;
+	bool started;
+	bool failed;	/* the caller decodes the part itself */
+};
+
+static bool add_gap(struct decode_part *p, size_t sym, uint64_t addr)
+{
+	if (p->nr_gaps == p->cap_gaps) {
+		size_t n = p->cap_gaps ? p->cap_gaps * 2 : 16;
+		struct decode_gap *g = realloc(p->gaps, n * sizeof(*g));
+
+		if (!g)
+			return false;
+		p->gaps = g;
+		p->cap_gaps = n;
+	}
+	p->gaps[p->nr_gaps].pos = p->code.n;
+	p->gaps[p->nr_gaps].sym = sym;
+	p->gaps[p->nr_gaps].addr = addr;
+	p->nr_gaps++;
+	return true;
+}
+
+static void *decode_part_main(void *arg)
+{
+	struct decode_part *p = arg;
+	const struct eb_binary *b = p->b;
+	size_t i;
+	csh h;
+
+	if (!open_capstone(&h)) {
+		p->failed = true;
+		return NULL;
+	}
+	for (i = p->first; i < p->last && !p->failed; i++) {
+		uint64_t end = region_end(b, i), stop;
+
+		if (decode_region(b, h, NULL, eb_xsec_at(b, b->syms[i].start),
+				  b->syms[i].start, end, &p->code, &stop) ||
+		    (stop < end && !add_gap(p, i, stop)))
+			p->failed = true;
+	}
+	cs_close(&h);
+	return NULL;
+}
+
+/* Symbols [first, last) on the calling thread, into @cb. */
+static int decode_syms(struct eb_binary *b, size_t first, size_t last,
+		       struct codebuf *cb)
+{
+	size_t i;
+
+	for (i = first; i < last; i++)
+		if (decode_region(b, (csh)b->cs_handle, b->alt,
+				  eb_xsec_at(b, b->syms[i].start),
+				  b->syms[i].start, region_end(b, i), cb, NULL))
+			return BR_ESYS;
+	return 0;
+}
+
+static int append_insns(struct codebuf *cb, const struct eb_insn *v,
+			size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (push_insn(cb, v[i].addr, v[i].size, v[i].kind))
+			return BR_ESYS;
+	return 0;
+}
+
+/* A part's instructions after @cb's, its gaps decoded here. */
+static int join_part(struct eb_binary *b, struct decode_part *p,
+		     struct codebuf *cb)
+{
+	size_t from = 0, g;
+
+	if (p->started)
+		pthread_join(p->thread, NULL);
+	if (!p->started || p->failed)
+		return decode_syms(b, p->first, p->last, cb);
+	for (g = 0; g <= p->nr_gaps; g++) {
+		size_t to = g < p->nr_gaps ? p->gaps[g].pos : p->code.n;
+		const struct decode_gap *x = &p->gaps[g];
+
+		if (append_insns(cb, p->code.v + from, to - from))
+			return BR_ESYS;
+		from = to;
+		if (g < p->nr_gaps &&
+		    decode_region(b, (csh)b->cs_handle, b->alt,
+				  eb_xsec_at(b, b->syms[x->sym].start),
+				  x->addr, region_end(b, x->sym), cb, NULL))
+			return BR_ESYS;
+	}
+	return 0;
+}
+
+/* Cut the symbols into @n parts of about equal bytes: parts[k].first. */
+static void cut_parts(const struct eb_binary *b, struct decode_part *parts,
+		      size_t n, uint64_t total)
+{
+	uint64_t acc = 0;
+	size_t i, k = 1;
+
+	parts[0].first = 0;
+	for (i = 0; i < b->nr_syms && k < n; i++) {
+		if (acc >= total / n * k)
+			parts[k++].first = i;
+		acc += region_end(b, i) - b->syms[i].start;
+	}
+	while (k < n)
+		parts[k++].first = b->nr_syms;
+	for (k = 0; k < n; k++)
+		parts[k].last = k + 1 < n ? parts[k + 1].first : b->nr_syms;
+}
+
+static int decode_code_set(struct eb_binary *b, unsigned threads)
+{
+	struct decode_part parts[DECODE_PARTS_MAX];
+	struct codebuf cb = { 0 };
+	uint64_t total = 0;
+	size_t i, n;
+	int r = 0;
+
+	for (i = 0; i < b->nr_syms; i++)
+		total += region_end(b, i) - b->syms[i].start;
+	n = threads < DECODE_PARTS_MAX ? threads : DECODE_PARTS_MAX;
+	if (n > total / DECODE_PART_MIN)
+		n = (size_t)(total / DECODE_PART_MIN);
+	if (n < 2)
+		n = 1;
+	memset(parts, 0, sizeof(parts));
+	cut_parts(b, parts, n, total);
+	for (i = 1; i < n; i++) {
+		parts[i].b = b;
+		parts[i].started = !pthread_create(&parts[i].thread, NULL,
+						   decode_part_main, &parts[i]);
+	}
+	r = decode_syms(b, parts[0].first, parts[0].last, &cb);
+	for (i = 1; i < n; i++) {
+		if (!r)
+			r = join_part(b, &parts[i], &cb);
+		else if (parts[i].started)
+			pthread_join(parts[i].thread, NULL);
+		free(parts[i].code.v);
+		free(parts[i].gaps);
+	}
+	b->code = cb.v;
+	b->nr_code = cb.n;
+	return r;
 }
 
 /*
@@ -786,18 +966,16 @@ static int open_decoders(struct eb_binary *b, char *err, size_t errsz)
 static int finish_code(struct eb_binary *b, Elf *elf, size_t shstrndx,
 		       const struct eb_open_opts *o)
 {
-	size_t i, cap = 0;
+	size_t i;
 
 	for (i = 0; i < b->nr_syms; i++) {
 		uint64_t end = region_end(b, i);
 
 		if (!b->syms[i].end || b->syms[i].end > end)
 			b->syms[i].end = end;
-		if (o->code_set &&
-		    decode_region(b, eb_xsec_at(b, b->syms[i].start),
-				  b->syms[i].start, end, &cap))
-			return BR_ESYS;
 	}
+	if (o->code_set && decode_code_set(b, o->threads))
+		return BR_ESYS;
 	if (add_plt_symbols(b, elf, shstrndx))
 		return BR_ESYS;
 	b->xfer_prefix = malloc((b->nr_code + 1) * sizeof(*b->xfer_prefix));

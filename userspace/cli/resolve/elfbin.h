@@ -127,11 +127,15 @@ struct eb_binary {
  *             code, and opening a large binary is much cheaper
  * @need_syms: refuse (BR_EINPUT) a binary without function symbols in
  *             its executable sections
+ * @threads:   decode the code set of a large binary on up to this many
+ *             threads (0 or 1: the calling thread alone); the code set is
+ *             the same for any number
  */
 struct eb_open_opts {
 	const char *sym_path;
 	bool code_set;
 	bool need_syms;
+	unsigned threads;
 };
 
 /*

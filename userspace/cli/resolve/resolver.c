@@ -38,6 +38,7 @@ int resolver_init(struct resolver *s, const char *name,
 		struct eb_open_opts eo = {
 			.code_set = o->dso.code_set,
 			.need_syms = true,
+			.threads = o->dso.threads,
 		};
 		struct dso *d;
 		int r = eb_open_ex(o->binary, &eo, &s->bin, err, errsz);
