@@ -7,7 +7,8 @@
 #                         and print the table
 #   make bench-jobs       only -j 1 against -j 2 (annotate, ranges) on
 #                         BENCH_JOBS_BYTES of perf.data and on perf script
-#                         text: wall ratio and the extra CPU of -j 2
+#                         text: wall ratio, the extra CPU of -j 2, and two
+#                         -j 1 at once (the machine's ceiling)
 #   make bench-profile    callgrind instruction counts of both sides
 #                         (what limits a ratio); not part of bench
 #   make bench-userspace  the splitter against perf 6.1's block-range.c

@@ -500,6 +500,57 @@ def scale_perfdata(args, unit):
     return res
 
 
+def run_apart(cmds, out_paths, err_paths):
+    """Run @cmds at the same time, each on its own (no pipe between them):
+    (wall from the first start to the last exit, [cpu per command]).  A
+    command that fails fails the bench."""
+    files = []
+    t0 = time.perf_counter()
+    try:
+        procs = []
+        for cmd, o, e in zip(cmds, out_paths, err_paths):
+            files += [open(o, "wb"), open(e, "wb")]
+            procs.append(subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
+                                          stdout=files[-2],
+                                          stderr=files[-1]))
+        cpu = []
+        for p, e in zip(procs, err_paths):
+            _, status, ru = os.wait4(p.pid, 0)
+            if os.waitstatus_to_exitcode(status):
+                raise SystemExit(f"bench: {' '.join(p.args)} failed "
+                                 f"(status {status}, see {e})")
+            cpu.append(ru.ru_utime + ru.ru_stime)
+        wall = time.perf_counter() - t0
+    finally:
+        for f in files:
+            f.close()
+    return wall, cpu
+
+
+def jobs_cmd(args, tool, path, j, o):
+    """(command, stdout path) of @tool -j @j on @path, output to @o."""
+    if tool == "annotate":
+        return ([args.cli, "annotate", "-i", path, "-j", str(j),
+                 "--no-pager", "--no-progress"], o + ".txt")
+    os.makedirs(o, exist_ok=True)
+    return ([args.cli, "ranges", "-i", path, "-j", str(j), "-o", o,
+             "--no-progress"], os.devnull)
+
+
+def jobs_pair(args, tool, path, tag):
+    """Two -j 1 runs at once, each alone on the input: what two cores of
+    the machine give to two independent copies (the wall of the pair)."""
+    cmds, outs, errs = [], [], []
+    for k in ("a", "b"):
+        o = os.path.join(args.out, f"jobs{tag}.{tool}.pair-{k}")
+        cmd, so = jobs_cmd(args, tool, path, 1, o)
+        cmds.append(cmd)
+        outs.append(so)
+        errs.append(o + ".err")
+    wall, cpu = run_apart(cmds, outs, errs)
+    return {"wall": wall, "cpu": sum(cpu)}
+
+
 def jobs_on(args, path, tag):
     """-j 1 against -j 2 on the input @path, outputs identical: annotate
     and ranges, interleaved, ratios per repetition."""
@@ -510,24 +561,18 @@ def jobs_on(args, path, tag):
            "loadavg": [load()], "tools": {}}
     for tool in ("annotate", "ranges"):
         runs = {1: [], 2: []}
+        pairs = []
         outs = {}
         for rep in range(args.jobs_runs):
             for j in ((1, 2) if rep % 2 == 0 else (2, 1)):
                 o = os.path.join(out, f"jobs{tag}.{tool}.j{j}")
                 e = o + ".err"
-                if tool == "annotate":
-                    cmd = [args.cli, "annotate", "-i", path, "-j", str(j),
-                           "--no-pager", "--no-progress"]
-                    so = o + ".txt"
-                else:
-                    os.makedirs(o, exist_ok=True)
-                    cmd = [args.cli, "ranges", "-i", path, "-j", str(j),
-                           "-o", o, "--no-progress"]
-                    so = os.devnull
+                cmd, so = jobs_cmd(args, tool, path, j, o)
                 wall, (r,), _ = run_procs([cmd], so, [e])
                 runs[j].append({"wall": wall, "cpu": r["cpu"],
                                 "rss": r["rss"]})
                 outs[j] = (o, so, e)
+            pairs.append(jobs_pair(args, tool, path, tag))
             if tool == "annotate":
                 same_files(outs[1][1], outs[2][1], "annotate -j 2 prints "
                            "other bytes than -j 1")
@@ -559,6 +604,16 @@ def jobs_on(args, path, tag):
         # the cores -j 2 had on average: CPU / wall (2.0 at best)
         t["j2"]["cores_used"] = stats([b["cpu"] / b["wall"]
                                        for b in runs[2]])
+        # The machine's own ceiling: two -j 1 copies at once finish in
+        # pair wall, so two cores do 2 x wall(-j 1) / wall(pair) times the
+        # work of one (2.0 if they share nothing); -j 2 against it.
+        t["pair"] = {"wall_seconds": stats([p["wall"] for p in pairs]),
+                     "cpu_seconds": stats([p["cpu"] for p in pairs])}
+        t["ratios"]["ceiling"] = stats([2 * a["wall"] / p["wall"]
+                                        for a, p in zip(runs[1], pairs)])
+        t["ratios"]["of_ceiling"] = stats([
+            (a["wall"] / b["wall"]) / (2 * a["wall"] / p["wall"])
+            for a, b, p in zip(runs[1], runs[2], pairs)])
         res["tools"][tool] = t
     res["loadavg"].append(load())
     return res
@@ -574,7 +629,8 @@ def scale_jobs(args):
         if r:
             log(f"bench: -j 1 / -j 2 wall on {name}: " + ", ".join(
                 f"{k} {v['ratios']['wall']['median']:.2f}x (CPU "
-                f"{100 * v['ratios']['cpu_extra']['median']:+.1f}%)"
+                f"{100 * v['ratios']['cpu_extra']['median']:+.1f}%; "
+                f"ceiling {v['ratios']['ceiling']['median']:.2f}x)"
                 for k, v in r["tools"].items()) +
                 f" (load {r['loadavg'][0]} -> {r['loadavg'][1]})")
     return res
@@ -813,6 +869,13 @@ def print_jobs(what, jb):
         # -j 2 with two idle cores: its CPU time over 2 at best
         print(f"              with both cores free, at most 2 x CPU -j 1 / "
               f"CPU -j 2 = {2 * t['j1']['cpu_seconds']['median'] / t['j2']['cpu_seconds']['median']:.2f}x")
+        if "ceiling" in t["ratios"]:
+            print(f"              two -j 1 at once: "
+                  f"{t['pair']['wall_seconds']['median']:.2f} s, the "
+                  f"machine's ceiling 2 x wall -j 1 / wall pair = "
+                  f"{fmt_stat(t['ratios']['ceiling'], unit='x')}; -j 2 "
+                  f"reaches {fmt_stat(t['ratios']['of_ceiling'], unit='x')}"
+                  f" of it")
 
 
 def verdict(key, value):
