@@ -7,6 +7,7 @@
 
 #include "resolve/elfbin.h"
 
+#include "base/grow.h"
 #include "base/status.h"
 #include "resolve/altdis.h"
 
@@ -154,15 +155,8 @@ struct codebuf {
 static int push_insn(struct codebuf *cb, uint64_t addr, unsigned size,
 		     enum eb_kind kind)
 {
-	if (cb->n == cb->cap) {
-		size_t n = cb->cap ? cb->cap * 2 : 1024;
-		struct eb_insn *c = realloc(cb->v, n * sizeof(*c));
-
-		if (!c)
-			return BR_ESYS;
-		cb->v = c;
-		cb->cap = n;
-	}
+	if (br_grow((void **)&cb->v, &cb->cap, cb->n + 1, sizeof(*cb->v)))
+		return BR_ESYS;
 	cb->v[cb->n].addr = addr;
 	cb->v[cb->n].size = (uint8_t)size;
 	cb->v[cb->n].kind = (uint8_t)kind;
@@ -813,15 +807,9 @@ struct decode_part {
 
 static bool add_gap(struct decode_part *p, size_t sym, uint64_t addr)
 {
-	if (p->nr_gaps == p->cap_gaps) {
-		size_t n = p->cap_gaps ? p->cap_gaps * 2 : 16;
-		struct decode_gap *g = realloc(p->gaps, n * sizeof(*g));
-
-		if (!g)
-			return false;
-		p->gaps = g;
-		p->cap_gaps = n;
-	}
+	if (br_grow((void **)&p->gaps, &p->cap_gaps, p->nr_gaps + 1,
+		    sizeof(*p->gaps)))
+		return false;
 	p->gaps[p->nr_gaps].pos = p->code.n;
 	p->gaps[p->nr_gaps].sym = sym;
 	p->gaps[p->nr_gaps].addr = addr;
