@@ -854,13 +854,15 @@ static int decode_syms(struct eb_binary *b, size_t first, size_t last,
 	return 0;
 }
 
-static int append_insns(struct codebuf *cb, const struct eb_insn *v,
-			size_t n)
+/* Instructions [from, to) of @src after @cb's. */
+static int append_insns(struct codebuf *cb, const struct codebuf *src,
+			size_t from, size_t to)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		if (push_insn(cb, v[i].addr, v[i].size, v[i].kind))
+	for (i = from; i < to; i++)
+		if (push_insn(cb, src->v[i].addr, src->v[i].size,
+			      src->v[i].kind))
 			return BR_ESYS;
 	return 0;
 }
@@ -875,20 +877,17 @@ static int join_part(struct eb_binary *b, struct decode_part *p,
 		pthread_join(p->thread, NULL);
 	if (!p->started || p->failed)
 		return decode_syms(b, p->first, p->last, cb);
-	for (g = 0; g <= p->nr_gaps; g++) {
-		size_t to = g < p->nr_gaps ? p->gaps[g].pos : p->code.n;
+	for (g = 0; g < p->nr_gaps; g++) {
 		const struct decode_gap *x = &p->gaps[g];
 
-		if (append_insns(cb, p->code.v + from, to - from))
-			return BR_ESYS;
-		from = to;
-		if (g < p->nr_gaps &&
+		if (append_insns(cb, &p->code, from, x->pos) ||
 		    decode_region(b, (csh)b->cs_handle, b->alt,
 				  eb_xsec_at(b, b->syms[x->sym].start),
 				  x->addr, region_end(b, x->sym), cb, NULL))
 			return BR_ESYS;
+		from = x->pos;
 	}
-	return 0;
+	return append_insns(cb, &p->code, from, p->code.n);
 }
 
 /* Cut the symbols into @n parts of about equal bytes: parts[k].first. */
