@@ -858,12 +858,13 @@ static int decode_syms(struct eb_binary *b, size_t first, size_t last,
 static int append_insns(struct codebuf *cb, const struct codebuf *src,
 			size_t from, size_t to)
 {
-	size_t i;
-
-	for (i = from; i < to; i++)
-		if (push_insn(cb, src->v[i].addr, src->v[i].size,
-			      src->v[i].kind))
-			return BR_ESYS;
+	if (to <= from)
+		return 0;
+	if (br_grow((void **)&cb->v, &cb->cap, cb->n + (to - from),
+		    sizeof(*cb->v)))
+		return BR_ESYS;
+	memcpy(cb->v + cb->n, src->v + from, (to - from) * sizeof(*cb->v));
+	cb->n += to - from;
 	return 0;
 }
 
