@@ -110,12 +110,13 @@ struct tbi {
 	/*
 	 * What the block that runs next is checked against first (see
 	 * on_exec_()), derived from @end by tbi_expect(): it continues
-	 * without a branch if its @key (start and mapping, tbi_key()) is
-	 * @efall; it is a taken branch if its start, masked with @emask,
-	 * is @etgt (@emask 0: any start), and it is not a handler's entry;
-	 * a rep string runs again if its key is @erep.  Anything else goes
-	 * to step(), which has the last word.  NO_ADDR: no block starts
-	 * there.
+	 * without a branch if its @key (start and mapping, tbi_key(), with
+	 * KEY_HANDLER if it is a handler's entry) is @efall; it is a taken
+	 * branch if its key, masked with @emask, is @etgt (a direct
+	 * branch's target in the same mapping; or, @emask KEY_HANDLER, any
+	 * block but a handler's entry); a rep string runs again if its key
+	 * is @erep.  Anything else goes to step(), which has the last
+	 * word.  NO_ADDR: no block starts there.
 	 */
 	_Alignas(64) uint64_t efall;
 	uint64_t etgt;
@@ -137,6 +138,8 @@ struct tbi {
 
 #define NO_ADDR UINT64_MAX	/* no block starts there */
 #define NO_KEY (UINT64_MAX - 1)	/* no fall-through has it */
+/* In a block's key: it starts where a signal handler does. */
+#define KEY_HANDLER (1ull << 63)
 
 static struct tbi k_start = {
 	.efall = NO_ADDR, .etgt = NO_ADDR, .emask = UINT64_MAX,
@@ -159,8 +162,11 @@ static uint64_t tbi_key(uint64_t addr, uint32_t map)
 static void tbi_expect(struct tbi *b)
 {
 	uint64_t fall = tbi_key(b->end.fall, b->end.map);
+	uint64_t target = tbi_key(b->end.target, b->end.map);
 
 	b->key = tbi_key(b->start, b->end.map);
+	if (b->handler && b->key != NO_KEY)
+		b->key |= KEY_HANDLER;
 	b->efall = NO_ADDR;
 	b->etgt = NO_ADDR;
 	b->emask = UINT64_MAX;
@@ -173,17 +179,17 @@ static void tbi_expect(struct tbi *b)
 		b->efall = fall;
 		/* a jump to the fall-through: step() says it continues */
 		if (b->end.target != b->end.fall)
-			b->etgt = b->end.target;
+			b->etgt = target;
 		break;
 	case K_JMP:
 	case K_CALL:
-		b->etgt = b->end.target;
+		b->etgt = target;
 		break;
 	case K_RET:
 	case K_IND_JMP:
 	case K_IND_CALL:
 		b->etgt = 0;
-		b->emask = 0;
+		b->emask = KEY_HANDLER;
 		break;
 	case K_REP:
 		b->efall = fall;
@@ -194,8 +200,18 @@ static void tbi_expect(struct tbi *b)
 	}
 	if (b->efall == NO_KEY)
 		b->efall = NO_ADDR;
+	if (b->etgt == NO_KEY)
+		b->etgt = NO_ADDR;
 	if (b->erep == NO_KEY)
 		b->erep = NO_ADDR;
+}
+
+/* @b starts where a signal handler does (g.lock held). */
+static void tbi_mark_handler(struct tbi *b)
+{
+	b->handler = 1;
+	if (b->key != NO_KEY)
+		__atomic_store_n(&b->key, b->key | KEY_HANDLER, __ATOMIC_RELAXED);
 }
 
 /* ---- per-thread state -------------------------------------------------- */
@@ -247,21 +263,14 @@ struct rent {
 #define TRACES_MAX_SLOTS (1u << 22)
 
 struct th {
-	struct tbi *prev;	/* the block it ran last */
-	struct qrec_counts n;	/* its totals, copied to the header page
-				 * (counts_sync()) */
-	/* the straight line being run: entered from @rf (0: not by a
-	 * branch, in mapping @rfm) at @rt */
-	uint64_t rf;
-	uint64_t rt;
-	uint32_t rfm;
+	/* what every block's callback reads first: in one cache line */
+	_Alignas(64) struct tbi *prev;	/* the block it ran last */
 	/*
 	 * Exact mode: the straight line being run, or @re0 (no ways) when
 	 * it was not entered by a taken branch or is not known; the
 	 * thread's straight lines, an open-addressed table of @rents_cap.
 	 */
 	struct rent *re;
-	struct qrec_counts *cnt;	/* in the header page */
 	/*
 	 * Taken branches: @pos counts them (n.taken is @pos - @taken0, made
 	 * up when the counts are copied); @countdown, those left until
@@ -269,13 +278,22 @@ struct th {
 	 * it was armed.
 	 */
 	uint64_t pos;		/* sampled: also the ring's next slot */
-	uint64_t taken0;
-	uint64_t countdown;
-	uint64_t chunk;
-	/* sampled */
+	/* sampled (between @pos and @countdown: adjacent, the compiler
+	 * updates the two with one vector add, slower) */
 	struct qrec_branch *ring;	/* ring_mask + 1 slots, >= depth */
-	uint64_t base;		/* pos when the ring was emptied */
+	uint64_t countdown;
 	uint64_t ring_mask;
+	struct qrec_counts n;	/* its totals, copied to the header page
+				 * (counts_sync()) */
+	/* the straight line being run: entered from @rf (0: not by a
+	 * branch, in mapping @rfm) at @rt */
+	uint64_t rf;
+	uint64_t rt;
+	uint32_t rfm;
+	struct qrec_counts *cnt;	/* in the header page */
+	uint64_t taken0;
+	uint64_t chunk;
+	uint64_t base;		/* sampled: pos when the ring was emptied */
 	uint64_t to_sample;	/* taken branches until the next sample */
 	uint64_t rng;
 	/* exact: the table, mapped from its file */
@@ -1243,7 +1261,7 @@ static void __attribute__((noinline)) exec_first(struct tbi *c)
 static always_inline void pair_(struct th *t, struct tbi *p, struct tbi *c,
 				bool exact)
 {
-	if (likely((c->start & p->emask) == p->etgt && !c->handler)) {
+	if (likely((c->key & p->emask) == p->etgt)) {
 		taken_(t, p, &p->end, c, exact);
 		return;
 	}
@@ -1311,10 +1329,11 @@ static void on_exec_exact(unsigned int vcpu, void *udata)
 /* A thread's state and its records file (g.lock not held). */
 static struct th *th_alloc(int32_t tid)
 {
-	struct th *t = calloc(1, sizeof(*t));
+	struct th *t = aligned_alloc(_Alignof(struct th), sizeof(*t));
 
 	if (!t)
 		fatal("out of memory");
+	memset(t, 0, sizeof(*t));
 	if (!g.exact) {
 		for (t->ring_mask = 1; t->ring_mask < g.depth; t->ring_mask <<= 1)
 			;
@@ -1623,7 +1642,8 @@ static void on_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	{
 		struct tbi *b = tbi_intern(&k);
 
-		b->handler = k.handler;
+		if (k.handler)
+			tbi_mark_handler(b);
 		pthread_mutex_unlock(&g.lock);
 		qemu_plugin_register_vcpu_tb_exec_cb(tb, g.exact ? on_exec_exact :
 						     on_exec_sampled,
@@ -1654,7 +1674,7 @@ static void add_handler(uint64_t addr)
 		h = (size_t)(br_hash64(addr) % TBI_BUCKETS);
 		for (b = g.tbis[h]; b; b = b->next)
 			if (b->start == addr)
-				b->handler = 1;
+				tbi_mark_handler(b);
 	}
 	pthread_mutex_unlock(&g.lock);
 }
