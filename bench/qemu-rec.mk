@@ -8,7 +8,11 @@
 #                           BENCH_QREC_GZIP_MB MB and a python3 loop; the
 #                           ptrace engine's instructions per second; exact
 #                           mode's memory on gzip of a tenth and of all of
-#                           the text -> build/bench/qemu-record.json
+#                           the text; and the floor of any recorder that
+#                           pairs blocks under QEMU's plugin API version 1
+#                           (bench/qemu-probe.c: an empty callback in every
+#                           block, and the least pairing) ->
+#                           build/bench/qemu-record.json
 #
 # Knobs: BENCH_QREC_RUNS (3), BENCH_QREC_CG_RUNS (callgrind, 1),
 # BENCH_QREC_SORT_LINES (2000000), BENCH_QREC_GZIP_MB (50),
@@ -21,11 +25,24 @@ BENCH_QREC_SORT_LINES ?= 2000000
 BENCH_QREC_GZIP_MB ?= 50
 BENCH_QREC_PY_ITERS ?= 3000000
 
+# In the CLI's tree (the sanitizer and coverage runs of check-cli have
+# their own), like the plugin.
+QREC_PROBE = $(CLI_OUT)/bench/qemu-probe.so
+
 .PHONY: bench-qemu-record
 
-bench-qemu-record: deps $(CLI_BIN) $(QREC_PLUGIN)
+$(QREC_PROBE): $(TOP)/bench/qemu-probe.c $(QREC_SRC)/qemu_api.h \
+		$(TOP)/bench/qemu-rec.mk
+	@mkdir -p $(@D)
+	gcc $(QREC_CFLAGS) -shared -o $@ $<
+
+# The CLI's checks hold the probe to the rules' counts (test_qemu.c).
+check-cli: $(QREC_PROBE)
+check-cli: export BLOCKRANGE_QEMU_PROBE := $(QREC_PROBE)
+
+bench-qemu-record: deps $(CLI_BIN) $(QREC_PLUGIN) $(QREC_PROBE)
 	python3 $(TOP)/bench/qemu_rec_bench.py --cli $(CLI_BIN) \
-		--plugin $(QREC_PLUGIN) --out $(BUILD)/bench \
+		--plugin $(QREC_PLUGIN) --probe $(QREC_PROBE) --out $(BUILD)/bench \
 		--runs $(BENCH_QREC_RUNS) --cg-runs $(BENCH_QREC_CG_RUNS) \
 		--sort-lines $(BENCH_QREC_SORT_LINES) \
 		--gzip-mb $(BENCH_QREC_GZIP_MB) --py-iters $(BENCH_QREC_PY_ITERS) \
