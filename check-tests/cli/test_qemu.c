@@ -1830,6 +1830,57 @@ START_TEST(reader_records)
 }
 END_TEST
 
+/* ---- the benchmark's probe ------------------------------------------------- */
+
+/*
+ * bench/qemu-probe.c pairs blocks as the least recorder would (the block
+ * before, one compare with its fall-through) and is what `make bench`
+ * takes for the floor of the plugin's cost; it must pair the same blocks.
+ * The blocks it finds not reached by falling through are the taken
+ * branches (the rules' counts), the first block, and what the rules know
+ * is no branch: the rep block's 37 runs a pass (100 passes), the block
+ * that starts at the page-crossing instruction (50 times).
+ */
+struct probe_case {
+	const char *prog;
+	int status;
+	uint64_t jumps;
+};
+
+static const struct probe_case probe_cases[] = {
+	{ "calls", 0, 2999 + 1 },
+	{ "cond", 0, 1749 + 1 },
+	{ "longblock", 0, 9 + 1 },
+	{ "repmovs", 0, 99 + 1 + 37 * 100 },
+	{ "pagecross", 0, 50 + 1 + 50 },
+};
+
+START_TEST(probe_pairs)
+{
+	const struct probe_case *c = &probe_cases[_i];
+	char wl[512], spec[600], out[512], errf[512], name[64];
+	long long jumps;
+	char *err;
+	int st;
+
+	snprintf(spec, sizeof(spec), "%s,mode=pair",
+		 env_path("BLOCKRANGE_QEMU_PROBE"));
+	snprintf(name, sizeof(name), "probe-%s.out", c->prog);
+	scratch(name, out, sizeof(out));
+	snprintf(name, sizeof(name), "probe-%s.err", c->prog);
+	scratch(name, errf, sizeof(errf));
+	st = run_cmd(ARGV("qemu-x86_64", "-cpu", "max", "-plugin", spec,
+			  (char *)qwl(c->prog, wl, sizeof(wl))), out, errf);
+	err = slurp(errf, NULL);
+	ck_assert_msg(st == c->status, "%s: status %d: %s", c->prog, st, err);
+	jumps = after(err, " blocks, ");
+	ck_assert_msg(jumps == (long long)c->jumps,
+		      "%s: %lld blocks not reached by falling through, want %llu: %s",
+		      c->prog, jumps, (unsigned long long)c->jumps, err);
+	free(err);
+}
+END_TEST
+
 Suite *qemu_record_suite(void)
 {
 	Suite *s = suite_create("qemu-record");
@@ -1861,6 +1912,8 @@ Suite *qemu_record_suite(void)
 	tcase_add_test(t, sort_annotate);
 	tcase_add_test(t, cpu_model);
 	tcase_add_test(t, errors);
+	tcase_add_loop_test(t, probe_pairs, 0,
+			    sizeof(probe_cases) / sizeof(probe_cases[0]));
 	suite_add_tcase(s, t);
 	return s;
 }
