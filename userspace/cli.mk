@@ -27,6 +27,8 @@ CLI_FIXTURES ?= $(SHARED)/fixtures/lbr
 LLVM_PROFGEN ?= llvm-profgen-19
 
 CLI_CC ?= gcc
+# The test runner's own objects (as US_TEST_CC in build.mk).
+CLI_TEST_CC ?= $(CLI_CC)
 # Workloads are never instrumented (the coverage build overrides CLI_CC).
 CLI_WL_CC ?= gcc
 CLI_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g -pthread \
@@ -92,7 +94,7 @@ $(CLI_BIN): $(CLI_OUT)/obj/builtin/main.o $(CLI_LIBA) $(US_LIB)
 
 $(CLI_OUT)/tests/%.o: $(CLI_TESTS)/%.c $(TOP)/userspace/cli.mk | deps
 	@mkdir -p $(@D)
-	$(CLI_CC) $(CLI_CFLAGS) $$(pkg-config --cflags check) \
+	$(CLI_TEST_CC) $(CLI_CFLAGS) $$(pkg-config --cflags check) \
 		-MMD -MP -MT $@ -c $< -o $@
 
 # The harness is empty unless BLOCKRANGE_FUZZ_PERFSCRIPT is defined, so a
