@@ -1,5 +1,5 @@
 # Benchmarks against the anchors.  Included by the top-level
-# Makefile, which defines TOP, BUILD and the targets deps, tree-stock,
+# Makefile, which defines TOP, BUILD and the targets deps,
 # userspace (US_LIB), cli (CLI_BIN, CLI_OUT) and bench-hwmon.
 #
 #   make bench            bench-userspace + bench-hwmon, then merge
@@ -150,7 +150,7 @@ bench-userspace: $(BENCH_BINS) $(CLI_BIN) $(BENCH_WL) $(BENCH_E2E) \
 # ---- the perf 6.1 anchor, from the unpacked tree ---------------------------
 
 $(BUILD)/pristine/.unpacked: | deps
-	BUILD=$(BUILD) $(TOP)/scripts/tree.sh stock
+	BUILD=$(BUILD) $(TOP)/scripts/tree.sh pristine
 
 $(BENCH_PERF_SRC)/%: $(BUILD)/pristine/.unpacked
 	@mkdir -p $(@D)

@@ -28,6 +28,13 @@ BEGIN, END = "@@E2E-BEGIN@@", "@@E2E-END@@"
 FILES_SECTION = "== hwmon files"
 NVME_WRITE = 79850  # the value e2e/dump.sh writes into the NVMe temp1_max
 CHIPS = ("nvme", "test_battery", "hwmon_fake")
+# The hwmon devices each dump must have, by (name, device). No pair may
+# appear twice; others may appear (on 6.1 the thermal core's hwmon bridge of
+# test_battery's thermal zone, test_battery of thermal_zone0: the test
+# kernel has CONFIG_THERMAL_HWMON, and 6.1's power supply class lets the
+# thermal core bridge its zones beside its own hwmon device).
+DEVICES = (("nvme", "nvme0"), ("test_battery", "test_battery"),
+           ("hwmon_fake", "hwmon-fake"))
 
 
 class InputError(Exception):
@@ -102,21 +109,74 @@ def file_key(line):
     return line.split(" ", 1)[0].rstrip("/")
 
 
+DEVICES_SECTION = "== hwmon devices"
+SENSORS_SECTIONS = ("== sensors", "== sensors -u")
+HWMON_RE = re.compile(r"\bhwmon(\d+)\b")
+
+
+def hwmon_numbers(lines):
+    """hwmonN -> its place among the devices sorted by (name, device).
+
+    The kernel numbers hwmon devices in the order they register, and the
+    NVMe controller registers from a work item that may run before or after
+    the fake chip's initcall: the same system can be numbered two ways."""
+    devices = []
+    for d in sections(lines).get(DEVICES_SECTION, []):
+        m = re.fullmatch(r"hwmon(\d+) name=(\S+) device=(\S+)", d)
+        if m:
+            devices.append((m.group(2), m.group(3), int(m.group(1))))
+    return {n: i for i, (_, _, n) in enumerate(sorted(devices))}
+
+
 def canonical(lines):
-    """The files section sorted by path, so that a renamed file compares
-    equal wherever the guest's sort put it."""
-    out, in_files, block = [], False, []
-    for line in lines:
-        if line.startswith("== ") or line == END:
-            if in_files:
-                out.extend(sorted(block, key=file_key))
-                block = []
-            in_files = line == FILES_SECTION
-            out.append(line)
-        elif in_files:
-            block.append(line)
+    """The dump as it reads whatever order the devices registered in: hwmon
+    devices renumbered by (name, device), the devices and files sections
+    sorted (so that a renamed file compares equal wherever the guest's sort
+    put it), and the chips of each sensors section in sorted order."""
+    numbers = hwmon_numbers(lines)
+
+    def renumber(line):
+        return HWMON_RE.sub(
+            lambda m: "hwmon%d" % numbers.get(int(m.group(1)), int(m.group(1))),
+            line)
+
+    out, section, block = [], None, []
+
+    def flush():
+        if section == FILES_SECTION:
+            out.extend(sorted(block, key=file_key))
+        elif section == DEVICES_SECTION:
+            out.extend(sorted(block))
+        elif section in SENSORS_SECTIONS:
+            chips, chip, tail = [], [], []
+            for line in block:
+                if line.startswith("sensors") and "exit status" in line:
+                    tail.append(line)
+                elif line == "":
+                    if chip:
+                        chips.append(chip)
+                    chip = []
+                else:
+                    chip.append(line)
+            if chip:
+                chips.append(chip)
+            for c in sorted(chips):
+                out.extend(c)
+                out.append("")
+            out.extend(tail)
         else:
+            out.extend(block)
+
+    for line in lines:
+        line = renumber(line)
+        if line.startswith("== ") or line == END:
+            flush()
+            block = []
+            section = line
             out.append(line)
+        else:
+            block.append(line)
+    flush()
     return out
 
 
@@ -138,14 +198,18 @@ def check_dump(core, lines):
         if not m:
             errs.append(f"{core}: malformed hwmon device line {d!r}")
             continue
-        names.setdefault(m.group(2), []).append(m.group(1))
-    for chip in CHIPS:
-        if len(names.get(chip, [])) != 1:
-            errs.append(f"{core}: expected one hwmon device named {chip}, "
-                        f"found {len(names.get(chip, []))}")
+        names.setdefault((m.group(2), m.group(3)), []).append(m.group(1))
+    for dev in DEVICES:
+        if len(names.get(dev, [])) != 1:
+            errs.append(f"{core}: expected one hwmon device named {dev[0]} "
+                        f"of device {dev[1]}, found {len(names.get(dev, []))}")
+    for dev, hw in sorted(names.items()):
+        if dev not in DEVICES and len(hw) != 1:
+            errs.append(f"{core}: {len(hw)} hwmon devices named {dev[0]} "
+                        f"of device {dev[1]}: {' '.join(hw)}")
 
     files = {file_key(f): f for f in sec.get(FILES_SECTION, [])}
-    nv = names.get("nvme", ["?"])[0]
+    nv = names.get(("nvme", "nvme0"), ["?"])[0]
     label = files.get(f"{nv}/temp1_label", "")
     if not label.endswith(" = Composite"):
         errs.append(f"{core}: {nv}/temp1_label is not 'Composite': {label!r}")

@@ -15,8 +15,8 @@
  * weighs on every figure alike. Before each operation rcu_barrier() runs
  * the RCU callbacks the previous one left (6.12 frees kernfs nodes that
  * way), so that they do not land in the next one's window. bench_reps is the module parameter
- * hwmon_kunit.bench_reps: 5 by default, so that the suite costs the KUnit
- * runs of make check a few seconds; make bench-hwmon boots with 100. Each figure is printed as
+ * hwmon_kunit.bench_reps: 5 by default; the test kernel's guests of make
+ * check boot with 1 (scripts/check-kernel.sh), make bench-hwmon with 100. Each figure is printed as
  *
  *	bench-hwmon: <key>=<median> min=<min> max=<max> runs=<n> q1=<q1> q3=<q3>
  *

@@ -9,8 +9,8 @@
  * registration. The chip's callbacks record whether they ran after the
  * unregistration returned and the driver data is freed at once, so that a
  * late callback is counted here and its use after free is reported by KASAN
- * in the debug run (make kunit-debug). After the unregistration every access
- * must fail: -ENOENT to open, -ENODEV to use a file that was open.
+ * (kunit/debug.kunitconfig). After the unregistration every access must
+ * fail: -ENOENT to open, -ENODEV to use a file that was open.
  *
  * The cases on serialization need hwmon_lock()/hwmon_unlock(), which the
  * stock cores lack: they are skipped there.
@@ -55,7 +55,7 @@ static void hwmon_unlock(struct device *dev)
 #define HWMON_RACE_OPS_AFTER	4
 /*
  * Give up waiting for the workers after this long (a failure). Generous: on
- * the debug kernel (make kunit-debug) sharing two host CPUs with two other
+ * the debug kernel (kunit/debug.kunitconfig) sharing two host CPUs with other
  * guests, an access takes tens of milliseconds.
  */
 #define HWMON_RACE_WAIT_MS	60000

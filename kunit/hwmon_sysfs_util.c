@@ -358,7 +358,7 @@ static struct vfsmount *hwmon_sysfs_mnt(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, err, 0);
 	/*
 	 * kunit_add_named_resource() clears should_kfree; set it only now, or
-	 * the resource leaks (kmemleak found it in make kunit-debug).
+	 * the resource leaks (kmemleak found it on the debug kernel).
 	 */
 	res->should_kfree = true;
 	return mnt;

@@ -3,8 +3,9 @@
 # kunit/hwmon_bench.c) on both cores of each tree (KERNEL = 6.1, 6.12).
 #
 # For each tree:
-#  1. prepare both trees and build both KUnit kernels (the same build
-#     directories, configuration and flock as "make kunit");
+#  1. build the KUnit kernel of each core with kunit.py (.kunitconfig, in
+#     BUILD/bench/CORE/kunit), the one tree (BUILD/src) switched to the core
+#     under the tree lock;
 #  2. boot them BENCH_HWMON_BOOTS times each (default 8), alternating in
 #     ABBA order (ours stock, stock ours, ours stock, ...), so that a load
 #     that rises or falls during the run weighs on both cores alike. Each
@@ -21,7 +22,7 @@
 #     build/bench/hwmon-KERNEL-CORE-icount.log;
 #  4. unless BENCH_HWMON_COUNTS=0, build the counts kernel of each core
 #     (.kunitconfig plus kunit/counts.kunitconfig, the function tracer, in
-#     BUILD/CORE/kunit-counts) and boot it once with only the counting case:
+#     BUILD/bench/CORE/kunit-counts) and boot it once with only the counting case:
 #     build/bench/hwmon-KERNEL-CORE-counts.log. Counts do not depend on the
 #     load; one boot per core is enough.
 # bench-hwmon.py then pairs the boots round by round.
@@ -47,21 +48,30 @@ case "$icount" in 0|1) ;; *) echo "bench-hwmon: BENCH_HWMON_ICOUNT must be 0 or 
 [[ $icount_reps =~ ^[1-9][0-9]*$ ]] || { echo "bench-hwmon: BENCH_HWMON_ICOUNT_REPS must be a number >= 1, not '$icount_reps'" >&2; exit 2; }
 mkdir -p "$out"
 
-# kunit DIR LOCK KUNITCONFIG ACTION ARGS...: kunit.py ACTION on a core's tree
-# with build directory DIR, under flock LOCK.
+# kunit DIR KUNITCONFIG ACTION ARGS...: kunit.py ACTION with build
+# directory DIR (its build from the tree as it is: see kbuild below).
 kunit() {
-	local core=$1 dir=$2 lock=$3 kconf=$4 action=$5
-	shift 5
+	local dir=$1 kconf=$2 action=$3
+	shift 3
 	mkdir -p "$dir"
-	flock "$lock" sh -c 'cd "$1/src" && shift && exec python3 tools/testing/kunit/kunit.py "$@"' \
-		sh "$build/$core" "$action" --arch=x86_64 --kunitconfig="$kconf" \
-		--build_dir="$dir" "$@"
+	(cd "$tree" && exec python3 tools/testing/kunit/kunit.py "$action" --arch=x86_64 \
+		--kunitconfig="$kconf" --build_dir="$dir" "$@")
+}
+
+# kbuild CORE DIR KUNITCONFIG LOG: kunit.py build of CORE's kernel in DIR,
+# the tree switched to CORE and locked for the build.
+kbuild() {
+	(
+		tree_lock
+		"$top/scripts/tree.sh" "$1" > /dev/null
+		kunit "$2" "$3" build --jobs="$jobs"
+	) > "$4" 2>&1 || { tail -20 "$4" >&2; exit 1; }
 }
 
 # counts_config CORE: the counts kernel's kunitconfig, rewritten only when
 # it changed (kunit.py reconfigures when it does).
 counts_config() {
-	local dir=$build/$1/kunit-counts
+	local dir=$build/bench/$1/kunit-counts
 	mkdir -p "$dir"
 	cat "$top/.kunitconfig" "$top/kunit/counts.kunitconfig" > "$dir/kunitconfig.new"
 	if cmp -s "$dir/kunitconfig.new" "$dir/kunitconfig"; then
@@ -79,11 +89,9 @@ for k in "$@"; do
 		. "$top/scripts/kernel-env.sh"
 		export BUILD=$build
 		for core in stock ours; do
-			"$top/scripts/tree.sh" "$core" > /dev/null
 			echo "bench-hwmon: $kernel: building the $core KUnit kernel"
-			kunit "$core" "$build/$core/kunit" "$build/$core/kunit.lock" "$top/.kunitconfig" \
-				build --jobs="$jobs" > "$out/hwmon-$kernel-$core-build.log" 2>&1 ||
-				{ tail -20 "$out/hwmon-$kernel-$core-build.log" >&2; exit 1; }
+			kbuild "$core" "$build/bench/$core/kunit" "$top/.kunitconfig" \
+				"$out/hwmon-$kernel-$core-build.log"
 		done
 		rm -f "$out"/hwmon-"$kernel"-ours-[0-9]*.{log,load} "$out"/hwmon-"$kernel"-stock-[0-9]*.{log,load}
 		for i in $(seq 1 "$boots"); do
@@ -92,11 +100,11 @@ for k in "$@"; do
 				log=$out/hwmon-$kernel-$core-$i.log
 				echo "bench-hwmon: $kernel: boot $i of $boots: $core ($(cut -d' ' -f1-3 /proc/loadavg))"
 				cut -d' ' -f1-3 /proc/loadavg > "$out/hwmon-$kernel-$core-$i.load"
-				kunit "$core" "$build/$core/kunit" "$build/$core/kunit.lock" "$top/.kunitconfig" \
+				kunit "$build/bench/$core/kunit" "$top/.kunitconfig" \
 					exec --qemu_args="-smp 2" --kernel_args="hwmon_kunit.bench_reps=$reps" \
 					--timeout=3600 bench_hwmon > "$log.out" 2>&1 ||
 					{ tail -20 "$log.out" >&2; exit 1; }
-				cp "$build/$core/kunit/test.log" "$log"
+				cp "$build/bench/$core/kunit/test.log" "$log"
 			done
 		done
 		rm -f "$out"/hwmon-"$kernel"-*-icount.log
@@ -104,28 +112,27 @@ for k in "$@"; do
 			[ "$icount" = 1 ] || break
 			log=$out/hwmon-$kernel-$core-icount.log
 			echo "bench-hwmon: $kernel: instruction counts (-icount): $core"
-			kunit "$core" "$build/$core/kunit" "$build/$core/kunit.lock" "$top/.kunitconfig" \
+			kunit "$build/bench/$core/kunit" "$top/.kunitconfig" \
 				exec --qemu_args="-smp 2 -icount shift=0" \
 				--kernel_args="hwmon_kunit.bench_reps=$icount_reps" --timeout=3600 \
 				'bench_hwmon.bench_hwmon_register' > "$log.out" 2>&1 ||
 				{ tail -20 "$log.out" >&2; exit 1; }
-			cp "$build/$core/kunit/test.log" "$log"
+			cp "$build/bench/$core/kunit/test.log" "$log"
 		done
 		[ "$counts" = 1 ] || exit 0
 		rm -f "$out"/hwmon-"$kernel"-*-counts.log
 		for core in stock ours; do
 			kconf=$(counts_config "$core")
 			echo "bench-hwmon: $kernel: building the $core counts kernel"
-			kunit "$core" "$build/$core/kunit-counts" "$build/$core/kunit-counts.lock" "$kconf" \
-				build --jobs="$jobs" > "$out/hwmon-$kernel-$core-counts-build.log" 2>&1 ||
-				{ tail -20 "$out/hwmon-$kernel-$core-counts-build.log" >&2; exit 1; }
+			kbuild "$core" "$build/bench/$core/kunit-counts" "$kconf" \
+				"$out/hwmon-$kernel-$core-counts-build.log"
 			log=$out/hwmon-$kernel-$core-counts.log
 			echo "bench-hwmon: $kernel: counts: $core"
-			kunit "$core" "$build/$core/kunit-counts" "$build/$core/kunit-counts.lock" "$kconf" \
+			kunit "$build/bench/$core/kunit-counts" "$kconf" \
 				exec --qemu_args="-smp 2" --timeout=3600 \
 				'bench_hwmon.bench_hwmon_count' > "$log.out" 2>&1 ||
 				{ tail -20 "$log.out" >&2; exit 1; }
-			cp "$build/$core/kunit-counts/test.log" "$log"
+			cp "$build/bench/$core/kunit-counts/test.log" "$log"
 		done
 	)
 done

@@ -1,8 +1,10 @@
 #!/bin/bash
 # hwmon-drivers.sh: compile every hwmon driver against a core and link it.
 #
-#   hwmon-drivers.sh build CORE     configure build/CORE/drivers from
-#                                   build/CORE/src and build it
+#   hwmon-drivers.sh all            build on stock, then on ours, then compare
+#   hwmon-drivers.sh build CORE     switch the tree (BUILD/src) to CORE,
+#                                   build BUILD/drivers and keep what the
+#                                   comparison needs in BUILD/drivers-CORE
 #   hwmon-drivers.sh compare        count the modules of both cores; fail
 #                                   unless ours has every module stock has
 #
@@ -24,9 +26,10 @@
 # HWMON_DRIVERS_VMLINUX=1 builds vmlinux.o as well, and modpost then fails
 # on any undefined symbol by itself.
 #
-# Both cores get the same .config and the same command lines from
-# build/CORE/drivers, so with CCACHE_BASEDIR=build/ the stock build warms
-# the cache for ours; only drivers/hwmon/hwmon.o differs.
+# Both cores build in the same directory, BUILD/drivers, with the same
+# .config, from the one tree that scripts/tree.sh switches: going from one
+# core to the other recompiles what includes <linux/hwmon.h> (which our
+# core's patches extend), that is every hwmon driver, and nothing else.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -144,12 +147,14 @@ hwmon_symbols() {
 			END { if (sym != "") print sym, type }'
 }
 
-configure() {	# configure CORE: write build/CORE/drivers/.config if it changed
-	local core=$1 src=$build/$1/src out=$build/$1/drivers
+out=$build/drivers
+
+configure() {	# configure CORE: write BUILD/drivers/.config if it changed
+	local core=$1 src=$tree
 	local frag=$out/hwmon-drivers.fragment new=.config.hwmon-drivers-new
 	local sym type n=0 missing=()
 
-	[ -f "$src/Makefile" ] || die "$src is not a kernel tree (run 'make tree-$core')"
+	[ -f "$src/Makefile" ] || die "$src is not a kernel tree (scripts/tree.sh makes it)"
 	mkdir -p "$out"
 	{
 		deps_fragment
@@ -190,40 +195,40 @@ configure() {	# configure CORE: write build/CORE/drivers/.config if it changed
 	fi
 }
 
-do_build() {	# do_build CORE
-	local core=$1 out=$build/$1/drivers rc=0 start=$SECONDS goals=modules warn
-	mkdir -p "$out"
-	exec 9> "$build/$core/drivers.lock"
-	flock 9
+do_build() {	# do_build CORE (the caller holds the tree lock)
+	local core=$1 res=$build/drivers-$1 rc=0 start=$SECONDS goals=modules warn
+	mkdir -p "$out" "$res"
+	rm -f "$res/result"
+	"$top/scripts/tree.sh" "$core"
 	configure "$core"
 	[ "${HWMON_DRIVERS_VMLINUX:-0}" = 1 ] && goals="vmlinux_o modules"
-	rm -f "$out/result"
-	echo "hwmon-drivers: $core: make $goals in $out (log: $out/build.log)"
+	echo "hwmon-drivers: $core: make $goals in $out (log: $res/build.log)"
 	# Without vmlinux.o, 6.12's modpost fails on the symbols left to
 	# vmlinux; they are judged by "unresolved" below instead.
 	[ "$goals" = modules ] && warn="KBUILD_MODPOST_WARN=1" || warn=
-	make -k -C "$build/$core/src" O="$out" ARCH=x86_64 -j"$jobs" $warn $goals \
-		> "$out/build.log" 2>&1 || rc=$?
+	make -k -C "$tree" O="$out" ARCH=x86_64 -j"$jobs" $warn $goals \
+		> "$res/build.log" 2>&1 || rc=$?
 	# Our core must not add warnings (WERROR is off so that one warning in
 	# some stock driver does not hide every other module).
-	if grep -n 'drivers/hwmon/hwmon\.[ch]:[0-9]*:[0-9]*: \(warning\|error\)' "$out/build.log" >&2; then
+	if grep -n 'drivers/hwmon/hwmon\.[ch]:[0-9]*:[0-9]*: \(warning\|error\)' "$res/build.log" >&2; then
 		rc=1
 		echo "hwmon-drivers: $core: the hwmon core does not compile cleanly (above)" >&2
 	fi
 	if [ "$rc" -ne 0 ]; then
-		grep -E '(error|Error|ERROR)' "$out/build.log" | head -50 >&2 || true
-		echo "hwmon-drivers: $core: build FAILED after $((SECONDS - start)) s (full log: $out/build.log)" >&2
+		grep -E '(error|Error|ERROR)' "$res/build.log" | head -50 >&2 || true
+		echo "hwmon-drivers: $core: build FAILED after $((SECONDS - start)) s (full log: $res/build.log)" >&2
 		return 1
 	fi
-	list "$core" > "$out/modules.list"
-	unresolved "$core" > "$out/unresolved.list"
-	echo ok > "$out/result"
-	echo "hwmon-drivers: $core: $(wc -l < "$out/modules.list") modules under drivers/hwmon built and linked in $((SECONDS - start)) s"
-	exec 9>&-
+	cp "$out/.config" "$res/config"
+	cp "$out/$symvers" "$res/symvers"
+	list "$core" > "$res/modules.list"
+	unresolved "$core" > "$res/unresolved.list"
+	echo ok > "$res/result"
+	echo "hwmon-drivers: $core: $(wc -l < "$res/modules.list") modules under drivers/hwmon built and linked in $((SECONDS - start)) s"
 }
 
-list() {	# list CORE: the hwmon modules of the current configuration
-	local out=$build/$1/drivers ko
+list() {	# list CORE: the hwmon modules of the current build
+	local ko
 	[ -f "$out/modules.order" ] || die "$1: $out/modules.order missing (build first)"
 	# modules.order holds the modules of the current configuration only;
 	# a .ko left over from an earlier configuration is not counted.
@@ -238,12 +243,12 @@ list() {	# list CORE: the hwmon modules of the current configuration
 unresolved() {	# unresolved CORE: "module symbol" for each undefined symbol of a
 		# hwmon driver module that no module of this build exports
 		# (left to vmlinux)
-	local out=$build/$1/drivers ko exported
+	local res=$build/drivers-$1 ko exported
 	[ -f "$out/$symvers" ] || die "$1: $out/$symvers missing"
-	exported=$out/exported.list
+	exported=$res/exported.list
 	cut -f2 "$out/$symvers" | sort -u > "$exported"
 	# the core itself uses what it likes of vmlinux: only the drivers count
-	grep -v '^drivers/hwmon/hwmon\.ko$' "$out/modules.list" | while read -r ko; do
+	grep -v '^drivers/hwmon/hwmon\.ko$' "$res/modules.list" | while read -r ko; do
 		nm -u "$out/$ko" | awk -v ko="$ko" '{ print $NF "\t" ko }'
 	done | sort -u | join -t $'\t' -v 1 - "$exported" |
 		awk -F'\t' '{ print $2, $1 }' | sort
@@ -251,17 +256,17 @@ unresolved() {	# unresolved CORE: "module symbol" for each undefined symbol of a
 
 core_exports() {	# core_exports CORE: "symbol type namespace" of hwmon.ko
 	awk -F'\t' '$3 == "drivers/hwmon/hwmon" { print $2, $4, ($5 == "" ? "-" : $5) }' \
-		"$build/$1/drivers/$symvers" | sort
+		"$build/drivers-$1/symvers" | sort
 }
 
 compare() {
-	local s=$build/stock/drivers o=$build/ours/drivers missing fail=0 d
+	local s=$build/drivers-stock o=$build/drivers-ours missing fail=0 d
 	for d in "$s" "$o"; do
 		[ "$(cat "$d/result" 2>/dev/null)" = ok ] || die "no successful build in $d"
 	done
 	# Ours' tree has its own options, off here: "is not set" in ours only.
 	grep -v '^# CONFIG_\(HWMON_NEWER_API\|SENSORS_NEWER_API_SAMPLE\) is not set$' \
-		"$o/.config" | cmp -s "$s/.config" - ||
+		"$o/config" | cmp -s "$s/config" - ||
 		die "stock and ours were built with different .config files"
 
 	echo "hwmon-drivers: modules under drivers/hwmon: stock $(wc -l < "$s/modules.list"), ours $(wc -l < "$o/modules.list")" \
@@ -295,15 +300,15 @@ compare() {
 case "${1:-}" in
 build)
 	case "${2:-}" in stock|ours) ;; *) die "usage: hwmon-drivers.sh build stock|ours" ;; esac
+	tree_lock
 	do_build "$2" ;;
-all)	# stock first: it warms ccache for ours
+all)
+	tree_lock
 	do_build stock
 	do_build ours
 	compare ;;
-configure)
-	configure "${2:?usage: hwmon-drivers.sh configure stock|ours}" ;;
 compare)
 	compare ;;
 *)
-	die "usage: hwmon-drivers.sh all | build stock|ours | configure stock|ours | compare" ;;
+	die "usage: hwmon-drivers.sh all | build stock|ours | compare" ;;
 esac

@@ -13,16 +13,15 @@
 #    "git am" needs for the modified files, while the work tree is the full
 #    pristine tree (a new file that already existed would fail the apply).
 #    With no .git in the tree, setlocalversion adds nothing to the kernel
-#    release, so the build's command lines equal those of build/ours/kunit.
-#  - The applied tree must equal build/ours/src in every file our overlay
-#    (scripts/tree.sh) writes, i.e. the series is exactly what "make kunit"
+#    release.
+#  - The applied tree must equal the tree of our core (build/src as
+#    scripts/tree.sh makes it, switched to ours under the tree lock) in every
+#    file our overlay writes, i.e. the series is exactly what "make kunit"
 #    tests.
 #  - The build is kunit.py run with the series' own
 #    drivers/hwmon/tests/.kunitconfig into build/patches-check/kunit. That
 #    directory is kept between runs (kbuild rebuilds what the fresh tree
-#    changed), and its compiler command lines are those of
-#    build/ours/kunit, so with CCACHE_BASEDIR=build/ a cold build is mostly
-#    cache hits.
+#    changed).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -41,7 +40,7 @@ case "${1:-}" in
 *) die "usage: patches-check.sh [--apply-only]" ;;
 esac
 
-[ -f "$build/pristine/.unpacked" ] || die "$pristine missing (run 'make tree-stock')"
+[ -f "$build/pristine/.unpacked" ] || die "$pristine missing (run 'make tree')"
 ls "$series"/*.patch > /dev/null 2>&1 || die "no patches in $series (run 'make patches')"
 mkdir -p "$dir"
 exec 9> "$dir/lock"
@@ -79,21 +78,23 @@ n=$(git rev-list --count "$base..HEAD")
 git log --reverse --format='  %s' "$base..HEAD"
 
 # The applied tree must be what scripts/tree.sh makes of our core.
-ours=$build/ours/src
-[ -f "$build/ours/overlay.list" ] || die "$build/ours/overlay.list missing (run 'make tree-ours')"
-bad=0
-while IFS= read -r rel; do
-	cmp -s "$src/$rel" "$ours/$rel" || { echo "patches-check: $rel differs from build/ours/src/$rel" >&2; bad=1; }
-done < "$build/ours/overlay.list"
-while IFS= read -r rel; do
-	[ "$rel" = drivers/hwmon/tests/.kunitconfig ] && continue
-	grep -qxF "$rel" "$build/ours/overlay.list" ||
-		{ echo "patches-check: the series changes $rel, which scripts/tree.sh does not" >&2; bad=1; }
-done < <(git diff --name-only "$base" HEAD)
+(
+	tree_lock
+	"$top/scripts/tree.sh" ours > /dev/null
+	bad=0
+	while IFS= read -r rel; do
+		cmp -s "$src/$rel" "$tree/$rel" || { echo "patches-check: $rel differs from $tree/$rel" >&2; bad=1; }
+	done < "$build/overlay.list"
+	while IFS= read -r rel; do
+		[ "$rel" = drivers/hwmon/tests/.kunitconfig ] && continue
+		grep -qxF "$rel" "$build/overlay.list" ||
+			{ echo "patches-check: the series changes $rel, which scripts/tree.sh does not" >&2; bad=1; }
+	done < <(git diff --name-only "$base" HEAD)
+	[ "$bad" -eq 0 ] || die "the series does not reproduce the tree of our core (run 'make patches')"
+	echo "patches-check: applied tree equals the tree of our core in all $(wc -l < "$build/overlay.list") overlaid files ($((SECONDS - start)) s)"
+)
 cmp -s "$src/drivers/hwmon/tests/.kunitconfig" "$top/.kunitconfig" ||
-	{ echo "patches-check: drivers/hwmon/tests/.kunitconfig differs from .kunitconfig" >&2; bad=1; }
-[ "$bad" -eq 0 ] || die "the series does not reproduce build/ours/src (run 'make patches tree-ours')"
-echo "patches-check: applied tree equals build/ours/src in all $(wc -l < "$build/ours/overlay.list") overlaid files ($((SECONDS - start)) s)"
+	die "drivers/hwmon/tests/.kunitconfig differs from .kunitconfig"
 
 unset GIT_DIR GIT_WORK_TREE
 [ "$apply_only" -eq 0 ] || exit 0

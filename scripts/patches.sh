@@ -8,7 +8,8 @@
 #   2. kernel/patches/$KERNEL/common/*  the kbuild hook of drivers/hwmon/tests/
 #   3. kernel/drivers/**        -> drivers/** (our hwmon core)
 #   4. kernel/patches/$KERNEL/ours/*    if any
-# After 1-2 the tree is build/stock/src, after all of them build/ours/src.
+# After 1-2 the tree is what scripts/tree.sh makes of the stock core, after
+# all of them what it makes of ours.
 #
 # The commits are made in a scratch repository, build/patches-work/repo,
 # that holds only the pristine files the series modifies (format-patch needs
@@ -27,7 +28,7 @@ repo=$work/repo
 die() { echo "patches: $*" >&2; exit 1; }
 
 [ -f "$build/pristine/.unpacked" ] && [ -d "$pristine/drivers/hwmon" ] ||
-	die "$pristine missing (run 'make tree-stock' first)"
+	die "$pristine missing (run 'make tree' first)"
 
 # Identity: PATCH_AUTHOR="Name <email>", else the repository's git identity
 # (read only), else the project's.

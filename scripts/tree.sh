@@ -1,29 +1,33 @@
 #!/bin/bash
-# tree.sh CORE: prepare BUILD/CORE/src, a Linux source tree for CORE
-# (stock, ours, or coverage = ours for UML gcov), from Debian's
-# linux-source-$KERNEL tarball (KERNEL=6.1 or 6.12, see kernel-env.sh;
-# BUILD is build/ for 6.1 and build/6.12/ for 6.12).
+# tree.sh CORE: make BUILD/src, the one Linux source tree of linux-source-
+# $KERNEL (KERNEL=6.1 or 6.12, see kernel-env.sh; BUILD is build/ for 6.1
+# and build/6.12/ for 6.12), the tree of CORE (stock or ours). Every kernel
+# of the tree builds from it, switched from one core to the other, so that
+# a build directory recompiles only what the switch changed.
 #
 #  - The tarball is unpacked once into BUILD/pristine/ and never modified.
-#  - BUILD/CORE/src is a hard-link copy of it (cheap), onto which we overlay
+#  - BUILD/src is a hard-link copy of it (cheap), onto which we overlay
 #    (P = kernel/patches/$KERNEL):
 #      both cores: kunit/*                  -> drivers/hwmon/tests/
 #                  P/common/*.patch
 #      ours:       kernel/drivers/**        -> drivers/**
 #                  P/ours/*.patch
-#      coverage:   as ours, plus P/coverage/*.patch
 #  - An overlaid file is replaced (never written through the hard link) only
-#    when its content changed, so kbuild rebuilds just what was edited.
+#    when its content changed, so kbuild rebuilds just what was edited or
+#    what the switch changed.
 #  - Files overlaid by an earlier run but no longer wanted are restored from
 #    the pristine tree (or deleted if the pristine tree lacks them).
+#  - "tree.sh pristine" only unpacks the tarball.
+#  - The caller holds BUILD/tree.lock (tree_lock in kernel-env.sh) from the
+#    switch until it no longer needs the tree as it left it.
 set -euo pipefail
 
-core=${1:?usage: tree.sh stock|ours|coverage}
-case "$core" in stock|ours|coverage) ;; *) echo "tree.sh: unknown core '$core' (expected stock, ours or coverage)" >&2; exit 2 ;; esac
+core=${1:?usage: tree.sh stock|ours|pristine}
+case "$core" in stock|ours|pristine) ;; *) echo "tree.sh: unknown core '$core' (expected stock, ours or pristine)" >&2; exit 2 ;; esac
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/kernel-env.sh"
-src=$build/$core/src
+src=$tree
 
 if [ ! -f "$build/pristine/.unpacked" ]; then
 	[ -f "$tarball" ] || { echo "tree.sh: $tarball not found (run 'make deps')" >&2; exit 1; }
@@ -35,12 +39,15 @@ if [ ! -f "$build/pristine/.unpacked" ]; then
 	touch "$build/pristine/.unpacked"
 fi
 
-if [ ! -f "$build/$core/.linked" ]; then
+# tree.sh pristine: only the unpacked tarball (no lock needed).
+[ "$core" != pristine ] || exit 0
+
+if [ ! -f "$build/.linked" ]; then
 	echo "tree: linking $src"
-	rm -rf "$src"
-	mkdir -p "$build/$core"
+	rm -rf "$src" "$build/overlay.list"
+	mkdir -p "$build"
 	cp -al "$pristine" "$src"
-	touch "$build/$core/.linked"
+	touch "$build/.linked"
 fi
 
 scratch=$(mktemp -d)
@@ -81,17 +88,12 @@ if [ "$core" != stock ]; then
 	add_dir "$top/kernel/drivers" drivers
 	add_patches "$patchdir/ours"
 fi
-if [ "$core" = coverage ]; then
-	add_patches "$patchdir/coverage"
-fi
-
-manifest=$build/$core/overlay.list
+manifest=$build/overlay.list
 changed=0
 for rel in "${!want[@]}"; do
 	if ! cmp -s "${want[$rel]}" "$src/$rel"; then
 		mkdir -p "$src/$(dirname "$rel")"
 		cp --remove-destination "${want[$rel]}" "$src/$rel"
-		echo "tree: $core: $rel"
 		changed=$((changed + 1))
 	fi
 done
@@ -102,11 +104,10 @@ if [ -f "$manifest" ]; then
 		rm -f "$src/$rel"
 		if [ -e "$pristine/$rel" ]; then
 			cp "$pristine/$rel" "$src/$rel"
-			echo "tree: $core: $rel restored"
-		else
-			echo "tree: $core: $rel removed"
 		fi
+		changed=$((changed + 1))
 	done < "$manifest"
 fi
 printf '%s\n' "${!want[@]}" | sort > "$manifest"
-echo "tree: $core ready ($changed file(s) updated)"
+echo "$core" > "$build/tree.core"
+echo "tree: $src is the $core tree ($changed file(s) changed)"

@@ -1,13 +1,14 @@
 #!/bin/bash
-# initramfs.sh OUT: build the e2e initramfs (uncompressed cpio, newc) into OUT
-# from Debian's busybox-static, lm-sensors' sensors with the shared
-# libraries ldd lists for it, /etc/sensors3.conf, e2e/init and e2e/dump.sh.
-# OUT is replaced only when its content changed (its time stamp then tells
-# make that the guest changed).
+# initramfs.sh OUT: build the initramfs of every test guest (uncompressed
+# cpio, newc) into OUT from Debian's busybox-static, lm-sensors' sensors
+# with the shared libraries ldd lists for it, /etc/sensors3.conf,
+# scripts/guest/init and e2e/dump.sh. OUT is replaced only when its content
+# changed (its time stamp then tells make that the guest changed).
 set -euo pipefail
 
 out=${1:?usage: initramfs.sh OUT}
 here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
 busybox=/bin/busybox
 sensors=/usr/bin/sensors
 conf=/etc/sensors3.conf
@@ -47,7 +48,7 @@ for lib in $libs; do
 done
 cp "$conf" "$stage/etc/sensors3.conf"
 install -m 0755 "$here/init" "$stage/init"
-install -m 0755 "$here/dump.sh" "$stage/e2e/dump.sh"
+install -m 0755 "$top/e2e/dump.sh" "$stage/e2e/dump.sh"
 
 # Sorted names, fixed owner and time: the archive depends on content only.
 find "$stage" -exec touch -h -d @0 {} +
@@ -57,5 +58,5 @@ if cmp -s "$stage.cpio" "$out"; then
 	rm -f "$stage.cpio"
 else
 	mv -f "$stage.cpio" "$out"
-	echo "e2e: initramfs $(du -h "$out" | cut -f1) -> $out"
+	echo "guest: initramfs $(du -h "$out" | cut -f1) -> $out"
 fi
