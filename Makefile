@@ -2,15 +2,20 @@
 #
 #   make demo        the demo (installs its own dependencies)
 #   make check       every test (installs its own dependencies)
+#   make check-quick the inner loop: library and CLI suites, KUnit of our
+#                    core on 6.1
+#   make ci-cold     CI's command in a temporary clone with an empty
+#                    compiler cache, timed (docs/testing.md)
 #
 #   make deps        apt packages
-#   make tree        build/{stock,ours}/src from linux-source-6.1
+#   make tree        build/src, the linux-source-6.1 tree, switched to CORE
 #   make kunit       KUnit suites in QEMU on our core (CORE=stock: stock core)
 #   make kunit-newer-api  the same on our core with CONFIG_HWMON_NEWER_API
+#   make check-kernel     KUnit on all three (stock, ours, newer API), the
+#                    end-to-end boot and the coverage of hwmon.c
 #
 #   Every kernel target takes KERNEL=6.1 (default) or KERNEL=6.12: the tree
 #   of linux-source-$(KERNEL), built under build/ (6.1) or build/6.12/.
-#   make kunit-debug same suites, both cores, KASAN/UBSAN/lockdep/kmemleak kernel
 #   make userspace   libblockrange (userspace/build.mk); make cli: the CLI
 #   make install     CLI, libblockrange (.so, .a, headers, .pc), man pages,
 #                    completion; PREFIX, DESTDIR (userspace/install.mk)
@@ -48,102 +53,86 @@ endif
 KB := $(if $(filter 6.1,$(KERNEL)),$(BUILD),$(BUILD)/$(KERNEL))
 KENV = BUILD=$(KB) KERNEL=$(KERNEL)
 
-# ccache for the kernel builds. Both cores' trees live at KB/<core>/src and
-# build into KB/<core>/kunit (KB = build/ or build/6.12/), so with base_dir =
-# build/ the compiler command lines are the same for both cores and for any
-# checkout location: a stock build warms the cache for ours, and CI reuses
-# what an earlier build compiled.
+# ccache for the kernel builds. Every kernel of a tree builds from the one
+# source tree KB/src into a build directory under KB (KB = build/ or
+# build/6.12/), so with base_dir = build/ the compiler command lines are the
+# same for any checkout location, and CI reuses what an earlier build
+# compiled. Depend mode: a miss runs the compiler once (its -MMD list gives
+# the headers to hash) instead of the preprocessor and then the compiler,
+# which is what a cold cache mostly sees.
 export PATH := /usr/lib/ccache:$(PATH)
 export CCACHE_BASEDIR := $(BUILD)
 export CCACHE_NOHASHDIR := 1
+export CCACHE_DEPEND := 1
 export CCACHE_MAXSIZE ?= 10G
 
-KUNIT_PY = cd $(KB)/$(1)/src && python3 tools/testing/kunit/kunit.py
-# Two CPUs: the race suite's kthreads then really run in parallel.
-KUNIT_ARGS = --arch=x86_64 --kunitconfig=$(TOP)/.kunitconfig \
-	--build_dir=$(KB)/$(1)/kunit --jobs=$(JOBS) --qemu_args="-smp 2"
+CHECK_KERNEL = @$(KENV) JOBS=$(JOBS) $(TOP)/scripts/check-kernel.sh
 
-.PHONY: all deps tree tree-ours tree-stock kunit kunit-ours kunit-stock \
-	kunit-newer-api check-kernel-newer-api \
-	check-sanitize fuzz \
-	kunit-debug kunit-debug-ours kunit-debug-stock \
-	kunit-debug-build-ours kunit-debug-build-stock \
-	demo demo-kernel check check-kernel check-6.12 clean
+.PHONY: all deps tree kunit kunit-ours kunit-stock kunit-newer-api \
+	check-kernel check-kernel-newer-api check-sanitize fuzz \
+	demo demo-kernel check check-quick check-6.12 ci-cold clean
 
 all: userspace cli
 
 deps:
 	@$(TOP)/scripts/deps.sh
 
-tree: tree-ours tree-stock
-
-tree-ours tree-stock: tree-%: deps
-	@$(KENV) $(TOP)/scripts/tree.sh $*
+# The one tree of KERNEL, switched to CORE (scripts/tree.sh; every kernel
+# target switches it to what it builds).
+tree: deps
+	@$(KENV) top=$(TOP) bash -c '. $(TOP)/scripts/kernel-env.sh && tree_lock && $(TOP)/scripts/tree.sh $(CORE)'
 
 kunit: kunit-$(CORE)
 
-# Builds one after the other (each uses every CPU), then both kernels boot
-# at once (a debug run mostly keeps one CPU busy). See scripts/kunit-debug.sh.
-# KUNIT_DEBUG_CORES: the cores it runs (.ci/run: ours only, see docs/testing.md).
-KUNIT_DEBUG_CORES ?= ours stock
-kunit-debug: $(addprefix kunit-debug-build-,$(KUNIT_DEBUG_CORES))
-	@$(KENV) $(TOP)/scripts/kunit-debug.sh boot $(KUNIT_DEBUG_CORES)
+# The KUnit suites on the test kernel of a variant (scripts/check-kernel.sh):
+# stock, ours, or ours with its opt-in API of newer kernels
+# (CONFIG_HWMON_NEWER_API and the sample driver: kunit/newer-api.kunitconfig).
+# The three build in one directory, so going from one to another
+# recompiles only what depends on the difference.
+kunit-ours kunit-stock: kunit-%: deps
+	$(CHECK_KERNEL) $*
 
-kunit-debug-build-stock: kunit-debug-build-ours
-kunit-debug-build-ours kunit-debug-build-stock: kunit-debug-build-%: tree-%
-	@$(KENV) JOBS=$(JOBS) $(TOP)/scripts/kunit-debug.sh build $*
+kunit-newer-api: deps
+	$(CHECK_KERNEL) newer
 
-kunit-debug-ours kunit-debug-stock: kunit-debug-%: kunit-debug-build-%
-	@$(KENV) $(TOP)/scripts/kunit-debug.sh boot $*
+# Everything of the tree in QEMU: KUnit on the three variants (our core's
+# guests with kmemleak and the reports of the debugging options), the
+# end-to-end boot of both cores and the coverage of hwmon.c.
+check-kernel: deps
+	$(CHECK_KERNEL) --e2e --coverage stock ours newer
 
-# flock: two runs on one build directory (e.g. by two people) would corrupt it.
-kunit-ours kunit-stock: kunit-%: tree-%
-	mkdir -p $(KB)/$*/kunit
-	flock $(KB)/$*/kunit.lock sh -c '$(call KUNIT_PY,$*) run $(call KUNIT_ARGS,$*)'
-
-# Our core with its opt-in API of newer kernels (CONFIG_HWMON_NEWER_API and
-# the sample driver: kunit/newer-api.kunitconfig), the same suites. It uses
-# the build directory of kunit-ours: the two configurations differ only in
-# what depends on the option (the files that include <linux/hwmon.h>), so
-# going from one to the other rebuilds those and links again, where a
-# directory of its own would cost a whole kernel build.
-kunit-newer-api: tree-ours
-	mkdir -p $(KB)/ours/kunit
-	flock $(KB)/ours/kunit.lock sh -c '$(call KUNIT_PY,ours) run $(call KUNIT_ARGS,ours) \
-		--kunitconfig=$(TOP)/kunit/newer-api.kunitconfig'
+# CI's 6.12 part: KUnit on the stock core and on ours with
+# CONFIG_HWMON_NEWER_API (the option off is tested on 6.1 by check-kernel,
+# and on 6.12 by the full check).
+check-kernel-newer-api: deps
+	$(CHECK_KERNEL) stock newer
 
 # The demo: run the suites on our core and show the sysfs tree that the
 # all-types fake chip produced (the demo case prints it into the test log).
 demo-kernel: kunit-ours
 	@echo
 	@echo "== sysfs tree of the all-types fake chip (our core) =="
-	@sed -n 's/.*hwmon-demo: //p' $(KB)/ours/kunit/test.log
+	@sed -n 's/.*hwmon-demo: //p' $(KB)/runs/ours/rest/console.txt
 
 # Ends with the HTML report of the demo workload and its path.
 demo: demo-kernel userspace-demo cli-demo
 	@$(MAKE) --no-print-directory report-demo
 
-check-kernel: kunit-ours kunit-stock
-
-# CI's 6.12 part: the stock core, and ours with CONFIG_HWMON_NEWER_API only
-# (the option off is tested on 6.1 by check-kernel, and on 6.12 by the full
-# check): one kernel of our core instead of two, see docs/hwmon.md, CI.
-check-kernel-newer-api: kunit-newer-api kunit-stock
-
-# Sanitizers: ASan + UBSan + LSan over the library's and the CLI's suites.
-check-sanitize: check-userspace-sanitize check-cli-sanitize
+# Sanitizers: ASan + UBSan + LSan over the library's and the CLI's suites,
+# side by side (separate build directories).
+check-sanitize: deps
+	$(MAKE) --no-print-directory -O -j2 check-userspace-sanitize check-cli-sanitize
 
 # libFuzzer, every harness, FUZZ_SECONDS each (or FUZZ_RUNS executions).
 fuzz: fuzz-blockrange fuzz-perfscript fuzz-perfdata
 
-# The checks of the 6.12 tree: KUnit on both its cores and on ours with
-# CONFIG_HWMON_NEWER_API (after kunit-ours, in its build directory: on 6.1
-# the option runs in ours' kunit-debug kernel, see scripts/kunit-debug.sh),
-# its drivers and patch series, its e2e boot and the coverage of hwmon.c on
-# it (recursive makes with KERNEL=6.12; the rest of check is the 6.1
-# tree's), each part with its time.  .ci/run narrows it to CI_612, where
-# our core runs with the option only (time budget, see docs/testing.md).
-CHECK_612 ?= check-kernel kunit-newer-api check-drivers e2e coverage-kernel
+# The checks of the 6.12 tree: KUnit, the end-to-end boot and the coverage
+# of hwmon.c (check-kernel), its drivers and patch series (check-drivers),
+# recursive makes with KERNEL=6.12 (the rest of check is the 6.1 tree's),
+# each part with its time. .ci/run narrows it to CI_612: KUnit of the stock
+# core and of ours with CONFIG_HWMON_NEWER_API (time budget, see
+# docs/testing.md).
+CHECK_612 ?= check-kernel check-drivers
 CI_612 := check-kernel-newer-api
 check-6.12:
 	@set -e; for part in $(CHECK_612); do \
@@ -152,11 +141,12 @@ check-6.12:
 		echo "== check-6.12: $$part passed in $$(( $$(date +%s) - start )) s"; \
 	done
 
-# The parts of check, one after the other, each with its time.  The
-# library's and the CLI's suites run in `coverage` (instrumented, same -O2)
-# and in `check-sanitize`, not a third time on their own.
-CHECK_PARTS := check-kernel check-sanitize check-drivers check-install \
-	check-report check-fleet coverage e2e kunit-debug check-6.12
+# The parts of check, one after the other, each with its time. The
+# library's and the CLI's suites run in check-sanitize and, instrumented, in
+# coverage-userspace, not a third time on their own; check-kernel has the
+# debug kernels, the end-to-end boot and the kernel coverage in it.
+CHECK_PARTS := check-kernel check-sanitize coverage-userspace check-drivers \
+	check-install check-report check-fleet check-6.12
 
 check:
 	@set -e; for part in $(CHECK_PARTS); do \
@@ -164,15 +154,38 @@ check:
 		$(MAKE) --no-print-directory $$part; \
 		echo "== check: $$part passed in $$(( $$(date +%s) - start )) s"; \
 	done
+	@echo
+	@echo "== coverage summary (reports under build/coverage/) =="
+	@python3 $(TOP)/coverage/summary.py $(TOP)/coverage/thresholds.json \
+		kernel=$(BUILD)/coverage/kernel/summary.json \
+		userspace=$(BUILD)/coverage/userspace/summary.json
+
+# The inner loop: the library's and the CLI's suites (plain build) beside
+# KUnit of our core on the 6.1 tree (its fault-injection guest and the
+# other suites' guest; not the benchmark suite's).
+check-quick: deps
+	@start=$$(date +%s); \
+	$(MAKE) --no-print-directory -O -j2 check-quick-userspace check-quick-kernel; \
+	echo "== check-quick passed in $$(( $$(date +%s) - start )) s"
+
+.PHONY: check-quick-userspace check-quick-kernel
+check-quick-userspace: check-userspace check-cli
+check-quick-kernel: deps
+	$(CHECK_KERNEL) --no-bench ours
+
+# CI's command, cold: a clone of HEAD in a temporary directory with
+# ../shared beside it, an empty compiler cache, `CI=true bash .ci/run`,
+# timed part by part (scripts/ci-cold.sh; CI_COLD_KEEP=1 keeps the clone).
+ci-cold:
+	@$(TOP)/scripts/ci-cold.sh
 
 clean:
 	rm -rf $(BUILD)/userspace $(BUILD)/shared $(BUILD)/report \
-		$(BUILD)/install-check
-	$(foreach kb,$(BUILD) $(BUILD)/6.12,rm -rf $(kb)/ours/kunit $(kb)/stock/kunit \
-		$(kb)/ours/kunit-debug $(kb)/stock/kunit-debug \
-		$(kb)/stock/drivers $(kb)/ours/drivers $(kb)/patches \
-		$(kb)/patches-work $(kb)/patches-check \
-		$(kb)/ours/e2e $(kb)/stock/e2e $(kb)/e2e;)
+		$(BUILD)/install-check $(BUILD)/instrumented
+	$(foreach kb,$(BUILD) $(BUILD)/6.12,rm -rf $(kb)/kernel $(kb)/images \
+		$(kb)/runs $(kb)/guest $(kb)/drivers $(kb)/drivers-stock \
+		$(kb)/drivers-ours $(kb)/patches $(kb)/patches-work \
+		$(kb)/patches-check $(kb)/coverage;)
 
 include $(TOP)/userspace/build.mk
 include $(TOP)/userspace/cli.mk
