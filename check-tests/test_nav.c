@@ -213,7 +213,7 @@ END_TEST
 /* Range size stays what the header documents (88 bytes on LP64). */
 START_TEST(test_nav_range_size)
 {
-	ck_assert_uint_eq(sizeof(struct rb_node), 3 * sizeof(void *));
+	ck_assert_uint_eq(sizeof(struct blockrange_rb_node), 3 * sizeof(void *));
 	if (sizeof(void *) == 8)
 		ck_assert_uint_eq(sizeof(struct blockrange), 88);
 }

@@ -8,25 +8,32 @@
 
 #include <blockrange/rbtree.h>
 
+#include "lib/rbnode.h"
+
 #include "tests.h"
 
 struct item {
-	struct rb_node node;
+	struct blockrange_rb_node node;
 	unsigned key;
 	unsigned seq;		/* insertion order, for stability checks */
 	bool in_tree;
 };
 
-static bool item_less(const struct rb_node *a, const struct rb_node *b)
+static struct item *item_of(const struct blockrange_rb_node *n)
 {
-	return rb_entry(a, struct item, node)->key <
-	       rb_entry(b, struct item, node)->key;
+	return blockrange_rb_entry(n, struct item, node);
 }
 
-static int item_cmp(const void *key, const struct rb_node *n)
+static bool item_less(const struct blockrange_rb_node *a,
+		      const struct blockrange_rb_node *b)
+{
+	return item_of(a)->key < item_of(b)->key;
+}
+
+static int item_cmp(const void *key, const struct blockrange_rb_node *n)
 {
 	unsigned k = *(const unsigned *)key;
-	unsigned nk = rb_entry(n, struct item, node)->key;
+	unsigned nk = item_of(n)->key;
 
 	return k < nk ? -1 : k > nk;
 }
@@ -36,7 +43,8 @@ static int item_cmp(const void *key, const struct rb_node *n)
  * black, height 1) after checking links, colours and key order within
  * (lo, hi] bounds; counts the nodes into *count.
  */
-static int check_subtree(const struct rb_node *n, const struct rb_node *parent,
+static int check_subtree(const struct blockrange_rb_node *n,
+			 const struct blockrange_rb_node *parent,
 			 const unsigned *lo, const unsigned *hi, size_t *count)
 {
 	int lh, rh;
@@ -44,7 +52,7 @@ static int check_subtree(const struct rb_node *n, const struct rb_node *parent,
 
 	if (!n)
 		return 1;
-	key = rb_entry(n, struct item, node)->key;
+	key = item_of(n)->key;
 	REQUIRE(rb_parent(n) == parent, "node %u: wrong parent pointer", key);
 	REQUIRE(!lo || key >= *lo, "node %u below its lower bound %u", key,
 		*lo);
@@ -62,23 +70,25 @@ static int check_subtree(const struct rb_node *n, const struct rb_node *parent,
 }
 
 /* All invariants, plus the in-order walks equal to the sorted model. */
-static void check_tree(const struct rb_root *root, const unsigned *model,
-		       size_t n)
+static void check_tree(const struct blockrange_rb_root *root,
+		       const unsigned *model, size_t n)
 {
-	const struct rb_node *node;
+	const struct blockrange_rb_node *node;
 	size_t count = 0, i = 0;
 
 	REQUIRE(!root->rb_node || rb_is_black(root->rb_node), "red root");
 	check_subtree(root->rb_node, NULL, NULL, NULL, &count);
 	REQUIRE(count == n, "%zu nodes, model has %zu", count, n);
-	for (node = rb_first(root); node; node = rb_next(node), i++)
-		REQUIRE(i < n && rb_entry(node, struct item, node)->key ==
-			model[i], "in-order walk differs at %zu", i);
+	for (node = blockrange_rb_first(root); node;
+	     node = blockrange_rb_next(node), i++)
+		REQUIRE(i < n && item_of(node)->key == model[i],
+			"in-order walk differs at %zu", i);
 	REQUIRE(i == n, "in-order walk saw %zu nodes, model %zu", i, n);
-	for (node = rb_last(root); node; node = rb_prev(node)) {
+	for (node = blockrange_rb_last(root); node;
+	     node = blockrange_rb_prev(node)) {
 		REQUIRE(i > 0, "reverse walk too long");
 		i--;
-		REQUIRE(rb_entry(node, struct item, node)->key == model[i],
+		REQUIRE(item_of(node)->key == model[i],
 			"reverse walk differs at %zu", i);
 	}
 	REQUIRE(i == 0, "reverse walk too short");
@@ -117,7 +127,7 @@ static void random_run(uint64_t seed, unsigned space, unsigned long ops)
 	struct item *items = calloc(space, sizeof(*items));
 	struct item *spare = calloc(1, sizeof(*spare));
 	unsigned *model = calloc(space + 1, sizeof(*model));
-	struct rb_root root = RB_ROOT;
+	struct blockrange_rb_root root = BLOCKRANGE_RB_ROOT;
 	struct rng rng = { seed };
 	unsigned long done = 0, phase_left = 0, inserts = 0, erases = 0;
 	unsigned insert_pct = 50;
@@ -137,36 +147,39 @@ static void random_run(uint64_t seed, unsigned space, unsigned long ops)
 
 		if (what < 10) {
 			/* Lookup of a random key, present or not. */
-			struct rb_node *f = rb_find(&key, &root, item_cmp);
+			struct blockrange_rb_node *f;
 
+			f = blockrange_rb_find(&key, &root, item_cmp);
 			it = &items[key];
 			REQUIRE(f == (it->in_tree ? &it->node : NULL),
-				"rb_find(%u) wrong", key);
-			f = rb_find_first(&key, &root, item_cmp);
+				"blockrange_rb_find(%u) wrong", key);
+			f = blockrange_rb_find_first(&key, &root, item_cmp);
 			REQUIRE(f == (it->in_tree ? &it->node : NULL),
-				"rb_find_first(%u) wrong", key);
+				"blockrange_rb_find_first(%u) wrong", key);
 			continue;
 		}
 		if (what < 13 && n) {
 			/* Move a node to other memory and back, in place. */
 			it = &items[model[rng_below(&rng, n)]];
-			rb_replace_node(&it->node, &spare->node, &root);
+			blockrange_rb_replace_node(&it->node, &spare->node,
+						   &root);
 			spare->key = it->key;
 			check_tree(&root, model, n);
-			rb_replace_node(&spare->node, &it->node, &root);
+			blockrange_rb_replace_node(&spare->node, &it->node,
+						   &root);
 		} else if ((rng_below(&rng, 100) < insert_pct && n < space) ||
 			   !n) {
 			while (items[key].in_tree)
 				key = (unsigned)rng_below(&rng, space);
 			it = &items[key];
 			it->key = key;
-			rb_add(&it->node, &root, item_less);
+			blockrange_rb_add(&it->node, &root, item_less);
 			it->in_tree = true;
 			model_insert(model, &n, key);
 			inserts++;
 		} else {
 			it = &items[model[rng_below(&rng, n)]];
-			rb_erase(&it->node, &root);
+			blockrange_rb_erase(&it->node, &root);
 			it->in_tree = false;
 			model_erase(model, &n, it->key);
 			erases++;
@@ -214,32 +227,32 @@ END_TEST
 
 START_TEST(test_rb_empty)
 {
-	struct rb_root root = RB_ROOT;
+	struct blockrange_rb_root root = BLOCKRANGE_RB_ROOT;
 
-	ck_assert(RB_EMPTY_ROOT(&root));
-	ck_assert_ptr_null(rb_first(&root));
-	ck_assert_ptr_null(rb_last(&root));
-	ck_assert_ptr_null(rb_first_postorder(&root));
+	ck_assert(BLOCKRANGE_RB_EMPTY_ROOT(&root));
+	ck_assert_ptr_null(blockrange_rb_first(&root));
+	ck_assert_ptr_null(blockrange_rb_last(&root));
+	ck_assert_ptr_null(blockrange_rb_first_postorder(&root));
 }
 END_TEST
 
 START_TEST(test_rb_single)
 {
-	struct rb_root root = RB_ROOT;
+	struct blockrange_rb_root root = BLOCKRANGE_RB_ROOT;
 	struct item a = { .key = 7 };
 	unsigned model[] = { 7 };
 
-	rb_link_node(&a.node, NULL, &root.rb_node);
-	rb_insert_color(&a.node, &root);
-	ck_assert(!RB_EMPTY_ROOT(&root));
+	blockrange_rb_link_node(&a.node, NULL, &root.rb_node);
+	blockrange_rb_insert_color(&a.node, &root);
+	ck_assert(!BLOCKRANGE_RB_EMPTY_ROOT(&root));
 	ck_assert(rb_is_black(&a.node));
-	ck_assert_ptr_eq(rb_first(&root), &a.node);
-	ck_assert_ptr_eq(rb_last(&root), &a.node);
-	ck_assert_ptr_null(rb_next(&a.node));
-	ck_assert_ptr_null(rb_prev(&a.node));
+	ck_assert_ptr_eq(blockrange_rb_first(&root), &a.node);
+	ck_assert_ptr_eq(blockrange_rb_last(&root), &a.node);
+	ck_assert_ptr_null(blockrange_rb_next(&a.node));
+	ck_assert_ptr_null(blockrange_rb_prev(&a.node));
 	check_tree(&root, model, 1);
-	rb_erase(&a.node, &root);
-	ck_assert(RB_EMPTY_ROOT(&root));
+	blockrange_rb_erase(&a.node, &root);
+	ck_assert(BLOCKRANGE_RB_EMPTY_ROOT(&root));
 }
 END_TEST
 
@@ -249,7 +262,7 @@ START_TEST(test_rb_sorted_inserts)
 	enum { N = 1000 };
 	struct item *items = calloc(N, sizeof(*items));
 	unsigned *model = calloc(N, sizeof(*model));
-	struct rb_root root = RB_ROOT;
+	struct blockrange_rb_root root = BLOCKRANGE_RB_ROOT;
 	size_t n = 0;
 	int i;
 
@@ -259,23 +272,23 @@ START_TEST(test_rb_sorted_inserts)
 		unsigned key = i % 2 ? N - 1 - i / 2 : i / 2;
 
 		items[i].key = key;
-		rb_add(&items[i].node, &root, item_less);
+		blockrange_rb_add(&items[i].node, &root, item_less);
 		model_insert(model, &n, key);
 		check_tree(&root, model, n);
 	}
 	for (i = 0; i < N; i++) {
-		rb_erase(&items[i].node, &root);
+		blockrange_rb_erase(&items[i].node, &root);
 		model_erase(model, &n, items[i].key);
 		check_tree(&root, model, n);
 	}
-	ck_assert(RB_EMPTY_ROOT(&root));
+	ck_assert(BLOCKRANGE_RB_EMPTY_ROOT(&root));
 	free(items);
 	free(model);
 }
 END_TEST
 
 /* Height stays within 2 log2(n + 1) for sequential keys. */
-static int height(const struct rb_node *n)
+static int height(const struct blockrange_rb_node *n)
 {
 	int l, r;
 
@@ -290,18 +303,18 @@ START_TEST(test_rb_height_bound)
 {
 	enum { N = 65535 };	/* 2 log2(N + 1) = 32 */
 	struct item *items = calloc(N, sizeof(*items));
-	struct rb_root root = RB_ROOT;
+	struct blockrange_rb_root root = BLOCKRANGE_RB_ROOT;
 	int i;
 
 	ck_assert_ptr_nonnull(items);
 	for (i = 0; i < N; i++) {
 		items[i].key = (unsigned)i;
-		rb_add(&items[i].node, &root, item_less);
+		blockrange_rb_add(&items[i].node, &root, item_less);
 	}
 	ck_assert_int_le(height(root.rb_node), 32);
 	/* Erase every other key, then check everything again. */
 	for (i = 0; i < N; i += 2)
-		rb_erase(&items[i].node, &root);
+		blockrange_rb_erase(&items[i].node, &root);
 	{
 		size_t count = 0;
 
@@ -312,30 +325,33 @@ START_TEST(test_rb_height_bound)
 }
 END_TEST
 
-/* rb_add() puts equal keys after existing ones; rb_find_first() the first. */
+/*
+ * blockrange_rb_add() puts equal keys after existing ones;
+ * blockrange_rb_find_first() finds the first.
+ */
 START_TEST(test_rb_add_stable_and_find_first)
 {
 	struct item items[9];
-	struct rb_root root = RB_ROOT;
-	struct rb_node *n;
+	struct blockrange_rb_root root = BLOCKRANGE_RB_ROOT;
+	struct blockrange_rb_node *n;
 	unsigned key = 5, seq = 0;
 	int i;
 
 	for (i = 0; i < 9; i++) {
 		items[i].key = i % 3 ? 5 : (unsigned)i;	/* 0,5,5,3,5,5,6,5,5 */
 		items[i].seq = (unsigned)i;
-		rb_add(&items[i].node, &root, item_less);
+		blockrange_rb_add(&items[i].node, &root, item_less);
 	}
-	n = rb_find_first(&key, &root, item_cmp);
+	n = blockrange_rb_find_first(&key, &root, item_cmp);
 	ck_assert_ptr_eq(n, &items[1].node);
-	for (; n && rb_entry(n, struct item, node)->key == 5; n = rb_next(n)) {
-		ck_assert_uint_ge(rb_entry(n, struct item, node)->seq, seq);
-		seq = rb_entry(n, struct item, node)->seq;
+	for (; n && item_of(n)->key == 5; n = blockrange_rb_next(n)) {
+		ck_assert_uint_ge(item_of(n)->seq, seq);
+		seq = item_of(n)->seq;
 	}
 	ck_assert_uint_eq(seq, 8);
 	key = 4;
-	ck_assert_ptr_null(rb_find(&key, &root, item_cmp));
-	ck_assert_ptr_null(rb_find_first(&key, &root, item_cmp));
+	ck_assert_ptr_null(blockrange_rb_find(&key, &root, item_cmp));
+	ck_assert_ptr_null(blockrange_rb_find_first(&key, &root, item_cmp));
 }
 END_TEST
 
@@ -343,24 +359,23 @@ START_TEST(test_rb_postorder_visits_children_first)
 {
 	enum { N = 200 };
 	struct item items[N];
-	struct rb_root root = RB_ROOT;
+	struct blockrange_rb_root root = BLOCKRANGE_RB_ROOT;
 	bool seen[N] = { false };
-	struct rb_node *n;
+	struct blockrange_rb_node *n;
 	int i, count = 0;
 
 	for (i = 0; i < N; i++) {
 		items[i].key = (unsigned)((i * 37) % N);
-		rb_add(&items[i].node, &root, item_less);
+		blockrange_rb_add(&items[i].node, &root, item_less);
 	}
-	for (n = rb_first_postorder(&root); n; n = rb_next_postorder(n)) {
-		struct item *it = rb_entry(n, struct item, node);
+	for (n = blockrange_rb_first_postorder(&root); n;
+	     n = blockrange_rb_next_postorder(n)) {
+		struct item *it = item_of(n);
 
 		if (n->rb_left)
-			ck_assert(seen[rb_entry(n->rb_left, struct item,
-						node)->key]);
+			ck_assert(seen[item_of(n->rb_left)->key]);
 		if (n->rb_right)
-			ck_assert(seen[rb_entry(n->rb_right, struct item,
-						node)->key]);
+			ck_assert(seen[item_of(n->rb_right)->key]);
 		ck_assert(!seen[it->key]);
 		seen[it->key] = true;
 		count++;
@@ -372,8 +387,8 @@ END_TEST
 /* A post-order walk may free as it goes (checked by ASan/valgrind). */
 START_TEST(test_rb_postorder_free_all)
 {
-	struct rb_root root = RB_ROOT;
-	struct rb_node *n, *next;
+	struct blockrange_rb_root root = BLOCKRANGE_RB_ROOT;
+	struct blockrange_rb_node *n, *next;
 	int i, freed = 0;
 
 	for (i = 0; i < 500; i++) {
@@ -381,11 +396,11 @@ START_TEST(test_rb_postorder_free_all)
 
 		ck_assert_ptr_nonnull(it);
 		it->key = (unsigned)(i * 7919 % 500);
-		rb_add(&it->node, &root, item_less);
+		blockrange_rb_add(&it->node, &root, item_less);
 	}
-	for (n = rb_first_postorder(&root); n; n = next) {
-		next = rb_next_postorder(n);
-		free(rb_entry(n, struct item, node));
+	for (n = blockrange_rb_first_postorder(&root); n; n = next) {
+		next = blockrange_rb_next_postorder(n);
+		free(item_of(n));
 		freed++;
 	}
 	ck_assert_int_eq(freed, 500);
@@ -395,16 +410,16 @@ END_TEST
 START_TEST(test_rb_clear_node)
 {
 	struct item a = { .key = 1 };
-	struct rb_root root = RB_ROOT;
+	struct blockrange_rb_root root = BLOCKRANGE_RB_ROOT;
 
-	RB_CLEAR_NODE(&a.node);
-	ck_assert(RB_EMPTY_NODE(&a.node));
-	rb_add(&a.node, &root, item_less);
-	ck_assert(!RB_EMPTY_NODE(&a.node));
-	rb_erase(&a.node, &root);
-	RB_CLEAR_NODE(&a.node);
-	ck_assert(RB_EMPTY_NODE(&a.node));
-	ck_assert(RB_EMPTY_ROOT(&root));
+	BLOCKRANGE_RB_CLEAR_NODE(&a.node);
+	ck_assert(BLOCKRANGE_RB_EMPTY_NODE(&a.node));
+	blockrange_rb_add(&a.node, &root, item_less);
+	ck_assert(!BLOCKRANGE_RB_EMPTY_NODE(&a.node));
+	blockrange_rb_erase(&a.node, &root);
+	BLOCKRANGE_RB_CLEAR_NODE(&a.node);
+	ck_assert(BLOCKRANGE_RB_EMPTY_NODE(&a.node));
+	ck_assert(BLOCKRANGE_RB_EMPTY_ROOT(&root));
 }
 END_TEST
 
@@ -414,19 +429,19 @@ START_TEST(test_rb_erase_root_repeatedly)
 	enum { N = 300 };
 	struct item items[N];
 	unsigned model[N];
-	struct rb_root root = RB_ROOT;
+	struct blockrange_rb_root root = BLOCKRANGE_RB_ROOT;
 	size_t n = 0;
 	int i;
 
 	for (i = 0; i < N; i++) {
 		items[i].key = (unsigned)((i * 101) % N);
-		rb_add(&items[i].node, &root, item_less);
+		blockrange_rb_add(&items[i].node, &root, item_less);
 		model_insert(model, &n, items[i].key);
 	}
 	while (root.rb_node) {
-		struct item *it = rb_entry(root.rb_node, struct item, node);
+		struct item *it = item_of(root.rb_node);
 
-		rb_erase(&it->node, &root);
+		blockrange_rb_erase(&it->node, &root);
 		model_erase(model, &n, it->key);
 		check_tree(&root, model, n);
 	}

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "lib/rbnode.h"
 #include "treecheck.h"
 
 /* Deeper than any valid tree (2 log2(n + 1) <= 128 for any n < 2^64). */
@@ -31,9 +32,9 @@ static int failf(struct walk *w, const char *fmt, ...)
 	return -1;
 }
 
-static const struct blockrange *node_br(const struct rb_node *n)
+static const struct blockrange *node_br(const struct blockrange_rb_node *n)
 {
-	return rb_entry(n, const struct blockrange, node);
+	return blockrange_rb_entry(n, const struct blockrange, node);
 }
 
 /*
@@ -41,8 +42,8 @@ static const struct blockrange *node_br(const struct rb_node *n)
  * all lie after @lo and before @hi (NULL: unbounded).  Returns its black
  * height (NULL children count 1), or -1 on a violation.
  */
-static int check_subtree(struct walk *w, const struct rb_node *n,
-			 const struct rb_node *parent,
+static int check_subtree(struct walk *w, const struct blockrange_rb_node *n,
+			 const struct blockrange_rb_node *parent,
 			 const struct blockrange *lo,
 			 const struct blockrange *hi, unsigned depth)
 {
@@ -91,7 +92,7 @@ const char *tree_check(const struct blockrange_ctx *ctx, char *buf,
 	const struct blockrange *first = blockrange_first(ctx);
 	const struct blockrange *last = blockrange_last(ctx);
 	const struct blockrange *br, *prev = NULL;
-	const struct rb_node *root;
+	const struct blockrange_rb_node *root;
 	size_t n = 0, depth = 0;
 
 	if (!first || !last) {

@@ -1,7 +1,10 @@
 # libblockrange: library, demo, Check suites and libFuzzer harness.
 # Included by the top-level Makefile, which defines TOP, BUILD and `deps`.
 #
-#   make userspace        build/userspace/libblockrange.a
+#   make userspace        build/userspace/libblockrange.a (the installed
+#                         archive: public names only) and
+#                         libblockrange-internal.a (every name: the suites,
+#                         the CLI and the benchmarks link it)
 #   make check-userspace  all Check suites (fork mode) + corpus replay;
 #                         logs: build/userspace/check.tap, check.xml
 #   make check-userspace-sanitize  the same, library, suites and replay
@@ -21,7 +24,7 @@ US_SRC := $(TOP)/userspace
 # libblockrange.so.$(BR_LIB_VERSION), its SONAME libblockrange.so.$(major);
 # blockrange.pc carries it).  The major changes with every incompatible
 # change of the exported symbols (CHANGELOG.md).
-BR_LIB_VERSION := 2.0.0
+BR_LIB_VERSION := 3.0.0
 BR_LIB_SOMAJOR := $(firstword $(subst ., ,$(BR_LIB_VERSION)))
 US_TESTS := $(TOP)/check-tests
 US_OUT := $(BUILD)/userspace
@@ -42,7 +45,9 @@ US_DEPFLAGS = -MMD -MP -MT $@
 
 US_LIB_SRCS := $(wildcard $(US_SRC)/lib/*.c)
 US_LIB_OBJS := $(patsubst $(US_SRC)/lib/%.c,$(US_OUT)/lib/%.o,$(US_LIB_SRCS))
-US_LIB := $(US_OUT)/libblockrange.a
+US_LIB := $(US_OUT)/libblockrange-internal.a
+US_PUB_LIB := $(US_OUT)/libblockrange.a
+US_PUB_SYMS := $(US_OUT)/public.syms
 
 # Check runner: every suite plus the fuzz harness (for the corpus replay);
 # the perf script harness belongs to the CLI (userspace/cli.mk).
@@ -99,7 +104,7 @@ US_DEMO_BIN := $(US_OUT)/blockrange-demo
 .PHONY: userspace check-userspace check-userspace-valgrind \
 	check-userspace-sanitize userspace-demo fuzz-blockrange
 
-userspace: $(US_LIB)
+userspace: $(US_LIB) $(US_PUB_LIB)
 
 $(US_OUT)/lib/%.o: $(US_SRC)/lib/%.c
 	@mkdir -p $(@D)
@@ -109,6 +114,24 @@ $(US_LIB): $(US_LIB_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@
 	ar rcs $@ $^
+
+# The installed archive: the library's objects linked into one relocatable
+# object in which only the version script's names stay global, so that a
+# program linking it statically sees the same API as the shared library's
+# and can define any other name itself (check-symbols.sh checks both).
+$(US_PUB_SYMS): $(US_SRC)/libblockrange.map
+	@mkdir -p $(@D)
+	sed -n '/global:/,/local:/s/^[[:space:]]*\(blockrange_[A-Za-z0-9_]*\);.*/\1/p' \
+		$< > $@.tmp
+	test -s $@.tmp
+	mv $@.tmp $@
+
+$(US_PUB_LIB): $(US_LIB_OBJS) $(US_PUB_SYMS)
+	ld -r -o $(US_OUT)/libblockrange-all.o $(US_LIB_OBJS)
+	objcopy --keep-global-symbols=$(US_PUB_SYMS) \
+		$(US_OUT)/libblockrange-all.o $(US_OUT)/libblockrange.o
+	rm -f $@
+	ar rcs $@ $(US_OUT)/libblockrange.o
 
 # Test sources need POSIX (dirent, setenv) on top of C11.
 $(US_OUT)/tests/%.o: $(US_TESTS)/%.c
@@ -196,9 +219,9 @@ fuzz-blockrange: $(US_FUZZ_BIN)
 	grep -E '^(Done |stat::)' $(US_FUZZ_OUT)/blockrange.log \
 		> $(US_FUZZ_OUT)/blockrange-stats.txt
 
-$(US_DEMO_BIN): $(US_SRC)/demo/blockrange-demo.c $(US_LIB)
+$(US_DEMO_BIN): $(US_SRC)/demo/blockrange-demo.c $(US_PUB_LIB)
 	@mkdir -p $(@D)
-	$(US_CC) $(US_CFLAGS) $(US_DEPFLAGS) -o $@ $< $(US_LIB)
+	$(US_CC) $(US_CFLAGS) $(US_DEPFLAGS) -o $@ $< $(US_PUB_LIB)
 
 userspace-demo: $(US_DEMO_BIN)
 	$(US_DEMO_BIN)

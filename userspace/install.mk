@@ -20,9 +20,11 @@
 #                   list, the SONAME and links, builds the library demo
 #                   against it with `pkg-config --cflags --libs blockrange`
 #                   only and runs it, compiles the man page's example,
+#                   links a program with its own kernel-style tree against
+#                   the shared and the static library,
 #                   checks the man pages and the completion, uninstalls;
-#                   then the exported symbols against the headers
-#                   (check-tests/install/)
+#                   then the exported symbols of both libraries and the
+#                   names the headers define (check-tests/install/)
 #   make report-demo
 #                   the HTML report of REPORT_DEMO_INPUT (default: a
 #                   recording of the sortsearch workload) into
@@ -90,7 +92,7 @@ BR_INSTALLED = $(BINDIR)/blockrange \
 	$(addprefix $(MANDIR)/man1/,$(notdir $(BR_MAN1_SUBS))) \
 	$(BASHCOMPDIR)/blockrange $(LIBDIR)/blockrange/blockrange-qemu.so
 
-install: $(CLI_BIN) $(US_LIB) $(BR_SO) $(QREC_PLUGIN)
+install: $(CLI_BIN) $(US_PUB_LIB) $(BR_SO) $(QREC_PLUGIN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
 		$(DESTDIR)$(LIBDIR)/blockrange \
 		$(DESTDIR)$(INCLUDEDIR)/blockrange $(DESTDIR)$(PKGCONFIGDIR) \
@@ -100,7 +102,7 @@ install: $(CLI_BIN) $(US_LIB) $(BR_SO) $(QREC_PLUGIN)
 	install -m 755 $(BR_SO) $(DESTDIR)$(LIBDIR)/$(BR_SO_REAL)
 	ln -sf $(BR_SO_REAL) $(DESTDIR)$(LIBDIR)/$(BR_SO_NAME)
 	ln -sf $(BR_SO_NAME) $(DESTDIR)$(LIBDIR)/libblockrange.so
-	install -m 644 $(US_LIB) $(DESTDIR)$(LIBDIR)/libblockrange.a
+	install -m 644 $(US_PUB_LIB) $(DESTDIR)$(LIBDIR)/libblockrange.a
 	install -m 644 $(BR_HEADERS) $(DESTDIR)$(INCLUDEDIR)/blockrange/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(BR_LIB_VERSION)|' \
@@ -121,15 +123,15 @@ uninstall:
 
 # The demo program of the library (userspace/demo/) is built against the
 # installed copy; its output must equal the statically linked demo's.
-check-install: deps $(BR_SO) $(CLI_BIN) $(US_LIB) $(US_DEMO_BIN)
+check-install: deps $(BR_SO) $(CLI_BIN) $(US_PUB_LIB) $(US_DEMO_BIN)
 	BR_VERSION=$(BR_VERSION) BR_LIB_VERSION=$(BR_LIB_VERSION) \
 		BR_SO_NAME=$(BR_SO_NAME) \
 		BR_INSTALLED='$(BR_INSTALLED)' PREFIX=$(PREFIX) \
 		MAKE='$(MAKE)' TOP=$(TOP) DEMO_SRC=$(TOP)/userspace/demo/blockrange-demo.c \
 		DEMO_STATIC=$(US_DEMO_BIN) OUT=$(BUILD)/install-check \
 		bash $(TOP)/check-tests/install/check-install.sh
-	bash $(TOP)/check-tests/install/check-symbols.sh $(BR_SO) $(BR_MAP) \
-		$(BR_MAN3) $(BR_HEADERS)
+	bash $(TOP)/check-tests/install/check-symbols.sh $(BR_SO) $(US_PUB_LIB) \
+		$(BR_MAP) $(BR_MAN3) $(BR_HEADERS)
 
 # The report of the demo recording (the multi-DSO workload's perf.data);
 # another input: make report-demo REPORT_DEMO_INPUT=perf.data REPORT_DEMO_ARGS=...

@@ -7,7 +7,9 @@
 #     only (PKG_CONFIG_PATH and PKG_CONFIG_SYSROOT_DIR point into DESTDIR),
 #     linked to the installed libblockrange.so.N, and its output equal to
 #     the statically linked demo's; the example of libblockrange(3)
-#     compiled and run the same way;
+#     compiled and run the same way; a program with its own kernel-style
+#     tree and functions named like the library's internals, built against
+#     the shared and the static library;
 #   - the installed blockrange runs, its --version equals the .pc version,
 #     and it records with the installed QEMU plugin (not the build tree's);
 #   - both man pages render without warnings; blockrange(1) names every
@@ -71,6 +73,24 @@ gcc -std=c11 -Wall -Wextra -Werror -o "$OUT/example" "$OUT/example.c" $flags
 LD_LIBRARY_PATH=$lib "$OUT/example" > "$OUT/example.out"
 printf '401010-401020 coverage 1\n401028-401030 coverage 1\n' | cmp -s - "$OUT/example.out" ||
 	die "the man page's example printed: $(cat "$OUT/example.out")"
+ok
+# A program with its own kernel-style tree and functions named like the
+# library's internal ones: the installed headers define none of its names,
+# and neither library exports them.
+own=$(dirname "$0")/own-rbtree.c
+printf 'own 1\nown 2\nown 3\n401010-401020 coverage 1\n401028-401030 coverage 1\nown agg_stats: done\n' \
+	> "$OUT/own.expected"
+# shellcheck disable=SC2086
+gcc -std=c11 -Wall -Wextra -Werror -o "$OUT/own-shared" "$own" $flags ||
+	die "a program with its own rb_node, rb_entry and rb_*() does not build against the shared library"
+# shellcheck disable=SC2086
+gcc -std=c11 -Wall -Wextra -Werror -o "$OUT/own-static" "$own" \
+	$(pkg-config --cflags blockrange) "$lib/libblockrange.a" ||
+	die "a program with its own rb_*(), br_alloc() and agg_stats() does not link the static library"
+LD_LIBRARY_PATH=$lib "$OUT/own-shared" | cmp -s - "$OUT/own.expected" ||
+	die "the own-tree program against the shared library printed other output"
+"$OUT/own-static" | cmp -s - "$OUT/own.expected" ||
+	die "the own-tree program against the static library printed other output"
 ok
 
 # 3. the installed CLI

@@ -11,14 +11,19 @@
 #   4. every name in the version script and every symbol the library
 #      exports carries the library's prefix, blockrange_ (so that a program
 #      may link another library with kernel-style rb_*() or other short
-#      names), and the version node is LIBBLOCKRANGE_<SONAME major>.
+#      names), and the version node is LIBBLOCKRANGE_<SONAME major>;
+#   5. the static archive's global symbols (nm -g --defined-only) equal the
+#      version script's list, both ways: a program linking it statically
+#      may define any other name;
+#   6. every name the headers define (macros, functions, tags, typedefs,
+#      enumerators) carries the prefix (header-names.py).
 #
-# usage: check-symbols.sh LIB.so MAP MAN3 HEADER...
+# usage: check-symbols.sh LIB.so LIB.a MAP MAN3 HEADER...
 # (the SONAME is read from LIB.so)
 set -euo pipefail
 
-so=$1 map=$2 man=$3
-shift 3
+so=$1 ar=$2 map=$3 man=$4
+shift 4
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -38,6 +43,7 @@ node=$(sed -nE 's/^([A-Za-z_][A-Za-z0-9_]*) \{.*/\1/p' "$map")
 
 nm -D --defined-only "$so" | awk '$2 != "A" { print $3 }' > "$tmp/nm-raw"
 sed 's/@.*//' "$tmp/nm-raw" | sort -u > "$tmp/exported"
+nm -g --defined-only "$ar" | awk 'NF == 3 { print $3 }' | sort > "$tmp/archive"
 
 compare() {	# name-a file-a name-b file-b
 	local only
@@ -51,6 +57,13 @@ compare "the headers" "$tmp/headers" "the version script" "$tmp/map"
 compare "the version script" "$tmp/map" "the headers" "$tmp/headers"
 compare "the library's exports" "$tmp/exported" "the version script" "$tmp/map"
 compare "the version script" "$tmp/map" "the library's exports" "$tmp/exported"
+compare "the static archive's globals" "$tmp/archive" "the version script" "$tmp/map"
+compare "the version script" "$tmp/map" "the static archive's globals" "$tmp/archive"
+dups=$(uniq -d "$tmp/archive")
+if [ -n "$dups" ]; then
+	echo "check-symbols: defined twice in the static archive:" $dups >&2
+	fail=1
+fi
 
 bad=$(grep -v "@@$node\$" "$tmp/nm-raw" || true)
 if [ -n "$bad" ]; then
@@ -79,9 +92,11 @@ while read -r f; do
 	}
 done < "$tmp/exported"
 
+python3 "$(dirname "$0")/header-names.py" "$incdir" "$@" || fail=1
+
 n=$(wc -l < "$tmp/exported")
 if [ "$fail" -ne 0 ] || [ "$n" -eq 0 ]; then
 	echo "check-symbols: FAILED" >&2
 	exit 1
 fi
-echo "check-symbols: $n exported functions = the $n functions of the headers = the version script ($node), all blockrange_*, all in $(basename "$man")"
+echo "check-symbols: $n exported functions = the $n functions of the headers = the version script ($node) = the static archive's globals, all blockrange_*, all in $(basename "$man")"

@@ -17,6 +17,7 @@
 
 #include "common/hash.h"
 #include "internal.h"
+#include "rbnode.h"
 
 /* Ranges are carved from chunks that grow geometrically up to this size. */
 #define CHUNK_MIN	32
@@ -42,7 +43,7 @@ static struct blockrange_ctx *ctx_new(const struct blockrange_allocator *allocat
 	if (!ctx)
 		return NULL;
 	memset(ctx, 0, size);
-	ctx->root = RB_ROOT;
+	ctx->root = BLOCKRANGE_RB_ROOT;
 	ctx->m = m;
 	return ctx;
 }
@@ -213,15 +214,15 @@ size_t blockrange_nr_owners(const struct blockrange_ctx *ctx)
 
 /* ---- lookup and navigation --------------------------------------------- */
 
-static inline struct blockrange *to_br(const struct rb_node *node)
+static inline struct blockrange *to_br(const struct blockrange_rb_node *node)
 {
-	return rb_entry_safe(node, struct blockrange, node);
+	return blockrange_rb_entry_safe(node, struct blockrange, node);
 }
 
 struct blockrange *blockrange_find(const struct blockrange_ctx *ctx,
 				   uint64_t addr)
 {
-	const struct rb_node *n = ctx->root.rb_node;
+	const struct blockrange_rb_node *n = ctx->root.rb_node;
 
 	while (n) {
 		struct blockrange *br = to_br(n);
@@ -239,7 +240,7 @@ struct blockrange *blockrange_find(const struct blockrange_ctx *ctx,
 struct blockrange *blockrange_find_ge(const struct blockrange_ctx *ctx,
 				      uint64_t addr)
 {
-	const struct rb_node *n = ctx->root.rb_node;
+	const struct blockrange_rb_node *n = ctx->root.rb_node;
 	struct blockrange *best = NULL;
 
 	while (n) {
@@ -257,22 +258,22 @@ struct blockrange *blockrange_find_ge(const struct blockrange_ctx *ctx,
 
 struct blockrange *blockrange_first(const struct blockrange_ctx *ctx)
 {
-	return to_br(rb_first(&ctx->root));
+	return to_br(blockrange_rb_first(&ctx->root));
 }
 
 struct blockrange *blockrange_last(const struct blockrange_ctx *ctx)
 {
-	return to_br(rb_last(&ctx->root));
+	return to_br(blockrange_rb_last(&ctx->root));
 }
 
 struct blockrange *blockrange_next(const struct blockrange *br)
 {
-	return to_br(rb_next(&br->node));
+	return to_br(blockrange_rb_next(&br->node));
 }
 
 struct blockrange *blockrange_prev(const struct blockrange *br)
 {
-	return to_br(rb_prev(&br->node));
+	return to_br(blockrange_rb_prev(&br->node));
 }
 
 struct blockrange *blockrange_iter_next(struct blockrange_iter *it)
@@ -319,12 +320,12 @@ int blockrange_span(const struct blockrange_ctx *ctx, uint64_t lo, uint64_t hi,
 
 /*
  * blockrange_next() inlined into the splitting walks, where it is the
- * step taken most (rb_next()'s rule: the leftmost node of the right
+ * step taken most (blockrange_rb_next()'s rule: the leftmost node of the right
  * subtree, else the first ancestor reached from a left child).
  */
 static inline struct blockrange *walk_next(struct blockrange *br)
 {
-	struct rb_node *n = &br->node, *parent;
+	struct blockrange_rb_node *n = &br->node, *parent;
 
 	if (n->rb_right) {
 		n = n->rb_right;
@@ -338,14 +339,14 @@ static inline struct blockrange *walk_next(struct blockrange *br)
 }
 
 /* Link @br as the in-order predecessor of @ref (or as the last, if NULL). */
-static void link_before(struct rb_root *root, struct blockrange *ref,
+static void link_before(struct blockrange_rb_root *root, struct blockrange *ref,
 			struct blockrange *br)
 {
-	struct rb_node *parent;
-	struct rb_node **link;
+	struct blockrange_rb_node *parent;
+	struct blockrange_rb_node **link;
 
 	if (!ref) {
-		parent = rb_last(root);
+		parent = blockrange_rb_last(root);
 		link = parent ? &parent->rb_right : &root->rb_node;
 	} else if (!ref->node.rb_left) {
 		parent = &ref->node;
@@ -356,16 +357,16 @@ static void link_before(struct rb_root *root, struct blockrange *ref,
 			parent = parent->rb_right;
 		link = &parent->rb_right;
 	}
-	rb_link_node(&br->node, parent, link);
-	rb_insert_color(&br->node, root);
+	blockrange_rb_link_node(&br->node, parent, link);
+	blockrange_rb_insert_color(&br->node, root);
 }
 
 /* Link @br as the in-order successor of @ref. */
-static void link_after(struct rb_root *root, struct blockrange *ref,
+static void link_after(struct blockrange_rb_root *root, struct blockrange *ref,
 		       struct blockrange *br)
 {
-	struct rb_node *parent;
-	struct rb_node **link;
+	struct blockrange_rb_node *parent;
+	struct blockrange_rb_node **link;
 
 	if (!ref->node.rb_right) {
 		parent = &ref->node;
@@ -376,8 +377,8 @@ static void link_after(struct rb_root *root, struct blockrange *ref,
 			parent = parent->rb_left;
 		link = &parent->rb_left;
 	}
-	rb_link_node(&br->node, parent, link);
-	rb_insert_color(&br->node, root);
+	blockrange_rb_link_node(&br->node, parent, link);
+	blockrange_rb_insert_color(&br->node, root);
 }
 
 /*

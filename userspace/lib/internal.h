@@ -116,7 +116,7 @@ struct frange_wide {
 };
 
 struct blockrange_ctx {
-	struct rb_root root;
+	struct blockrange_rb_root root;
 	struct br_mem m;
 	struct chunk *chunks;		/* newest (the one handed out) first */
 	size_t next_cap;

@@ -3,33 +3,37 @@
  * Red-black tree rebalancing.  Written from the textbook rules (see the
  * invariants in rbtree.h); missing children (NULL) count as black.
  */
-#include <blockrange/rbtree.h>
+#include "rbnode.h"
 
-static inline void set_parent(struct rb_node *node, struct rb_node *parent)
+static inline void set_parent(struct blockrange_rb_node *node,
+			      struct blockrange_rb_node *parent)
 {
 	node->rb_parent_color = (uintptr_t)parent | (node->rb_parent_color & 1);
 }
 
-static inline void set_parent_color(struct rb_node *node,
-				    struct rb_node *parent, int color)
+static inline void set_parent_color(struct blockrange_rb_node *node,
+				    struct blockrange_rb_node *parent,
+				    int color)
 {
 	node->rb_parent_color = (uintptr_t)parent | (uintptr_t)color;
 }
 
-static inline void set_color(struct rb_node *node, int color)
+static inline void set_color(struct blockrange_rb_node *node, int color)
 {
 	node->rb_parent_color = (node->rb_parent_color & ~(uintptr_t)1) |
 				(uintptr_t)color;
 }
 
-static inline bool is_red(const struct rb_node *node)
+static inline bool is_red(const struct blockrange_rb_node *node)
 {
 	return node && rb_is_red(node);
 }
 
 /* Make @parent (or the root, if NULL) point to @new instead of @old. */
-static inline void change_child(struct rb_node *old, struct rb_node *new,
-				struct rb_node *parent, struct rb_root *root)
+static inline void change_child(struct blockrange_rb_node *old,
+				struct blockrange_rb_node *new,
+				struct blockrange_rb_node *parent,
+				struct blockrange_rb_root *root)
 {
 	if (!parent)
 		root->rb_node = new;
@@ -46,10 +50,11 @@ static inline void change_child(struct rb_node *old, struct rb_node *new,
  *      / \        / \
  *     b   c      a   b
  */
-static void rotate_left(struct rb_node *x, struct rb_root *root)
+static void rotate_left(struct blockrange_rb_node *x,
+			struct blockrange_rb_root *root)
 {
-	struct rb_node *y = x->rb_right;
-	struct rb_node *parent = rb_parent(x);
+	struct blockrange_rb_node *y = x->rb_right;
+	struct blockrange_rb_node *parent = rb_parent(x);
 
 	x->rb_right = y->rb_left;
 	if (y->rb_left)
@@ -61,10 +66,11 @@ static void rotate_left(struct rb_node *x, struct rb_root *root)
 }
 
 /* Mirror image of rotate_left(). */
-static void rotate_right(struct rb_node *x, struct rb_root *root)
+static void rotate_right(struct blockrange_rb_node *x,
+			 struct blockrange_rb_root *root)
 {
-	struct rb_node *y = x->rb_left;
-	struct rb_node *parent = rb_parent(x);
+	struct blockrange_rb_node *y = x->rb_left;
+	struct blockrange_rb_node *parent = rb_parent(x);
 
 	x->rb_left = y->rb_right;
 	if (y->rb_right)
@@ -75,11 +81,12 @@ static void rotate_right(struct rb_node *x, struct rb_root *root)
 	set_parent(x, y);
 }
 
-void blockrange_rb_insert_color(struct rb_node *node, struct rb_root *root)
+void blockrange_rb_insert_color(struct blockrange_rb_node *node,
+				struct blockrange_rb_root *root)
 {
 	for (;;) {
-		struct rb_node *parent = rb_parent(node);
-		struct rb_node *gparent, *uncle;
+		struct blockrange_rb_node *parent = rb_parent(node);
+		struct blockrange_rb_node *gparent, *uncle;
 
 		if (!parent) {
 			/* @node is the root: it may always turn black. */
@@ -135,11 +142,12 @@ void blockrange_rb_insert_color(struct rb_node *node, struct rb_root *root)
  * One black node was removed from the paths through the position of @x (a
  * child of @parent; @x may be NULL).  Restore the black height.
  */
-static void erase_fixup(struct rb_node *x, struct rb_node *parent,
-			struct rb_root *root)
+static void erase_fixup(struct blockrange_rb_node *x,
+			struct blockrange_rb_node *parent,
+			struct blockrange_rb_root *root)
 {
 	while (x != root->rb_node && !is_red(x)) {
-		struct rb_node *w;
+		struct blockrange_rb_node *w;
 
 		if (x == parent->rb_left) {
 			w = parent->rb_right;	/* exists: it has black height >= 1 */
@@ -199,10 +207,11 @@ static void erase_fixup(struct rb_node *x, struct rb_node *parent,
 		set_color(x, RB_BLACK);
 }
 
-void blockrange_rb_erase(struct rb_node *node, struct rb_root *root)
+void blockrange_rb_erase(struct blockrange_rb_node *node,
+			 struct blockrange_rb_root *root)
 {
-	struct rb_node *parent = rb_parent(node);
-	struct rb_node *x, *xparent;
+	struct blockrange_rb_node *parent = rb_parent(node);
+	struct blockrange_rb_node *x, *xparent;
 	int removed_color;
 
 	if (!node->rb_left || !node->rb_right) {
@@ -219,7 +228,7 @@ void blockrange_rb_erase(struct rb_node *node, struct rb_root *root)
 		 * subtree, which has no left child) leaves its own place and
 		 * takes @node's place and colour.
 		 */
-		struct rb_node *succ = node->rb_right;
+		struct blockrange_rb_node *succ = node->rb_right;
 
 		while (succ->rb_left)
 			succ = succ->rb_left;
@@ -245,10 +254,11 @@ void blockrange_rb_erase(struct rb_node *node, struct rb_root *root)
 		erase_fixup(x, xparent, root);
 }
 
-void blockrange_rb_replace_node(struct rb_node *victim, struct rb_node *new,
-				struct rb_root *root)
+void blockrange_rb_replace_node(struct blockrange_rb_node *victim,
+				struct blockrange_rb_node *new,
+				struct blockrange_rb_root *root)
 {
-	struct rb_node *parent = rb_parent(victim);
+	struct blockrange_rb_node *parent = rb_parent(victim);
 
 	*new = *victim;
 	if (victim->rb_left)
@@ -258,9 +268,10 @@ void blockrange_rb_replace_node(struct rb_node *victim, struct rb_node *new,
 	change_child(victim, new, parent, root);
 }
 
-struct rb_node *blockrange_rb_first(const struct rb_root *root)
+struct blockrange_rb_node *
+blockrange_rb_first(const struct blockrange_rb_root *root)
 {
-	struct rb_node *node = root->rb_node;
+	struct blockrange_rb_node *node = root->rb_node;
 
 	if (!node)
 		return NULL;
@@ -269,9 +280,10 @@ struct rb_node *blockrange_rb_first(const struct rb_root *root)
 	return node;
 }
 
-struct rb_node *blockrange_rb_last(const struct rb_root *root)
+struct blockrange_rb_node *
+blockrange_rb_last(const struct blockrange_rb_root *root)
 {
-	struct rb_node *node = root->rb_node;
+	struct blockrange_rb_node *node = root->rb_node;
 
 	if (!node)
 		return NULL;
@@ -280,12 +292,13 @@ struct rb_node *blockrange_rb_last(const struct rb_root *root)
 	return node;
 }
 
-struct rb_node *blockrange_rb_next(const struct rb_node *node)
+struct blockrange_rb_node *
+blockrange_rb_next(const struct blockrange_rb_node *node)
 {
-	struct rb_node *parent;
+	struct blockrange_rb_node *parent;
 
 	if (node->rb_right) {
-		struct rb_node *next = node->rb_right;
+		struct blockrange_rb_node *next = node->rb_right;
 
 		while (next->rb_left)
 			next = next->rb_left;
@@ -297,12 +310,13 @@ struct rb_node *blockrange_rb_next(const struct rb_node *node)
 	return parent;
 }
 
-struct rb_node *blockrange_rb_prev(const struct rb_node *node)
+struct blockrange_rb_node *
+blockrange_rb_prev(const struct blockrange_rb_node *node)
 {
-	struct rb_node *parent;
+	struct blockrange_rb_node *parent;
 
 	if (node->rb_left) {
-		struct rb_node *prev = node->rb_left;
+		struct blockrange_rb_node *prev = node->rb_left;
 
 		while (prev->rb_right)
 			prev = prev->rb_right;
@@ -314,7 +328,8 @@ struct rb_node *blockrange_rb_prev(const struct rb_node *node)
 }
 
 /* Deepest leftmost leaf of the subtree at @node. */
-static struct rb_node *leftmost_leaf(const struct rb_node *node)
+static struct blockrange_rb_node *
+leftmost_leaf(const struct blockrange_rb_node *node)
 {
 	for (;;) {
 		if (node->rb_left)
@@ -322,20 +337,22 @@ static struct rb_node *leftmost_leaf(const struct rb_node *node)
 		else if (node->rb_right)
 			node = node->rb_right;
 		else
-			return (struct rb_node *)node;
+			return (struct blockrange_rb_node *)node;
 	}
 }
 
-struct rb_node *blockrange_rb_first_postorder(const struct rb_root *root)
+struct blockrange_rb_node *
+blockrange_rb_first_postorder(const struct blockrange_rb_root *root)
 {
 	if (!root->rb_node)
 		return NULL;
 	return leftmost_leaf(root->rb_node);
 }
 
-struct rb_node *blockrange_rb_next_postorder(const struct rb_node *node)
+struct blockrange_rb_node *
+blockrange_rb_next_postorder(const struct blockrange_rb_node *node)
 {
-	struct rb_node *parent = rb_parent(node);
+	struct blockrange_rb_node *parent = rb_parent(node);
 
 	if (!parent)
 		return NULL;

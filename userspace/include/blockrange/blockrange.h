@@ -165,7 +165,7 @@ extern "C" {
  * Read-only for callers: the library maintains every field.
  */
 struct blockrange {
-	struct rb_node node;
+	struct blockrange_rb_node node;
 	uint64_t start;
 	uint64_t end;
 	uint64_t coverage;

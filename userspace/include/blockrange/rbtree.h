@@ -2,16 +2,18 @@
 /*
  * Intrusive red-black tree, kernel style.
  *
- * The caller embeds a struct rb_node in its own structure, finds the place
- * for a new node itself (or uses rb_add() with a "less" function), links it
- * with rb_link_node() and rebalances with rb_insert_color().  The tree never
- * allocates and never compares keys on its own.
+ * The caller embeds a struct blockrange_rb_node in its own structure, finds
+ * the place for a new node itself (or uses blockrange_rb_add() with a "less"
+ * function), links it with blockrange_rb_link_node() and rebalances with
+ * blockrange_rb_insert_color().  The tree never allocates and never compares
+ * keys on its own.
  *
  * Invariants (hold between any two calls of this API; checked by the
- * randomized tests in check-tests/test_rbtree.c):
- *  1. Order: an in-order walk (rb_first()/rb_next()) visits the nodes in the
- *     order the caller linked them in; every node of a left subtree comes
- *     before its parent, every node of a right subtree after it.
+ * randomized tests of the library's suite):
+ *  1. Order: an in-order walk (blockrange_rb_first()/blockrange_rb_next())
+ *     visits the nodes in the order the caller linked them in; every node
+ *     of a left subtree comes before its parent, every node of a right
+ *     subtree after it.
  *  2. Colour: every node is red or black; the root is black; a red node has
  *     no red child.
  *  3. Black height: every path from a node down to a missing (NULL) child
@@ -19,8 +21,8 @@
  *  4. Links: a node's parent pointer names the node whose rb_left or
  *     rb_right points to it; the root's parent is NULL.
  * Consequence: the height is at most 2 * log2(n + 1), so lookups, insertion
- * and erasure are O(log n); rb_next()/rb_prev() are O(log n) worst case and
- * O(1) amortized over a full walk.
+ * and erasure are O(log n); blockrange_rb_next()/blockrange_rb_prev() are
+ * O(log n) worst case and O(1) amortized over a full walk.
  *
  * A node takes three words (24 bytes on LP64): the parent pointer with the
  * colour in its least significant bit, and the two child pointers.  Nodes
@@ -29,13 +31,14 @@
  *
  * Not thread-safe: callers serialize access to one tree.
  *
- * Names: the library exports its functions under its own prefix
- * (blockrange_rb_insert_color(), blockrange_rb_erase(), ...), so that a
- * program may also link another red-black tree that uses the kernel's
- * names.  This header also offers the kernel-style short names rb_*() as
- * static inline functions that call them; both spellings are the same
- * API.  The inline functions (rb_link_node(), rb_add(), rb_find(), ...) are
- * not exported at all.
+ * Names: every name this header defines carries the library's prefix
+ * (struct blockrange_rb_node, BLOCKRANGE_RB_ROOT, blockrange_rb_entry(),
+ * blockrange_rb_insert_color(), ...), so that a program that has its own
+ * kernel-style tree (struct rb_node, rb_entry(), container_of(), rb_*())
+ * compiles and links beside it.  The names after the prefix, and the
+ * members of the two structures, are those of the kernel's API.  The inline
+ * functions (blockrange_rb_link_node(), blockrange_rb_add(),
+ * blockrange_rb_find(), ...) are not exported.
  */
 #ifndef BLOCKRANGE_RBTREE_H
 #define BLOCKRANGE_RBTREE_H
@@ -44,74 +47,51 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct rb_node {
+struct blockrange_rb_node {
 	uintptr_t rb_parent_color;	/* parent pointer | colour (1 = black) */
-	struct rb_node *rb_right;
-	struct rb_node *rb_left;
+	struct blockrange_rb_node *rb_right;
+	struct blockrange_rb_node *rb_left;
 };
 
-struct rb_root {
-	struct rb_node *rb_node;
+struct blockrange_rb_root {
+	struct blockrange_rb_node *rb_node;
 };
 
-#define RB_RED		0
-#define RB_BLACK	1
+#define BLOCKRANGE_RB_ROOT	((struct blockrange_rb_root) { NULL })
 
-#define RB_ROOT		((struct rb_root) { NULL })
-
-#ifndef container_of
-#define container_of(ptr, type, member) \
+/* The structure of type @type whose member @member is the node @ptr. */
+#define blockrange_rb_entry(ptr, type, member) \
 	((type *)(void *)((char *)(ptr) - offsetof(type, member)))
-#endif
+/* Like blockrange_rb_entry() but maps NULL to NULL. */
+#define blockrange_rb_entry_safe(ptr, type, member) \
+	((ptr) ? blockrange_rb_entry(ptr, type, member) : NULL)
 
-#define rb_entry(ptr, type, member)	container_of(ptr, type, member)
-/* Like rb_entry() but maps NULL to NULL. */
-#define rb_entry_safe(ptr, type, member) \
-	((ptr) ? rb_entry(ptr, type, member) : NULL)
-
-#define RB_EMPTY_ROOT(root)	((root)->rb_node == NULL)
+#define BLOCKRANGE_RB_EMPTY_ROOT(root)	((root)->rb_node == NULL)
 
 /*
- * A node that is not in any tree may be marked by RB_CLEAR_NODE() (parent
- * pointing to itself) so that RB_EMPTY_NODE() can tell.  rb_erase() does not
- * mark the node; callers that need the mark set it after erasing.
+ * A node that is not in any tree may be marked by BLOCKRANGE_RB_CLEAR_NODE()
+ * (parent pointing to itself) so that BLOCKRANGE_RB_EMPTY_NODE() can tell.
+ * blockrange_rb_erase() does not mark the node; callers that need the mark
+ * set it after erasing.
  */
-#define RB_CLEAR_NODE(node) \
+#define BLOCKRANGE_RB_CLEAR_NODE(node) \
 	((node)->rb_parent_color = (uintptr_t)(node))
-#define RB_EMPTY_NODE(node) \
+#define BLOCKRANGE_RB_EMPTY_NODE(node) \
 	((node)->rb_parent_color == (uintptr_t)(node))
 
-static inline struct rb_node *rb_parent(const struct rb_node *node)
-{
-	return (struct rb_node *)(node->rb_parent_color & ~(uintptr_t)1);
-}
-
-static inline int rb_color(const struct rb_node *node)
-{
-	return (int)(node->rb_parent_color & 1);
-}
-
-static inline bool rb_is_red(const struct rb_node *node)
-{
-	return rb_color(node) == RB_RED;
-}
-
-static inline bool rb_is_black(const struct rb_node *node)
-{
-	return rb_color(node) == RB_BLACK;
-}
-
 /**
- * rb_link_node() - attach a new node as a red leaf
+ * blockrange_rb_link_node() - attach a new node as a red leaf
  * @node:   the node to insert; its previous contents are overwritten
  * @parent: the node that becomes its parent, NULL for an empty tree
  * @link:   &parent->rb_left, &parent->rb_right or &root->rb_node; must be
  *          NULL on entry
  *
- * Must be followed by rb_insert_color() before any other tree operation.
+ * Must be followed by blockrange_rb_insert_color() before any other tree
+ * operation.
  */
-static inline void rb_link_node(struct rb_node *node, struct rb_node *parent,
-				struct rb_node **link)
+static inline void blockrange_rb_link_node(struct blockrange_rb_node *node,
+					   struct blockrange_rb_node *parent,
+					   struct blockrange_rb_node **link)
 {
 	node->rb_parent_color = (uintptr_t)parent;	/* red */
 	node->rb_left = NULL;
@@ -119,24 +99,31 @@ static inline void rb_link_node(struct rb_node *node, struct rb_node *parent,
 	*link = node;
 }
 
-/* Rebalance after rb_link_node(); restores invariants 2 and 3. */
-void blockrange_rb_insert_color(struct rb_node *node, struct rb_root *root);
+/* Rebalance after blockrange_rb_link_node(); restores invariants 2 and 3. */
+void blockrange_rb_insert_color(struct blockrange_rb_node *node,
+				struct blockrange_rb_root *root);
 
 /* Remove @node from the tree; @node's own fields are left undefined. */
-void blockrange_rb_erase(struct rb_node *node, struct rb_root *root);
+void blockrange_rb_erase(struct blockrange_rb_node *node,
+			 struct blockrange_rb_root *root);
 
 /*
  * Put @new in the place of @victim (same parent, children and colour)
  * without rebalancing.  The caller guarantees @new sorts where @victim did.
  */
-void blockrange_rb_replace_node(struct rb_node *victim, struct rb_node *new,
-				struct rb_root *root);
+void blockrange_rb_replace_node(struct blockrange_rb_node *victim,
+				struct blockrange_rb_node *new,
+				struct blockrange_rb_root *root);
 
 /* In-order navigation; NULL past either end or on an empty tree. */
-struct rb_node *blockrange_rb_first(const struct rb_root *root);
-struct rb_node *blockrange_rb_last(const struct rb_root *root);
-struct rb_node *blockrange_rb_next(const struct rb_node *node);
-struct rb_node *blockrange_rb_prev(const struct rb_node *node);
+struct blockrange_rb_node *
+blockrange_rb_first(const struct blockrange_rb_root *root);
+struct blockrange_rb_node *
+blockrange_rb_last(const struct blockrange_rb_root *root);
+struct blockrange_rb_node *
+blockrange_rb_next(const struct blockrange_rb_node *node);
+struct blockrange_rb_node *
+blockrange_rb_prev(const struct blockrange_rb_node *node);
 
 /*
  * Post-order walk (children before their parent), for tearing a tree down:
@@ -144,68 +131,25 @@ struct rb_node *blockrange_rb_prev(const struct rb_node *node);
  * returned, so a caller may free each node once it has fetched the next
  * one.  The tree is not valid during such a walk.
  */
-struct rb_node *blockrange_rb_first_postorder(const struct rb_root *root);
-struct rb_node *blockrange_rb_next_postorder(const struct rb_node *node);
-
-/* The kernel-style short names of the exported functions (see above). */
-static inline void rb_insert_color(struct rb_node *node, struct rb_root *root)
-{
-	blockrange_rb_insert_color(node, root);
-}
-
-static inline void rb_erase(struct rb_node *node, struct rb_root *root)
-{
-	blockrange_rb_erase(node, root);
-}
-
-static inline void rb_replace_node(struct rb_node *victim, struct rb_node *new,
-				   struct rb_root *root)
-{
-	blockrange_rb_replace_node(victim, new, root);
-}
-
-static inline struct rb_node *rb_first(const struct rb_root *root)
-{
-	return blockrange_rb_first(root);
-}
-
-static inline struct rb_node *rb_last(const struct rb_root *root)
-{
-	return blockrange_rb_last(root);
-}
-
-static inline struct rb_node *rb_next(const struct rb_node *node)
-{
-	return blockrange_rb_next(node);
-}
-
-static inline struct rb_node *rb_prev(const struct rb_node *node)
-{
-	return blockrange_rb_prev(node);
-}
-
-static inline struct rb_node *rb_first_postorder(const struct rb_root *root)
-{
-	return blockrange_rb_first_postorder(root);
-}
-
-static inline struct rb_node *rb_next_postorder(const struct rb_node *node)
-{
-	return blockrange_rb_next_postorder(node);
-}
+struct blockrange_rb_node *
+blockrange_rb_first_postorder(const struct blockrange_rb_root *root);
+struct blockrange_rb_node *
+blockrange_rb_next_postorder(const struct blockrange_rb_node *node);
 
 /**
- * rb_add() - insert @node in order
+ * blockrange_rb_add() - insert @node in order
  * @less: true if the first node sorts before the second
  *
  * Equal nodes go after the existing ones (stable).
  */
-static inline void rb_add(struct rb_node *node, struct rb_root *root,
-			  bool (*less)(const struct rb_node *,
-				       const struct rb_node *))
+static inline void
+blockrange_rb_add(struct blockrange_rb_node *node,
+		  struct blockrange_rb_root *root,
+		  bool (*less)(const struct blockrange_rb_node *,
+			       const struct blockrange_rb_node *))
 {
-	struct rb_node **link = &root->rb_node;
-	struct rb_node *parent = NULL;
+	struct blockrange_rb_node **link = &root->rb_node;
+	struct blockrange_rb_node *parent = NULL;
 
 	while (*link) {
 		parent = *link;
@@ -214,22 +158,22 @@ static inline void rb_add(struct rb_node *node, struct rb_root *root,
 		else
 			link = &parent->rb_right;
 	}
-	rb_link_node(node, parent, link);
-	rb_insert_color(node, root);
+	blockrange_rb_link_node(node, parent, link);
+	blockrange_rb_insert_color(node, root);
 }
 
 /**
- * rb_find() - look up a node by key
+ * blockrange_rb_find() - look up a node by key
  * @cmp: <0 if @key sorts before the node, >0 after, 0 on a match
  *
  * Returns a matching node (any one if several match) or NULL.
  */
-static inline struct rb_node *rb_find(const void *key,
-				      const struct rb_root *root,
-				      int (*cmp)(const void *key,
-						 const struct rb_node *))
+static inline struct blockrange_rb_node *
+blockrange_rb_find(const void *key, const struct blockrange_rb_root *root,
+		   int (*cmp)(const void *key,
+			      const struct blockrange_rb_node *))
 {
-	struct rb_node *node = root->rb_node;
+	struct blockrange_rb_node *node = root->rb_node;
 
 	while (node) {
 		int c = cmp(key, node);
@@ -245,16 +189,17 @@ static inline struct rb_node *rb_find(const void *key,
 }
 
 /**
- * rb_find_first() - the leftmost node matching @key, or NULL
- * @cmp: as for rb_find()
+ * blockrange_rb_find_first() - the leftmost node matching @key, or NULL
+ * @cmp: as for blockrange_rb_find()
  */
-static inline struct rb_node *rb_find_first(const void *key,
-					    const struct rb_root *root,
-					    int (*cmp)(const void *key,
-						       const struct rb_node *))
+static inline struct blockrange_rb_node *
+blockrange_rb_find_first(const void *key,
+			 const struct blockrange_rb_root *root,
+			 int (*cmp)(const void *key,
+				    const struct blockrange_rb_node *))
 {
-	struct rb_node *node = root->rb_node;
-	struct rb_node *match = NULL;
+	struct blockrange_rb_node *node = root->rb_node;
+	struct blockrange_rb_node *match = NULL;
 
 	while (node) {
 		int c = cmp(key, node);
