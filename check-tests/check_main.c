@@ -22,6 +22,7 @@ int main(void)
 	srunner_add_suite(sr, sweep_suite());
 	srunner_add_suite(sr, prop_suite());
 	srunner_add_suite(sr, batch_suite());
+	srunner_add_suite(sr, plan_suite());
 	srunner_add_suite(sr, corpus_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);

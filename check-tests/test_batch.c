@@ -169,6 +169,17 @@ static int blk_cmp(const void *pa, const void *pb)
 	return (int)a->pred - (int)b->pred;
 }
 
+/* Every batch of @agg stayed within the room its plan reserved. */
+static void assert_room_kept(const struct blockrange_agg *agg)
+{
+	struct agg_stats st;
+
+	agg_stats(agg, &st);
+	REQUIRE(!st.room_overruns,
+		"%" PRIu64 " batches wrote more than their plan reserved",
+		st.room_overruns);
+}
+
 static struct blockrange_block *agg_dump(const struct blockrange_agg *agg,
 					 size_t *n)
 {
@@ -177,6 +188,7 @@ static struct blockrange_block *agg_dump(const struct blockrange_agg *agg,
 	uint64_t sum = 0;
 
 	REQUIRE(v, "out of memory");
+	assert_room_kept(agg);
 	while (blockrange_agg_next(agg, &pos, &v[k])) {
 		REQUIRE(k < cap, "more blocks than nr_blocks");
 		REQUIRE(v[k].count, "block with count 0");
@@ -208,6 +220,7 @@ static struct blockrange_ctx *build(const struct blockrange_agg *agg)
 {
 	struct blockrange_ctx *ctx = NULL;
 
+	assert_room_kept(agg);
 	ck_assert_int_eq(blockrange_build(agg, NULL, &ctx), 0);
 	ck_assert_ptr_nonnull(ctx);
 	ck_assert(blockrange_ctx_frozen(ctx));

@@ -30,6 +30,7 @@ Suite *sweep_suite(void);
 Suite *prop_suite(void);
 Suite *corpus_suite(void);
 Suite *batch_suite(void);
+Suite *plan_suite(void);
 
 /* Deterministic PRNG (splitmix64); tests use fixed seeds. */
 struct rng {

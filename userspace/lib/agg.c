@@ -563,7 +563,20 @@ static int reserve(struct blockrange_agg *agg, size_t n, uint64_t new_owners,
 	err = tab_reserve(agg, to_table);
 	if (!err && agg->parts)
 		err = agg_part_room(agg, n, pl ? pl->per_part : NULL);
+	agg->room.nr_max = agg->nr + to_table;
+	agg->room.owners_max = agg->owners.nr + new_owners;
 	return err;
+}
+
+/*
+ * The end of a batch: did it stay within what reserve() promised?  The
+ * partitions' chunks are checked as they are taken (agg_part_chunk_full()).
+ */
+static void room_check(struct blockrange_agg *agg)
+{
+	if (agg->nr > agg->room.nr_max ||
+	    agg->owners.nr > agg->room.owners_max)
+		agg->stats.room_overruns++;
 }
 
 /*
@@ -780,6 +793,7 @@ static int add_general(struct blockrange_agg *agg,
 	mark_dirty(agg);
 	agg->weight += sum;
 	commit_blocks(agg, b, n);
+	room_check(agg);
 	return 0;
 }
 
@@ -844,6 +858,7 @@ static int add_hashed(struct blockrange_agg *agg,
 			/* The table moved: find every block again. */
 			agg->weight += sum;
 			commit_blocks(agg, b, n);
+			room_check(agg);
 			return 0;
 		}
 	}
@@ -863,6 +878,8 @@ static int add_hashed(struct blockrange_agg *agg,
 	agg->seen += (uint32_t)(n - missed);
 	agg->hits += (uint32_t)(n - missed);
 	agg->left -= (int64_t)n;
+	if (missed)
+		room_check(agg);
 	return 0;
 }
 
@@ -1042,6 +1059,7 @@ int blockrange_agg_add_stack(struct blockrange_agg *agg,
 			(uint64_t)owner_get(agg, br[i + 1].to_owner) << 2 | p,
 			repeat, blocks > SMALL_BATCH);
 	}
+	room_check(agg);
 	*stats = after;
 	return 0;
 }
@@ -1181,6 +1199,7 @@ int blockrange_agg_merge(struct blockrange_agg *dst,
 	while (src_next(&it, &s, &e, &op, &c))
 		put_one(dst, s, e, (uint64_t)map[op >> 2] << 2 | (op & 3), c,
 			large);
+	room_check(dst);
 	br_free(&dst->m, map, (src->owners.nr + 1) * sizeof(*map));
 	return 0;
 }

@@ -249,11 +249,15 @@ int agg_part_room(struct blockrange_agg *agg, size_t n, const size_t *per_part)
 					  chunks_for(per_part[i]));
 			if (err)
 				return err;
+			agg->parts[i].budget = chunks_for(per_part[i]);
 		}
 		agg->dir_low = true;
 	} else {
 		need = n < AGG_NPART ? n : AGG_NPART;
 		need += n / AGG_CHUNK_RECS;
+		/* Any partition may take them all. */
+		for (i = 0; i < AGG_NPART; i++)
+			agg->parts[i].budget = need;
 		if (agg->dir_low) {
 			for (i = 0; i < AGG_NPART; i++) {
 				err = dir_reserve(agg, &agg->parts[i], 2);
@@ -268,6 +272,7 @@ int agg_part_room(struct blockrange_agg *agg, size_t n, const size_t *per_part)
 		if (err)
 			return err;
 	}
+	agg->room.chunks = need;
 	/*
 	 * No overflow: n blocks and max_part records are in memory, each
 	 * far larger than the 32 bytes of scratch they may need.
@@ -278,7 +283,16 @@ int agg_part_room(struct blockrange_agg *agg, size_t n, const size_t *per_part)
 /* The tail chunk of @p is full, or @p has none: take one (reserved). */
 void agg_part_chunk_full(struct blockrange_agg *agg, struct agg_part *p)
 {
-	struct arec *c = pool_take(agg->pool);
+	struct arec *c;
+
+	if (!p->budget || !agg->room.chunks) {
+		/* More than the plan reserved (see blockrange_agg.room). */
+		agg->stats.room_overruns++;
+	} else {
+		p->budget--;
+		agg->room.chunks--;
+	}
+	c = pool_take(agg->pool);
 
 	p->dir[p->nchunks++] = c;
 	p->tail = c;

@@ -235,6 +235,7 @@ struct agg_part {
 	size_t n;		/* records, the tail chunk's included */
 	size_t sorted_n;
 	size_t trigger;
+	size_t budget;		/* chunks the last reservation gave it */
 };
 
 enum agg_mode {
@@ -269,6 +270,12 @@ struct agg_stats {
 	uint64_t switches;
 	uint64_t compactions;
 	size_t hash_blocks, part_records;	/* where the blocks are now */
+	/*
+	 * Batches that wrote more than their reservation promised (see
+	 * blockrange_agg.room): always 0 unless a plan is wrong, even when
+	 * the slack of the allocations kept it from doing harm.
+	 */
+	uint64_t room_overruns;
 };
 
 struct agg_pool;
@@ -320,6 +327,19 @@ struct blockrange_agg {
 	uint64_t tick;			/* the sample's positions */
 	struct agg_tuning tune;
 	struct agg_stats stats;
+
+	/*
+	 * What the last reservation (reserve() in agg.c) promised the batch
+	 * that follows it: the table up to @nr_max blocks, the owners up to
+	 * @owners_max, @chunks partition chunks in all and each partition
+	 * its budget.  Checked where the batch writes (chunks) and where it
+	 * ends (table, owners): a write beyond the promise is an overrun.
+	 */
+	struct {
+		size_t nr_max;
+		uint64_t owners_max;
+		size_t chunks;
+	} room;
 
 	/*
 	 * Clean: partitions sorted and distinct, and no block both in a
