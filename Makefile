@@ -22,6 +22,7 @@
 #   make uninstall   removes them again
 #   make check-sanitize  library + CLI suites under ASan/UBSan/LSan
 #   make fuzz        both libFuzzer harnesses (FUZZ_SECONDS / FUZZ_RUNS)
+#   make mutate FILE=... N=...  mutation testing of one file (scripts/mutate.py)
 #   make coverage    gcovr reports + floors (coverage/coverage.mk)
 #   make bench       benchmarks (bench/bench.mk, scripts/bench-hwmon.mk,
 #                    contrib/dask/dask.mk)
@@ -70,7 +71,7 @@ CHECK_KERNEL = @$(KENV) JOBS=$(JOBS) $(TOP)/scripts/check-kernel.sh
 
 .PHONY: all deps tree kunit kunit-ours kunit-stock kunit-newer-api \
 	check-kernel check-kernel-newer-api check-sanitize fuzz \
-	demo demo-kernel check check-quick check-6.12 ci-cold clean
+	demo demo-kernel check check-quick check-6.12 ci-cold clean mutate
 
 all: userspace cli
 
@@ -125,6 +126,15 @@ check-sanitize: deps
 
 # libFuzzer, every harness, FUZZ_SECONDS each (or FUZZ_RUNS executions).
 fuzz: fuzz-blockrange fuzz-perfscript fuzz-perfdata
+
+# Mutation testing of one file: N mutants (default 30, SEED 1) of FILE, each
+# built and tested by the suite that covers it, TEST overriding
+# (scripts/mutate.py; report under build/mutate/). Not part of check: a
+# mutant takes the time of its suite.
+mutate:
+	@test -n "$(FILE)" || { echo "usage: make mutate FILE=PATH [N=30] [SEED=1] [TEST='command']" >&2; exit 2; }
+	python3 $(TOP)/scripts/mutate.py $(FILE) --n $(or $(N),30) \
+		--seed $(or $(SEED),1) $(if $(TEST),--test '$(TEST)')
 
 # The checks of the 6.12 tree: KUnit, the end-to-end boot and the coverage
 # of hwmon.c (check-kernel), its drivers and patch series (check-drivers),
