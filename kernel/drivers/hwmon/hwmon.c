@@ -1178,116 +1178,143 @@ static bool hwmon_name_is_valid(const char *name)
 	return *name && !strpbrk(name, "-* \t\n");
 }
 
-static struct device *
-hwmon_register_common(struct device *dev, const char *name, void *drvdata,
-		      const struct hwmon_chip_info *chip,
-		      const struct attribute_group **groups)
+/*
+ * The "label" property of @dev, if it has one. A property that is present
+ * but cannot be read fails the registration with the property API's error,
+ * or -ENOMEM when it reads as no string at all (a non-string software node
+ * property), as the stock core does.
+ */
+static int hwmon_read_label(struct device *dev, const char **label)
 {
-	struct hwmon_layout lay = { };
-	const struct attribute_group **grp_list = NULL;
-	struct hwmon_core_dev *hwdev;
-	struct attribute **ptrs = NULL;
-	const char *label = NULL;
-	unsigned int ncand = 0, i;
-	char *strings;
-	size_t size;
-	int err, id;
+	int err;
 
-	if (name && !hwmon_name_is_valid(name))
-		dev_warn(dev,
-			 "hwmon: '%s' is not a valid name attribute, please fix\n",
-			 name);
+	*label = NULL;
+	if (!dev || !device_property_present(dev, "label"))
+		return 0;
+	err = device_property_read_string(dev, "label", label);
+	if (err)
+		return err;
+	return *label ? 0 : -ENOMEM;
+}
 
-	/*
-	 * A "label" property that is present but cannot be read fails the
-	 * registration with the property API's error, or -ENOMEM when it reads
-	 * as no string at all (a non-string software node property), as the
-	 * stock core does.
-	 */
-	if (dev && device_property_present(dev, "label")) {
-		err = device_property_read_string(dev, "label", &label);
-		if (err)
-			return ERR_PTR(err);
-		if (!label)
-			return ERR_PTR(-ENOMEM);
-	}
+/*
+ * Size the device: the strings of @name and @label and, for a chip, the
+ * mode of every candidate attribute (lay->modes, which the caller frees),
+ * the attributes with a file and the extra groups.
+ */
+static int hwmon_plan(struct device *dev, void *drvdata,
+		      const struct hwmon_chip_info *chip,
+		      const struct attribute_group **groups,
+		      const char *name, const char *label,
+		      struct hwmon_layout *lay)
+{
+	unsigned int ncand, i;
 
 	if (name)
-		lay.strings += strlen(name) + 1;
+		lay->strings += strlen(name) + 1;
 	if (label)
-		lay.strings += strlen(label) + 1;
+		lay->strings += strlen(label) + 1;
+	if (!chip)
+		return 0;
 
-	if (chip) {
-		/* A chip must describe at least one attribute. */
-		ncand = hwmon_count_candidates(chip);
-		if (!ncand)
-			return ERR_PTR(-EINVAL);
-		lay.modes = kcalloc(ncand, sizeof(*lay.modes), GFP_KERNEL);
-		if (!lay.modes)
-			return ERR_PTR(-ENOMEM);
-		err = hwmon_measure(dev, drvdata, chip, &lay);
-		if (err)
-			goto free_modes;
-		for (i = 0; groups && groups[i]; i++)
-			lay.ngroups++;
-	}
+	/* A chip must describe at least one attribute. */
+	ncand = hwmon_count_candidates(chip);
+	if (!ncand)
+		return -EINVAL;
+	lay->modes = kcalloc(ncand, sizeof(*lay->modes), GFP_KERNEL);
+	if (!lay->modes)
+		return -ENOMEM;
+	for (i = 0; groups && groups[i]; i++)
+		lay->ngroups++;
+	return hwmon_measure(dev, drvdata, chip, lay);
+}
 
-	/*
-	 * One allocation: the device, nattrs attributes, nattrs + 1 attribute
-	 * pointers, 1 + ngroups + 1 group pointers and nattrs attribute ids
-	 * (chip devices only), strings.
-	 */
-	size = struct_size(hwdev, attrs, lay.nattrs);
+/*
+ * One zeroed allocation for the whole device: the device, nattrs
+ * attributes, nattrs + 1 attribute pointers, 1 + ngroups + 1 group pointers
+ * and nattrs attribute ids (chip devices only), strings.
+ */
+static struct hwmon_core_dev *hwmon_alloc(const struct hwmon_layout *lay,
+					  bool chip)
+{
+	struct hwmon_core_dev *hwdev;
+	size_t size;
+
+	size = struct_size(hwdev, attrs, lay->nattrs);
 	if (chip) {
-		size = size_add(size, array_size(lay.nattrs + 1, sizeof(*ptrs)));
-		size = size_add(size,
-				array_size(lay.ngroups + 2, sizeof(*grp_list)));
-		size = size_add(size, array_size(lay.nattrs,
+		size = size_add(size, array_size(lay->nattrs + 1,
+						 sizeof(struct attribute *)));
+		size = size_add(size, array_size(lay->ngroups + 2,
+						 sizeof(struct attribute_group *)));
+		size = size_add(size, array_size(lay->nattrs,
 						 sizeof(*hwdev->ids)));
 	}
-	size = size_add(size, lay.strings);
+	size = size_add(size, lay->strings);
 
 	/*
 	 * kmalloc() rounds blocks above a page up to a power of two; for large
 	 * chips that would waste up to half the block, so use whole pages.
 	 */
 	if (size > PAGE_SIZE)
-		hwdev = vzalloc(size);
-	else
-		hwdev = kzalloc(size, GFP_KERNEL);
-	if (!hwdev) {
-		err = -ENOMEM;
-		goto free_modes;
-	}
-	hwdev->chip = chip;
-	INIT_LIST_HEAD(&hwdev->tzones);
-	mutex_init(&hwdev->lock);
+		return vzalloc(size);
+	return kzalloc(size, GFP_KERNEL);
+}
 
-	if (chip) {
-		ptrs = (struct attribute **)&hwdev->attrs[lay.nattrs];
-		grp_list = (const struct attribute_group **)&ptrs[lay.nattrs + 1];
-		hwdev->ids = (struct hwmon_attr_id *)&grp_list[lay.ngroups + 2];
-		strings = (char *)&hwdev->ids[lay.nattrs];
-	} else {
-		strings = (char *)&hwdev->attrs[0];
-	}
-
+/* The name and the label, at the start of the strings area. */
+static void hwmon_put_name_label(struct hwmon_core_dev *hwdev, char **strings,
+				 const char *name, const char *label)
+{
 	if (name)
-		hwdev->name = hwmon_put_string(&strings, name);
+		hwdev->name = hwmon_put_string(strings, name);
 	if (label)
-		hwdev->label = hwmon_put_string(&strings, label);
+		hwdev->label = hwmon_put_string(strings, label);
+}
 
-	if (chip) {
-		hwmon_fill_attrs(hwdev, &lay, ptrs, &strings);
-		hwdev->group.attrs = ptrs;
-		grp_list[0] = &hwdev->group;
-		for (i = 0; i < lay.ngroups; i++)
-			grp_list[i + 1] = groups[i];
-		grp_list[lay.ngroups + 1] = NULL;
-		groups = grp_list;
+/*
+ * Carve the allocation of hwmon_alloc() into its parts and fill them: the
+ * name, the label and, for a chip, the attributes and the group list (its
+ * own group first, then @groups). Returns the groups the device gets.
+ */
+static const struct attribute_group **
+hwmon_carve(struct hwmon_core_dev *hwdev, const struct hwmon_layout *lay,
+	    const char *name, const char *label,
+	    const struct attribute_group **groups)
+{
+	const struct attribute_group **grp_list;
+	struct attribute **ptrs;
+	unsigned int i;
+	char *strings;
+
+	if (!hwdev->chip) {
+		strings = (char *)&hwdev->attrs[0];
+		hwmon_put_name_label(hwdev, &strings, name, label);
+		return groups;
 	}
-	kfree(lay.modes);
-	lay.modes = NULL;
+
+	ptrs = (struct attribute **)&hwdev->attrs[lay->nattrs];
+	grp_list = (const struct attribute_group **)&ptrs[lay->nattrs + 1];
+	hwdev->ids = (struct hwmon_attr_id *)&grp_list[lay->ngroups + 2];
+	strings = (char *)&hwdev->ids[lay->nattrs];
+	hwmon_put_name_label(hwdev, &strings, name, label);
+
+	hwmon_fill_attrs(hwdev, lay, ptrs, &strings);
+	hwdev->group.attrs = ptrs;
+	grp_list[0] = &hwdev->group;
+	for (i = 0; i < lay->ngroups; i++)
+		grp_list[i + 1] = groups[i];
+	grp_list[lay->ngroups + 1] = NULL;
+	return grp_list;
+}
+
+/*
+ * Number the device and add it to the driver core. On failure the device
+ * is released (and hwdev with it).
+ */
+static int hwmon_add_device(struct hwmon_core_dev *hwdev, struct device *dev,
+			    void *drvdata,
+			    const struct attribute_group **groups)
+{
+	int err, id;
 
 	/* From here on the device owns hwdev: release it with put_device(). */
 	device_initialize(&hwdev->dev);
@@ -1300,39 +1327,83 @@ hwmon_register_common(struct device *dev, const char *name, void *drvdata,
 	id = ida_alloc(&hwmon_ida, GFP_KERNEL);
 	if (id < 0) {
 		put_device(&hwdev->dev);
-		return ERR_PTR(id);
+		return id;
 	}
 	hwdev->id = id;
 
 	err = dev_set_name(&hwdev->dev, HWMON_DEV_PREFIX "%d", id);
-	if (err)
-		goto put_dev;
-
-	err = device_add(&hwdev->dev);
-	if (err)
-		goto put_dev;
-
-	if (chip) {
-		err = hwmon_pec_add(hwdev);
-		if (err)
-			goto del_dev;
+	if (!err)
+		err = device_add(&hwdev->dev);
+	if (err) {
+		put_device(&hwdev->dev);
+		ida_free(&hwmon_ida, id);
 	}
-	if (chip && hwmon_wants_tz(chip)) {
-		err = hwmon_thermal_add(hwdev);
+	return err;
+}
+
+/*
+ * What a chip device has beyond its files: the PEC attribute of an I2C
+ * parent and the thermal zones. On failure neither is left.
+ */
+static int hwmon_add_chip_extras(struct hwmon_core_dev *hwdev)
+{
+	int err;
+
+	err = hwmon_pec_add(hwdev);
+	if (err || !hwmon_wants_tz(hwdev->chip))
+		return err;
+	err = hwmon_thermal_add(hwdev);
+	if (err)
+		hwmon_pec_remove(hwdev);
+	return err;
+}
+
+static struct device *
+hwmon_register_common(struct device *dev, const char *name, void *drvdata,
+		      const struct hwmon_chip_info *chip,
+		      const struct attribute_group **groups)
+{
+	struct hwmon_layout lay = { };
+	struct hwmon_core_dev *hwdev;
+	const char *label;
+	int err, id;
+
+	if (name && !hwmon_name_is_valid(name))
+		dev_warn(dev,
+			 "hwmon: '%s' is not a valid name attribute, please fix\n",
+			 name);
+
+	err = hwmon_read_label(dev, &label);
+	if (err)
+		return ERR_PTR(err);
+	err = hwmon_plan(dev, drvdata, chip, groups, name, label, &lay);
+	if (err)
+		goto free_modes;
+	hwdev = hwmon_alloc(&lay, chip);
+	if (!hwdev) {
+		err = -ENOMEM;
+		goto free_modes;
+	}
+	hwdev->chip = chip;
+	INIT_LIST_HEAD(&hwdev->tzones);
+	mutex_init(&hwdev->lock);
+	groups = hwmon_carve(hwdev, &lay, name, label, groups);
+	kfree(lay.modes);
+
+	err = hwmon_add_device(hwdev, dev, drvdata, groups);
+	if (err)
+		return ERR_PTR(err);
+	if (chip) {
+		err = hwmon_add_chip_extras(hwdev);
 		if (err) {
-			hwmon_pec_remove(hwdev);
-			goto del_dev;
+			id = hwdev->id;
+			device_del(&hwdev->dev);
+			put_device(&hwdev->dev);
+			ida_free(&hwmon_ida, id);
+			return ERR_PTR(err);
 		}
 	}
 	return &hwdev->dev;
-
-del_dev:
-	device_del(&hwdev->dev);
-
-put_dev:
-	put_device(&hwdev->dev);
-	ida_free(&hwmon_ida, id);
-	return ERR_PTR(err);
 
 free_modes:
 	kfree(lay.modes);
