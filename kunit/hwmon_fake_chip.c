@@ -3,9 +3,10 @@
  * A fake hardware monitoring chip for the KUnit suites of the hwmon core.
  *
  * The attribute table below lists every attribute bit of the tree's
- * include/linux/hwmon.h (6.1 or 6.12: the bits only 6.12 has are under
- * #ifdef) with the file name that Documentation/hwmon/sysfs-interface.rst
- * gives it and the mode the fake chip reports for it by default.
+ * include/linux/hwmon.h (6.1 or 6.12: the bits only 6.12 has, and those of
+ * CONFIG_HWMON_NEWER_API, are under #ifdef) with the file name that
+ * Documentation/hwmon/sysfs-interface.rst gives it and the mode the fake chip
+ * reports for it by default.
  */
 
 #include <kunit/test.h>
@@ -55,6 +56,11 @@ const struct hwmon_fake_attr hwmon_fake_attrs[] = {
 		  "power_reset_history", WO),
 	FAKE_ATTR(chip, register_tz, HWMON_C_REGISTER_TZ, NULL, RO),
 	FAKE_ATTR(chip, update_interval, HWMON_C_UPDATE_INTERVAL, "update_interval", RW),
+#ifdef HWMON_C_UPDATE_INTERVAL_US
+	/* CONFIG_HWMON_NEWER_API (upstream 7.2) */
+	FAKE_ATTR(chip, update_interval_us, HWMON_C_UPDATE_INTERVAL_US,
+		  "update_interval_us", RW),
+#endif
 	FAKE_ATTR(chip, alarms, HWMON_C_ALARMS, "alarms", RO),
 	FAKE_ATTR(chip, samples, HWMON_C_SAMPLES, "samples", RW),
 	FAKE_ATTR(chip, curr_samples, HWMON_C_CURR_SAMPLES, "curr_samples", RW),
@@ -267,12 +273,18 @@ const size_t hwmon_fake_attr_count = ARRAY_SIZE(hwmon_fake_attrs);
 #define FAKE_612_FAN	0
 #endif
 
+#ifdef HWMON_C_UPDATE_INTERVAL_US
+#define FAKE_NEWER_CHIP	HWMON_C_UPDATE_INTERVAL_US
+#else
+#define FAKE_NEWER_CHIP	0
+#endif
+
 #define FAKE_ALL_CHIP	(HWMON_C_TEMP_RESET_HISTORY | HWMON_C_IN_RESET_HISTORY | \
 			 HWMON_C_CURR_RESET_HISTORY | HWMON_C_POWER_RESET_HISTORY | \
 			 HWMON_C_REGISTER_TZ | HWMON_C_UPDATE_INTERVAL | \
 			 HWMON_C_ALARMS | HWMON_C_SAMPLES | HWMON_C_CURR_SAMPLES | \
 			 HWMON_C_IN_SAMPLES | HWMON_C_POWER_SAMPLES | \
-			 HWMON_C_TEMP_SAMPLES | FAKE_612_CHIP)
+			 HWMON_C_TEMP_SAMPLES | FAKE_612_CHIP | FAKE_NEWER_CHIP)
 
 #define FAKE_ALL_TEMP	(HWMON_T_ENABLE | HWMON_T_INPUT | HWMON_T_TYPE | \
 			 HWMON_T_LCRIT | HWMON_T_LCRIT_HYST | HWMON_T_MIN | \

@@ -3,9 +3,10 @@
  * KUnit suite for CONFIG_HWMON_NEWER_API, our core's opt-in API of newer
  * kernels: the static visibility of struct hwmon_ops (upstream 6.13),
  * devm_hwmon_device_register_with_info() without a name (upstream 6.14),
- * the hwmon_lock guard (upstream 7.2), and the sample driver that uses all
- * three. Every case skips when the option is off (the stock cores, and our
- * core as make kunit builds it); make kunit-newer-api turns it on.
+ * -EINVAL from hwmon_sanitize_name(NULL) (upstream 7.0), the chip attribute
+ * update_interval_us and the hwmon_lock guard (upstream 7.2), and the
+ * sample driver. Every case skips when the option is off (the stock cores,
+ * and our core as make kunit builds it); make kunit-newer-api turns it on.
  *
  * Each addition rejects what upstream rejects, with the same error: no ops,
  * no visibility at all, a mode whose callback is missing, an unknown sensor
@@ -38,11 +39,12 @@
 
 #ifdef CONFIG_HWMON_NEWER_API
 
-static void expect_rejected(struct kunit *test, struct device *hwdev, int err)
+/* @ptr (a device or a name) is ERR_PTR(@err). */
+static void expect_rejected(struct kunit *test, const void *ptr, int err)
 {
-	KUNIT_EXPECT_TRUE(test, IS_ERR(hwdev));
-	if (IS_ERR(hwdev))
-		KUNIT_EXPECT_EQ(test, PTR_ERR(hwdev), (long)err);
+	KUNIT_EXPECT_TRUE(test, IS_ERR(ptr));
+	if (IS_ERR(ptr))
+		KUNIT_EXPECT_EQ(test, PTR_ERR(ptr), (long)err);
 }
 
 static void expect_attr(struct kunit *test, struct device *hwdev,
@@ -625,6 +627,67 @@ static void sample_driver_counts_samples_under_the_lock(struct kunit *test)
 	expect_attr(test, hwdev, "samples", "2\n");
 }
 
+/* hwmon_newer_api: hwmon_sanitize_name(NULL) (upstream 7.0) */
+
+static void sanitize_of_null_fails_with_einval(struct kunit *test)
+{
+	expect_rejected(test, hwmon_sanitize_name(NULL), -EINVAL);
+}
+
+static void devm_sanitize_of_null_fails_with_einval(struct kunit *test)
+{
+	struct device *parent = hwmon_test_parent(test, NULL);
+
+	expect_rejected(test, devm_hwmon_sanitize_name(parent, NULL), -EINVAL);
+	expect_rejected(test, devm_hwmon_sanitize_name(NULL, NULL), -EINVAL);
+}
+
+/* hwmon_newer_api: the chip attribute update_interval_us (upstream 7.2) */
+
+static void update_interval_us_is_a_chip_file_of_its_own(struct kunit *test)
+{
+	struct hwmon_fake_chip *chip = temp_chip(test, HWMON_T_INPUT);
+	const u32 us = hwmon_chip_update_interval_us;
+	struct device *hwdev;
+
+	hwmon_fake_chip_set_channels(chip, hwmon_chip, 1,
+				     HWMON_C_UPDATE_INTERVAL |
+				     HWMON_C_UPDATE_INTERVAL_US);
+	chip->value[hwmon_chip][hwmon_chip_update_interval][0] = 2;
+	chip->value[hwmon_chip][us][0] = 1500;
+	hwdev = hwmon_test_register_info(test, hwmon_test_parent(test, NULL),
+					 "fake", chip,
+					 hwmon_fake_chip_info(chip), NULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, hwdev);
+
+	expect_mode(test, hwdev, "update_interval_us", 0644);
+	expect_attr(test, hwdev, "update_interval_us", "1500\n");
+	expect_attr(test, hwdev, "update_interval", "2\n");
+	KUNIT_EXPECT_EQ(test, chip->reads[hwmon_chip][us][0], 1U);
+	KUNIT_EXPECT_EQ(test, hwmon_sysfs_write(test, hwdev,
+						"update_interval_us", "250"),
+			3);
+	KUNIT_EXPECT_EQ(test, chip->value[hwmon_chip][us][0], 250);
+	KUNIT_EXPECT_EQ(test, chip->writes[hwmon_chip][us][0], 1U);
+	KUNIT_EXPECT_EQ(test,
+			chip->value[hwmon_chip][hwmon_chip_update_interval][0],
+			2);
+	KUNIT_EXPECT_FALSE(test, hwmon_sysfs_has(test, hwdev,
+						 "update_interval_us1"));
+	KUNIT_EXPECT_EQ(test, chip->bad_calls, 0U);
+}
+
+static void update_interval_us_follows_update_interval(struct kunit *test)
+{
+	/* upstream's numbering: a module built for 7.2 sets the same bits */
+	KUNIT_EXPECT_EQ(test, hwmon_chip_update_interval_us,
+			hwmon_chip_update_interval + 1);
+	KUNIT_EXPECT_EQ(test, hwmon_chip_alarms,
+			hwmon_chip_update_interval + 2);
+	KUNIT_EXPECT_EQ(test, HWMON_C_UPDATE_INTERVAL_US,
+			BIT(hwmon_chip_update_interval + 1));
+}
+
 #else /* !CONFIG_HWMON_NEWER_API */
 
 #define SKIPPED_CASE(name)						\
@@ -648,6 +711,10 @@ SKIPPED_CASE(scoped_guard_holds_the_lock_for_its_block)
 SKIPPED_CASE(sample_driver_is_named_after_its_device)
 SKIPPED_CASE(sample_driver_files_are_read_only)
 SKIPPED_CASE(sample_driver_counts_samples_under_the_lock)
+SKIPPED_CASE(sanitize_of_null_fails_with_einval)
+SKIPPED_CASE(devm_sanitize_of_null_fails_with_einval)
+SKIPPED_CASE(update_interval_us_is_a_chip_file_of_its_own)
+SKIPPED_CASE(update_interval_us_follows_update_interval)
 
 #endif /* CONFIG_HWMON_NEWER_API */
 
@@ -667,6 +734,10 @@ static struct kunit_case hwmon_newer_api_cases[] = {
 	KUNIT_CASE(sample_driver_is_named_after_its_device),
 	KUNIT_CASE(sample_driver_files_are_read_only),
 	KUNIT_CASE(sample_driver_counts_samples_under_the_lock),
+	KUNIT_CASE(sanitize_of_null_fails_with_einval),
+	KUNIT_CASE(devm_sanitize_of_null_fails_with_einval),
+	KUNIT_CASE(update_interval_us_is_a_chip_file_of_its_own),
+	KUNIT_CASE(update_interval_us_follows_update_interval),
 	{}
 };
 

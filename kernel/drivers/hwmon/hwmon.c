@@ -163,6 +163,9 @@ static const char * const hwmon_chip_suffix[] = {
 	[hwmon_chip_power_reset_history] = "power_reset_history",
 	[hwmon_chip_register_tz] = NULL,	/* no file */
 	[hwmon_chip_update_interval] = "update_interval",
+#if IS_ENABLED(CONFIG_HWMON_NEWER_API)
+	[hwmon_chip_update_interval_us] = "update_interval_us",
+#endif
 	[hwmon_chip_alarms] = "alarms",
 	[hwmon_chip_samples] = "samples",
 	[hwmon_chip_curr_samples] = "curr_samples",
@@ -1685,10 +1688,15 @@ EXPORT_SYMBOL_GPL(devm_hwmon_device_unregister);
  * Every character for which hwmon_is_bad_char() is true becomes '_'. The
  * caller frees the copy with kfree().
  *
- * Return: the new string, or ERR_PTR(-ENOMEM).
+ * Return: the new string, or ERR_PTR(-ENOMEM); a NULL @name is
+ * ERR_PTR(-EINVAL) with CONFIG_HWMON_NEWER_API (as upstream since 7.0),
+ * ERR_PTR(-ENOMEM) without.
  */
 char *hwmon_sanitize_name(const char *name)
 {
+	if (IS_ENABLED(CONFIG_HWMON_NEWER_API) && !name)
+		return ERR_PTR(-EINVAL);
+
 	return hwmon_dup_sanitized(NULL, name);
 }
 EXPORT_SYMBOL_GPL(hwmon_sanitize_name);
@@ -1699,11 +1707,12 @@ EXPORT_SYMBOL_GPL(hwmon_sanitize_name);
  * @name: the string to copy
  *
  * Return: the new string, freed when @dev is unbound; ERR_PTR(-EINVAL) if
- * @dev is NULL, ERR_PTR(-ENOMEM) if out of memory.
+ * @dev is NULL (or, with CONFIG_HWMON_NEWER_API, @name is), ERR_PTR(-ENOMEM)
+ * if out of memory.
  */
 char *devm_hwmon_sanitize_name(struct device *dev, const char *name)
 {
-	if (!dev)
+	if (!dev || (IS_ENABLED(CONFIG_HWMON_NEWER_API) && !name))
 		return ERR_PTR(-EINVAL);
 
 	return hwmon_dup_sanitized(dev, name);
