@@ -255,9 +255,6 @@ int agg_part_room(struct blockrange_agg *agg, size_t n, const size_t *per_part)
 	} else {
 		need = n < AGG_NPART ? n : AGG_NPART;
 		need += n / AGG_CHUNK_RECS;
-		/* Any partition may take them all. */
-		for (i = 0; i < AGG_NPART; i++)
-			agg->parts[i].budget = need;
 		if (agg->dir_low) {
 			for (i = 0; i < AGG_NPART; i++) {
 				err = dir_reserve(agg, &agg->parts[i], 2);
@@ -273,6 +270,7 @@ int agg_part_room(struct blockrange_agg *agg, size_t n, const size_t *per_part)
 			return err;
 	}
 	agg->room.chunks = need;
+	agg->room.counted = per_part != NULL;
 	/*
 	 * No overflow: n blocks and max_part records are in memory, each
 	 * far larger than the 32 bytes of scratch they may need.
@@ -285,12 +283,12 @@ void agg_part_chunk_full(struct blockrange_agg *agg, struct agg_part *p)
 {
 	struct arec *c;
 
-	if (!p->budget || !agg->room.chunks) {
+	if (!agg->room.chunks || (agg->room.counted && !p->budget)) {
 		/* More than the plan reserved (see blockrange_agg.room). */
 		agg->stats.room_overruns++;
 	} else {
-		p->budget--;
 		agg->room.chunks--;
+		p->budget -= agg->room.counted;
 	}
 	c = pool_take(agg->pool);
 

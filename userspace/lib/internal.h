@@ -235,7 +235,7 @@ struct agg_part {
 	size_t n;		/* records, the tail chunk's included */
 	size_t sorted_n;
 	size_t trigger;
-	size_t budget;		/* chunks the last reservation gave it */
+	size_t budget;		/* chunks the last counted plan gave it */
 };
 
 enum agg_mode {
@@ -331,14 +331,17 @@ struct blockrange_agg {
 	/*
 	 * What the last reservation (reserve() in agg.c) promised the batch
 	 * that follows it: the table up to @nr_max blocks, the owners up to
-	 * @owners_max, @chunks partition chunks in all and each partition
-	 * its budget.  Checked where the batch writes (chunks) and where it
-	 * ends (table, owners): a write beyond the promise is an overrun.
+	 * @owners_max, @chunks partition chunks in all and, when the plan
+	 * was @counted block by block, each partition its budget (a bound
+	 * reservation gives any partition all of @chunks).  Checked where the
+	 * batch writes (chunks) and where it ends (table, owners): a write
+	 * beyond the promise is an overrun.
 	 */
 	struct {
 		size_t nr_max;
 		uint64_t owners_max;
 		size_t chunks;
+		bool counted;
 	} room;
 
 	/*
