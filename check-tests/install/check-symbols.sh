@@ -21,6 +21,7 @@
 # usage: check-symbols.sh LIB.so LIB.a MAP MAN3 HEADER...
 # (the SONAME is read from LIB.so)
 set -euo pipefail
+export CCACHE_DISABLE=1	# compiler output read here, never a cached one
 
 so=$1 ar=$2 map=$3 man=$4
 shift 4

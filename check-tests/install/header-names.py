@@ -21,10 +21,15 @@ import tempfile
 
 PREFIX = re.compile(r"(blockrange_|BLOCKRANGE_|blockrange$)")
 
+# The compilers run without ccache: a cached -ast-dump of the same headers
+# in another checkout would name that checkout's files.
+ENV = dict(os.environ, CCACHE_DISABLE="1")
+
 
 def macros(src, incdir):
     out = subprocess.run(["gcc", "-std=c11", "-E", "-dM", "-I", incdir, src],
-                         check=True, capture_output=True, text=True).stdout
+                         check=True, capture_output=True, text=True,
+                         env=ENV).stdout
     return {line.split()[1].split("(")[0] for line in out.splitlines()
             if line.startswith("#define ")}
 
@@ -33,7 +38,8 @@ def decl_names(src, incdir, ours):
     """(kind, name, file) of each named file-scope declaration of @ours."""
     dump = subprocess.run(
         ["clang", "-std=c11", "-fsyntax-only", "-Xclang", "-ast-dump=json",
-         "-I", incdir, src], check=True, capture_output=True, text=True).stdout
+         "-I", incdir, src], check=True, capture_output=True, text=True,
+        env=ENV).stdout
     tu = json.loads(dump)
     found = []
     # clang writes a location's file only when it differs from the previous
