@@ -151,24 +151,62 @@ check-6.12:
 		echo "== check-6.12: $$part passed in $$(( $$(date +%s) - start )) s"; \
 	done
 
-# The parts of check, one after the other, each with its time. The
-# library's and the CLI's suites run in check-sanitize and, instrumented, in
-# coverage-userspace, not a third time on their own; check-kernel has the
-# debug kernels, the end-to-end boot and the kernel coverage in it.
-CHECK_PARTS := check-kernel check-sanitize coverage-userspace check-drivers \
-	check-install check-report check-fleet check-6.12
+# The parts of check, in lanes that run side by side: the 6.1 tree's
+# kernel checks, the 6.12 tree's, and the userspace ones. Within a lane the
+# parts run one after the other (check-drivers builds in the tree that
+# check-kernel switched); the lanes share nothing but the compiler cache.
+# Each part writes its whole output to build/check-logs/PART.log and one
+# line with its time to the console; a failed part's log ends the output.
+# The library's and the CLI's suites run in check-sanitize and,
+# instrumented, in coverage-userspace, not a third time on their own;
+# check-kernel has the debug kernels, the end-to-end boot and the kernel
+# coverage in it.
+CHECK_LANES := kernel-6.1 kernel-6.12 userspace
+CHECK_LANE_kernel-6.1 := check-kernel check-drivers
+CHECK_LANE_kernel-6.12 := check-6.12
+CHECK_LANE_userspace := check-sanitize coverage-userspace check-install \
+	check-report check-fleet
+CHECK_PARTS := $(foreach l,$(CHECK_LANES),$(CHECK_LANE_$(l)))
+CHECK_LOGS := $(BUILD)/check-logs
 
-check:
-	@set -e; for part in $(CHECK_PARTS); do \
-		start=$$(date +%s); \
-		$(MAKE) --no-print-directory $$part; \
-		echo "== check: $$part passed in $$(( $$(date +%s) - start )) s"; \
-	done
+# Hang guards of the Check suites: a lane's neighbours slow a test down.
+check: export CK_TIMEOUT_MULTIPLIER ?= 10
+
+check: deps
+	@rm -rf $(CHECK_LOGS); mkdir -p $(CHECK_LOGS); \
+	start=$$(date +%s); status=0; \
+	$(MAKE) --no-print-directory -k -j$(words $(CHECK_LANES)) \
+		$(addprefix check-lane-,$(CHECK_LANES)) || status=$$?; \
+	for f in $(CHECK_LOGS)/*.failed; do \
+		[ -e "$$f" ] || continue; part=$$(basename "$$f" .failed); \
+		echo; echo "== check: $$part FAILED; the end of $(CHECK_LOGS)/$$part.log:"; \
+		tail -n 80 $(CHECK_LOGS)/$$part.log; \
+	done; \
+	[ "$$status" = 0 ] || exit "$$status"; \
+	echo "== check: every part passed in $$(( $$(date +%s) - start )) s"
 	@echo
 	@echo "== coverage summary (reports under build/coverage/) =="
 	@python3 $(TOP)/coverage/summary.py $(TOP)/coverage/thresholds.json \
 		kernel=$(BUILD)/coverage/kernel/summary.json \
 		userspace=$(BUILD)/coverage/userspace/summary.json
+
+# One lane: its parts in order, each in a make of its own without a job
+# server (as if run alone), its output in its log; the parts' own time lines
+# (check-6.12's parts, check-kernel's total) are repeated on the console.
+.PHONY: $(addprefix check-lane-,$(CHECK_LANES))
+$(addprefix check-lane-,$(CHECK_LANES)): check-lane-%:
+	@for part in $(CHECK_LANE_$*); do \
+		log=$(CHECK_LOGS)/$$part.log; start=$$(date +%s); \
+		echo "== check: $$part started ($*)"; \
+		if $(MAKE) --no-print-directory -j1 $$part > $$log 2>&1; then \
+			grep -E '^(== check-6\.12: |check-kernel: .* in [0-9]+ s$$)' $$log || true; \
+			echo "== check: $$part passed in $$(( $$(date +%s) - start )) s"; \
+		else \
+			touch $(CHECK_LOGS)/$$part.failed; \
+			echo "== check: $$part FAILED after $$(( $$(date +%s) - start )) s (log: $$log)"; \
+			exit 1; \
+		fi; \
+	done
 
 # The inner loop: the library's and the CLI's suites (plain build) beside
 # KUnit of our core on the 6.1 tree (its fault-injection guest and the
