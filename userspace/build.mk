@@ -26,7 +26,9 @@ US_SRC := $(TOP)/userspace
 # change of the exported symbols (CHANGELOG.md).
 BR_LIB_VERSION := 3.0.0
 BR_LIB_SOMAJOR := $(firstword $(subst ., ,$(BR_LIB_VERSION)))
-US_TESTS := $(TOP)/check-tests
+US_TESTS := $(TOP)/check-tests/lib
+# The fuzz harnesses and their corpora (check-tests/fuzz/).
+FUZZ_TESTS := $(TOP)/check-tests/fuzz
 US_OUT := $(BUILD)/userspace
 
 US_CC ?= gcc
@@ -49,13 +51,13 @@ US_LIB := $(US_OUT)/libblockrange-internal.a
 US_PUB_LIB := $(US_OUT)/libblockrange.a
 US_PUB_SYMS := $(US_OUT)/public.syms
 
-# Check runner: every suite plus the fuzz harness (for the corpus replay);
-# the perf script harness belongs to the CLI (userspace/cli.mk).
-US_TEST_SRCS := $(filter-out $(US_TESTS)/fuzz_replay_main.c \
-		  $(US_TESTS)/fuzz_perfscript.c, $(wildcard $(US_TESTS)/*.c))
-US_TEST_OBJS := $(patsubst $(US_TESTS)/%.c,$(US_OUT)/tests/%.o,$(US_TEST_SRCS))
+# Check runner: every suite plus the library's fuzz harness (for the
+# corpus replay); the CLI's harnesses belong to its runner (userspace/cli.mk).
+US_TEST_SRCS := $(wildcard $(US_TESTS)/*.c)
+US_TEST_OBJS := $(patsubst $(US_TESTS)/%.c,$(US_OUT)/tests/%.o,$(US_TEST_SRCS)) \
+	$(US_OUT)/tests/fuzz_blockrange.o
 US_CHECK_BIN := $(US_OUT)/check_blockrange
-US_CORPUS := $(US_TESTS)/corpus
+US_CORPUS := $(FUZZ_TESTS)/blockrange-corpus
 # Recorded branch stacks (perf script) for the batch-vs-tree tests.
 US_LBR_FIXTURES ?= $(abspath $(TOP)/../shared/fixtures/lbr)
 
@@ -64,7 +66,7 @@ US_LBR_FIXTURES ?= $(abspath $(TOP)/../shared/fixtures/lbr)
 # would only slow the fuzzer down and add noise to its feedback.
 US_FUZZ_OUT := $(US_OUT)/fuzz
 US_FUZZ_BIN := $(US_FUZZ_OUT)/fuzz_blockrange
-US_FUZZ_INSTR_SRCS := $(US_TESTS)/fuzz_blockrange.c $(US_LIB_SRCS)
+US_FUZZ_INSTR_SRCS := $(FUZZ_TESTS)/fuzz_blockrange.c $(US_LIB_SRCS)
 US_FUZZ_ORACLE_SRCS := $(US_TESTS)/model.c $(US_TESTS)/treecheck.c
 US_FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 US_FUZZ_CFLAGS := -std=c11 -Wall -Wextra -Werror -g -O1 -I$(US_SRC)/include \
@@ -139,6 +141,12 @@ $(US_OUT)/tests/%.o: $(US_TESTS)/%.c
 	$(US_TEST_CC) $(US_CFLAGS) -D_POSIX_C_SOURCE=200809L \
 		$$(pkg-config --cflags check) $(US_DEPFLAGS) -c $< -o $@
 
+# The harness and its replay runner (the oracle's headers are the suites').
+$(US_OUT)/tests/%.o: $(FUZZ_TESTS)/%.c
+	@mkdir -p $(@D)
+	$(US_TEST_CC) $(US_CFLAGS) -I$(US_TESTS) -D_POSIX_C_SOURCE=200809L \
+		$(US_DEPFLAGS) -c $< -o $@
+
 $(US_CHECK_BIN): $(US_TEST_OBJS) $(US_LIB)
 	$(US_CC) -o $@ $(US_TEST_OBJS) $(US_LIB) $$(pkg-config --libs check) -lm
 
@@ -185,9 +193,9 @@ $(US_OUT)/fuzz_replay: $(US_OUT)/tests/fuzz_blockrange.o \
 		$(US_OUT)/tests/fuzz_replay_main.o $(US_LIB)
 	$(US_CC) -o $@ $^ -lm
 
-$(US_FUZZ_OUT)/obj/%.o: $(US_TESTS)/%.c
+$(US_FUZZ_OUT)/obj/%.o: $(FUZZ_TESTS)/%.c
 	@mkdir -p $(@D)
-	clang $(US_FUZZ_CFLAGS) $(US_FUZZ_COV) $(US_DEPFLAGS) \
+	clang $(US_FUZZ_CFLAGS) -I$(US_TESTS) $(US_FUZZ_COV) $(US_DEPFLAGS) \
 		-c $< -o $@
 
 $(US_FUZZ_OUT)/obj/%.o: $(US_SRC)/lib/%.c

@@ -50,9 +50,13 @@ BR_MAN_DIR := $(TOP)/userspace/man
 BR_MAN_SUBS := $(sort $(wildcard $(BR_MAN_DIR)/blockrange-*.1))
 CLI_LIBA := $(CLI_OUT)/libblockrange-cli.a
 
-CLI_TEST_SRCS := $(wildcard $(CLI_TESTS)/*.c)
+# The runner and its helpers at the top of check-tests/cli/, the suites in
+# the folder of the layer they test (as userspace/cli/).
+CLI_TEST_LAYERS := input resolve collect output record builtin
+CLI_TEST_SRCS := $(wildcard $(CLI_TESTS)/*.c) \
+	$(foreach d,$(CLI_TEST_LAYERS),$(wildcard $(CLI_TESTS)/$(d)/*.c))
 # The perf script harness joins the runner, which replays its corpus.
-CLI_FUZZ_SRC := $(TOP)/check-tests/fuzz_perfscript.c
+CLI_FUZZ_SRC := $(FUZZ_TESTS)/fuzz_perfscript.c
 CLI_TEST_OBJS := $(patsubst $(CLI_TESTS)/%.c,$(CLI_OUT)/tests/%.o,$(CLI_TEST_SRCS)) \
 	$(CLI_OUT)/tests/fuzz_perfscript.o $(CLI_OUT)/tests/fuzz_perfdata.o
 CLI_CHECK_BIN := $(CLI_OUT)/check_cli
@@ -94,15 +98,12 @@ $(CLI_BIN): $(CLI_OUT)/obj/builtin/main.o $(CLI_LIBA) $(US_LIB)
 
 $(CLI_OUT)/tests/%.o: $(CLI_TESTS)/%.c $(TOP)/userspace/cli.mk | deps
 	@mkdir -p $(@D)
-	$(CLI_TEST_CC) $(CLI_CFLAGS) $$(pkg-config --cflags check) \
+	$(CLI_TEST_CC) $(CLI_CFLAGS) -I$(CLI_TESTS) $$(pkg-config --cflags check) \
 		-MMD -MP -MT $@ -c $< -o $@
 
-# The harness is empty unless BLOCKRANGE_FUZZ_PERFSCRIPT is defined, so a
-# build that takes every check-tests/*.c (the library's) is not broken.
 $(CLI_OUT)/tests/fuzz_perfscript.o: $(CLI_FUZZ_SRC) $(TOP)/userspace/cli.mk | deps
 	@mkdir -p $(@D)
-	$(CLI_CC) $(CLI_CFLAGS) -DBLOCKRANGE_FUZZ_PERFSCRIPT \
-		-MMD -MP -MT $@ -c $< -o $@
+	$(CLI_CC) $(CLI_CFLAGS) -MMD -MP -MT $@ -c $< -o $@
 
 $(CLI_CHECK_BIN): $(CLI_TEST_OBJS) $(CLI_LIBA) $(US_LIB)
 	$(CLI_CC) -o $@ $^ $(CLI_LIBS) $$(pkg-config --libs check) -lm
@@ -257,7 +258,7 @@ cli-demo: $(CLI_BIN) $(CLI_OUT)/wl/branches-pie
 		--binary $(CLI_OUT)/wl/branches-pie --symbol branches --color=always \
 		--no-pager
 
-# libFuzzer on the perf script reader: check-tests/fuzz_perfscript.c and
+# libFuzzer on the perf script reader: check-tests/fuzz/fuzz_perfscript.c and
 # input/perfscript.c, clang with ASan + UBSan.  FUZZ_SECONDS (default 60)
 # and/or FUZZ_RUNS (-runs=N; alone it sets no time limit).  Runs on a corpus in
 # build/cli/fuzz/ seeded from the committed one (new inputs stay in build/
@@ -266,11 +267,10 @@ cli-demo: $(CLI_BIN) $(CLI_OUT)/wl/branches-pie
 # build/cli/fuzz/perfscript-stats.txt, the whole log in perfscript.log.
 CLI_FUZZ_OUT := $(CLI_OUT)/fuzz
 CLI_FUZZ_BIN := $(CLI_FUZZ_OUT)/fuzz_perfscript
-CLI_FUZZ_CORPUS := $(CLI_TESTS)/fuzz-corpus
-CLI_FUZZ_DICT := $(CLI_TESTS)/fuzz-perfscript.dict
+CLI_FUZZ_CORPUS := $(FUZZ_TESTS)/perfscript-corpus
+CLI_FUZZ_DICT := $(FUZZ_TESTS)/perfscript.dict
 CLI_FUZZ_CFLAGS := -std=c11 -Wall -Wextra -Werror -g -O1 -I$(CLI_SRC) \
 	-I$(TOP)/userspace \
-	-DBLOCKRANGE_FUZZ_PERFSCRIPT \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 CLI_FUZZ_MAX_LEN := 4096
 CLI_FUZZ_SECONDS = $(if $(FUZZ_RUNS),$(if $(filter-out undefined file,\
@@ -334,4 +334,4 @@ include $(TOP)/userspace/record.mk
 include $(TOP)/userspace/qemu-rec.mk
 include $(TOP)/userspace/perfdata.mk
 
--include $(wildcard $(CLI_OUT)/obj/*/*.d $(CLI_OUT)/tests/*.d)
+-include $(wildcard $(CLI_OUT)/obj/*/*.d $(CLI_OUT)/tests/*.d $(CLI_OUT)/tests/*/*.d)

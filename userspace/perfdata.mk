@@ -37,11 +37,11 @@ $(PD_BAD_OUT)/.stamp: $(PD_GEN)
 # The harness joins the Check runner (its corpus replay; cli.mk lists the
 # object in CLI_TEST_OBJS) under its own entry point, so that it does not
 # clash with the perf script harness.
-PD_FUZZ_SRC := $(TOP)/check-tests/fuzz_perfdata.c
+PD_FUZZ_SRC := $(FUZZ_TESTS)/fuzz_perfdata.c
 
 $(CLI_OUT)/tests/fuzz_perfdata.o: $(PD_FUZZ_SRC) $(TOP)/userspace/perfdata.mk | deps
 	@mkdir -p $(@D)
-	$(CLI_CC) $(CLI_CFLAGS) -DBLOCKRANGE_FUZZ_PERFDATA \
+	$(CLI_CC) $(CLI_CFLAGS) \
 		-MMD -MP -MT $@ -c $< -o $@
 
 check-cli: $(PD_ORACLE_OUT)/.stamp $(PD_BAD_OUT)/.stamp
@@ -49,14 +49,14 @@ check-cli: export BLOCKRANGE_PD_ORACLE := $(PD_ORACLE_OUT)
 check-cli: export BLOCKRANGE_PD_BAD := $(PD_BAD_OUT)
 check-cli: export BLOCKRANGE_PD_EXPECT := $(PD_TESTS)/bad-perfdata
 check-cli: export BLOCKRANGE_PD_FIXTURES := $(PD_FIXTURES)
-check-cli: export BLOCKRANGE_PD_CORPUS := $(PD_TESTS)/fuzz-perfdata-corpus
+check-cli: export BLOCKRANGE_PD_CORPUS := $(FUZZ_TESTS)/perfdata-corpus
 
 # libFuzzer: the reader and the harness, clang with ASan + UBSan.  Seeds:
 # the committed corpus, the generated good variants and the hostile files.
 PD_FUZZ_BIN := $(CLI_FUZZ_OUT)/fuzz_perfdata
 PD_FUZZ_CFLAGS := -std=c11 -Wall -Wextra -Werror -g -O1 -I$(CLI_SRC) \
 	-I$(TOP)/userspace \
-	-DBLOCKRANGE_FUZZ_PERFDATA -DBLOCKRANGE_FUZZ_LIBFUZZER \
+	-DBLOCKRANGE_FUZZ_LIBFUZZER \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 PD_FUZZ_MAX_LEN := 16384
 
@@ -71,12 +71,12 @@ $(PD_FUZZ_BIN): $(PD_FUZZ_SRC) $(CLI_SRC)/input/perfdata.c \
 
 fuzz-perfdata: $(PD_FUZZ_BIN) $(PD_ORACLE_OUT)/.stamp $(PD_BAD_OUT)/.stamp
 	mkdir -p $(CLI_FUZZ_OUT)/pd-corpus $(CLI_FUZZ_OUT)/pd-artifacts
-	cp $(PD_TESTS)/fuzz-perfdata-corpus/* $(CLI_FUZZ_OUT)/pd-corpus/
+	cp $(FUZZ_TESTS)/perfdata-corpus/* $(CLI_FUZZ_OUT)/pd-corpus/
 	for f in $(PD_ORACLE_OUT)/*-le.data $(PD_BAD_OUT)/*.data; do \
 		[ $$(stat -c %s "$$f") -le $(PD_FUZZ_MAX_LEN) ] && \
 		cp "$$f" $(CLI_FUZZ_OUT)/pd-corpus/seed-$${f##*/} || true; done
 	cd $(CLI_FUZZ_OUT) && $(PD_FUZZ_BIN) $(CLI_FUZZ_LIMITS) \
-		-max_len=$(PD_FUZZ_MAX_LEN) -dict=$(PD_TESTS)/fuzz-perfdata.dict \
+		-max_len=$(PD_FUZZ_MAX_LEN) -dict=$(FUZZ_TESTS)/perfdata.dict \
 		-print_final_stats=1 -artifact_prefix=$(CLI_FUZZ_OUT)/pd-artifacts/ \
 		pd-corpus 2>&1 | tee $(CLI_FUZZ_OUT)/perfdata.log | \
 		{ grep --line-buffered -Ev '^#[0-9]+[[:space:]]+(NEW|REDUCE) ' \

@@ -31,7 +31,7 @@
  *
  * Built two ways: with clang -fsanitize=fuzzer,address,undefined for `make
  * fuzz`, and with gcc into the Check runner, which replays the committed
- * corpus (check-tests/corpus/) as a regression test.
+ * corpus (check-tests/fuzz/blockrange-corpus/) as a regression test.
  */
 #include <errno.h>
 #include <inttypes.h>

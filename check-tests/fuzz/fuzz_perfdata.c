@@ -3,9 +3,7 @@
  * libFuzzer harness for the perf.data reader (userspace/cli/input/perfdata.c).
  * Built by `make fuzz-perfdata` (with BLOCKRANGE_FUZZ_LIBFUZZER: the
  * LLVMFuzzerTestOneInput entry point) and into the CLI's Check runner,
- * which replays corpora through perfdata_fuzz_one().  Empty unless
- * BLOCKRANGE_FUZZ_PERFDATA is defined (the library's build takes every
- * C file of check-tests/).
+ * which replays corpora through perfdata_fuzz_one().
  *
  * For any input, pd_read_mem() with small limits (1 MiB of decompressed
  * data per record, a 256 KiB ordering queue):
@@ -18,7 +16,6 @@
  *  - a sink that stops after k events stops the read there with its value,
  *    after exactly the first k events of the full read.
  */
-#ifdef BLOCKRANGE_FUZZ_PERFDATA
 #define _POSIX_C_SOURCE 200809L
 
 #include <stdbool.h>
@@ -258,9 +255,4 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	return perfdata_fuzz_one(data, size);
 }
-#endif
-
-#else
-/* See the top: empty outside the CLI's builds. */
-typedef int fuzz_perfdata_not_built_here;
 #endif

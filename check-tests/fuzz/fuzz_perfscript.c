@@ -30,13 +30,9 @@
  *
  * Built by `make fuzz-perfscript` (clang, -fsanitize=fuzzer,address,
  * undefined), and by `make check-cli` (gcc) to replay
- * check-tests/cli/fuzz-corpus/ and the bad-input files in the Check runner.
- * It needs the CLI's reader, which a build taking every check-tests/ *.c
- * for the library would not link: outside the CLI's rules (which define
- * BLOCKRANGE_FUZZ_PERFSCRIPT) the file is empty.
+ * check-tests/fuzz/perfscript-corpus/ and the bad-input files in the CLI's
+ * Check runner.
  */
-#ifdef BLOCKRANGE_FUZZ_PERFSCRIPT
-
 #define _POSIX_C_SOURCE 200809L
 
 #include <inttypes.h>
@@ -528,8 +524,3 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	run_free(&want_skip);
 	return 0;
 }
-
-#else
-/* See the top: empty outside the CLI's builds. */
-typedef int fuzz_perfscript_not_built_here;
-#endif

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Write the seed corpus of fuzz_blockrange.c into check-tests/corpus/.
+"""Write the seed corpus of fuzz_blockrange.c into check-tests/fuzz/blockrange-corpus/.
 
 Each input is: one byte choosing the address space (0: 64 addresses from 1,
 1: the 64 addresses up to UINT64_MAX, 2: 64 addresses at 0x400000, 3: wide
@@ -21,7 +21,7 @@ Deterministic: rerunning rewrites the same files.
 import os
 import random
 
-OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "blockrange-corpus")
 
 
 def count(r, short=True):

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Replays the committed libFuzzer corpus (check-tests/corpus/, or the
+ * Replays the committed libFuzzer corpus (check-tests/fuzz/blockrange-corpus/, or the
  * directory in $BLOCKRANGE_CORPUS) through the harness, one test per file.
  * The harness aborts on any difference from the model, which Check reports
  * as an error of that test.
@@ -15,7 +15,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #ifndef CORPUS_DIR
-#define CORPUS_DIR "check-tests/corpus"
+#define CORPUS_DIR "check-tests/fuzz/blockrange-corpus"
 #endif
 
 #define MAX_FILES 512

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Replay of the perf script fuzz harness (check-tests/fuzz_perfscript.c)
- * on every file of check-tests/cli/fuzz-corpus/ (seeds, and inputs the
+ * Replay of the perf script fuzz harness (check-tests/fuzz/fuzz_perfscript.c)
+ * on every file of check-tests/fuzz/perfscript-corpus/ (seeds, and inputs the
  * fuzzer found bugs with) and of the hostile-input corpus, here without
  * libFuzzer: a broken invariant aborts the test.
  */

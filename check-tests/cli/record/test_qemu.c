@@ -37,8 +37,8 @@
 #include <unistd.h>
 
 #include "cli_tests.h"
-#include "../../userspace/qemu-plugin/qrec_wire.h"
-#include "../../userspace/qemu-plugin/x86dec.h"
+#include "qemu-plugin/qrec_wire.h"
+#include "qemu-plugin/x86dec.h"
 #include "base/status.h"
 #include "input/brprof.h"
 #include "output/pswrite.h"
