@@ -55,10 +55,15 @@ CLI_LIBA := $(CLI_OUT)/libblockrange-cli.a
 CLI_TEST_LAYERS := input resolve collect output record builtin
 CLI_TEST_SRCS := $(wildcard $(CLI_TESTS)/*.c) \
 	$(foreach d,$(CLI_TEST_LAYERS),$(wildcard $(CLI_TESTS)/$(d)/*.c))
+# The plugin's own parts (check-tests/qemu-plugin/), in the same runner.
+QP_TESTS := $(TOP)/check-tests/qemu-plugin
+QP_TEST_OBJS := $(patsubst $(QP_TESTS)/%.c,$(CLI_OUT)/tests/qemu-plugin/%.o,\
+	$(wildcard $(QP_TESTS)/*.c))
 # The perf script harness joins the runner, which replays its corpus.
 CLI_FUZZ_SRC := $(FUZZ_TESTS)/fuzz_perfscript.c
 CLI_TEST_OBJS := $(patsubst $(CLI_TESTS)/%.c,$(CLI_OUT)/tests/%.o,$(CLI_TEST_SRCS)) \
-	$(CLI_OUT)/tests/fuzz_perfscript.o $(CLI_OUT)/tests/fuzz_perfdata.o
+	$(QP_TEST_OBJS) $(CLI_OUT)/tests/fuzz_perfscript.o \
+	$(CLI_OUT)/tests/fuzz_perfdata.o
 CLI_CHECK_BIN := $(CLI_OUT)/check_cli
 
 # Workloads: each built as non-PIE and PIE (gcc -O0 -g, like the seed's).
@@ -97,6 +102,11 @@ $(CLI_BIN): $(CLI_OUT)/obj/builtin/main.o $(CLI_LIBA) $(US_LIB)
 	$(CLI_CC) -o $@ $^ $(CLI_LIBS)
 
 $(CLI_OUT)/tests/%.o: $(CLI_TESTS)/%.c $(TOP)/userspace/cli.mk | deps
+	@mkdir -p $(@D)
+	$(CLI_TEST_CC) $(CLI_CFLAGS) -I$(CLI_TESTS) $$(pkg-config --cflags check) \
+		-MMD -MP -MT $@ -c $< -o $@
+
+$(CLI_OUT)/tests/qemu-plugin/%.o: $(QP_TESTS)/%.c $(TOP)/userspace/cli.mk | deps
 	@mkdir -p $(@D)
 	$(CLI_TEST_CC) $(CLI_CFLAGS) -I$(CLI_TESTS) $$(pkg-config --cflags check) \
 		-MMD -MP -MT $@ -c $< -o $@
