@@ -191,7 +191,7 @@ check-cli: check-cli-layers
 # The suites run as two processes side by side, CLI_SUITES_A and all the
 # others (together: every suite), with the multi-DSO oracle beside them;
 # logs per part: build/cli/check-a.tap / .xml, check-b.tap / .xml.
-CLI_SUITES_A ?= perfdata bad-input lookup record
+CLI_SUITES_A ?= perfdata bad-input lookup record qemu-record
 CLI_CHECK_JOBS ?= 2
 
 check-cli: deps $(CLI_BIN) $(CLI_CHECK_BIN) $(CLI_WL) $(CLI_OUT)/wl/golden \
