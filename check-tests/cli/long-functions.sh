@@ -1,18 +1,19 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# The functions of the blockrange CLI longer than a limit: a function is
-# split into named steps before its body passes MAX lines (default 100).
+# The functions of a source tree (userspace/, kernel/) longer than a limit:
+# a function is split into named steps before its body passes MAX lines
+# (default 100).
 # Bodies are found by the kernel style the sources follow: a definition's
 # "{" and "}" stand alone in column 0.
 #
-# usage: long-functions.sh CLI_SOURCE_DIR [MAX]
+# usage: long-functions.sh SOURCE_DIR [MAX]
 # Prints "LINES FILE:LINE NAME" per function over MAX, longest first, and
 # exits 1 if there is any; else a one-line summary and 0.
 
 set -eu
 
-src=${1:?usage: long-functions.sh CLI_SOURCE_DIR [MAX]}
+src=${1:?usage: long-functions.sh SOURCE_DIR [MAX]}
 max=${2:-100}
 cd "$src"
 

@@ -213,130 +213,183 @@ static void decode_vex(struct cursor *c, uint8_t esc)
 		c->i += 1;
 }
 
-int xd_decode(const uint8_t *p, size_t n, uint64_t addr,
-	       struct xd_insn *out)
-{
-	struct cursor c = { p, n, 0, false };
-	bool opsize = false, adsize = false, rexw = false;
-	uint8_t rep = 0, op, m = 0;
-	unsigned fl, relsz = 0;
-	size_t rel_at_i = 0;
+/* What the decoder learns of one instruction besides its length. */
+struct decoded {
+	bool opsize, adsize, rexw;	/* 66, 67, REX.W */
+	uint8_t rep;			/* f2, f3 or 0 */
+	uint8_t modrm;			/* 0 without a ModRM byte */
+	unsigned relsz;			/* 0, or 1 or 4: a relative target */
+	size_t rel_i;			/* where that target's bytes are */
+};
 
-	memset(out, 0, sizeof(*out));
+#define XD_SHORT (-2)
+
+/*
+ * Legacy prefixes and REX: returns the opcode byte after them, XD_SHORT if
+ * the input ends inside the prefixes, -1 if they alone are too long.
+ */
+static int prefixes(struct cursor *c, struct decoded *d)
+{
+	uint8_t op;
+
 	for (;;) {
-		op = next(&c);
-		if (c.short_)
-			return 0;
+		op = next(c);
+		if (c->short_)
+			return XD_SHORT;
 		if (op == 0x66)
-			opsize = true;
+			d->opsize = true;
 		else if (op == 0x67)
-			adsize = true;
+			d->adsize = true;
 		else if (op == 0xf2 || op == 0xf3)
-			rep = op;
+			d->rep = op;
 		else if (op != 0xf0 && op != 0x2e && op != 0x36 &&
 			 op != 0x3e && op != 0x26 && op != 0x64 && op != 0x65)
 			break;
-		if (c.i >= XD_MAX_LEN)
+		if (c->i >= XD_MAX_LEN)
 			return -1;
 	}
 	if ((op & 0xf0) == 0x40) {
-		rexw = op & 8;
-		op = next(&c);
+		d->rexw = op & 8;
+		op = next(c);
 	}
-	if (op == 0xc4 || op == 0xc5 || op == 0x62 ||
-	    (op == 0x8f && c.i < n && ((p[c.i] >> 3) & 7))) {
-		decode_vex(&c, op);
-		goto done;
-	}
-	if (op == 0x0f) {
-		op = next(&c);
-		if (op == 0x38 || op == 0x3a) {
-			uint8_t map = op;
+	return op;
+}
 
-			next(&c);
-			modrm(&c);
-			if (map == 0x3a)
-				c.i += 1;
-			goto done;
-		}
-		fl = two_byte(op);
-		if (fl & F_BAD)
-			goto bad;
-		if (fl & F_MODRM)
-			m = modrm(&c);
-		if (fl & F_IMM8)
-			c.i += 1;
-		/* AMD extrq / insertq with immediates */
-		if (op == 0x78 && (opsize || rep == 0xf2))
-			c.i += 2;
-		if (fl & F_REL32) {
-			rel_at_i = c.i;
-			relsz = 4;
-			c.i += 4;
-			out->kind = XD_COND;
-		}
-		switch (op) {
-		case 0x05: case 0x34:
-			out->kind = XD_SYSCALL;
-			break;
-		case 0x07: case 0x0b: case 0x35: case 0xb9: case 0xff:
-			out->kind = XD_TRAP;
-			break;
-		}
-		goto done;
+/* The rest of an instruction of the 0f map; false if it is invalid. */
+static bool decode_0f(struct cursor *c, struct decoded *d,
+		      struct xd_insn *out)
+{
+	uint8_t op = next(c);
+	unsigned fl;
+
+	if (op == 0x38 || op == 0x3a) {
+		next(c);
+		modrm(c);
+		if (op == 0x3a)
+			c->i += 1;
+		return true;
 	}
-	fl = one_byte(op);
+	fl = two_byte(op);
 	if (fl & F_BAD)
-		goto bad;
+		return false;
 	if (fl & F_MODRM)
-		m = modrm(&c);
-	if ((fl & F_GRP3) && ((m >> 3) & 7) < 2)
-		c.i += op == 0xf6 ? 1 : opsize ? 2 : 4;
-	if (fl & F_IMM16)
-		c.i += 2;
-	if (fl & F_IMMZ)
-		c.i += opsize ? 2 : 4;
-	if (fl & F_IMMV)
-		c.i += rexw ? 8 : opsize ? 2 : 4;
-	if (fl & F_MOFFS)
-		c.i += adsize ? 4 : 8;
+		d->modrm = modrm(c);
+	if (fl & F_IMM8)
+		c->i += 1;
+	/* AMD extrq / insertq with immediates */
+	if (op == 0x78 && (d->opsize || d->rep == 0xf2))
+		c->i += 2;
 	if (fl & F_REL32) {
-		rel_at_i = c.i;
-		relsz = 4;
-		c.i += 4;
+		d->rel_i = c->i;
+		d->relsz = 4;
+		c->i += 4;
+		out->kind = XD_COND;
+	}
+	switch (op) {
+	case 0x05: case 0x34:
+		out->kind = XD_SYSCALL;
+		break;
+	case 0x07: case 0x0b: case 0x35: case 0xb9: case 0xff:
+		out->kind = XD_TRAP;
+		break;
+	}
+	return true;
+}
+
+static bool is_cond_one_byte(uint8_t op)
+{
+	return (op >= 0x70 && op <= 0x7f) || (op >= 0xe0 && op <= 0xe3);
+}
+
+/* The rest of a one-byte-opcode instruction; false if it is invalid. */
+static bool decode_one_byte(struct cursor *c, struct decoded *d, uint8_t op)
+{
+	unsigned fl = one_byte(op);
+
+	if (fl & F_BAD)
+		return false;
+	if (fl & F_MODRM)
+		d->modrm = modrm(c);
+	if ((fl & F_GRP3) && ((d->modrm >> 3) & 7) < 2)
+		c->i += op == 0xf6 ? 1 : d->opsize ? 2 : 4;
+	if (fl & F_IMM16)
+		c->i += 2;
+	if (fl & F_IMMZ)
+		c->i += d->opsize ? 2 : 4;
+	if (fl & F_IMMV)
+		c->i += d->rexw ? 8 : d->opsize ? 2 : 4;
+	if (fl & F_MOFFS)
+		c->i += d->adsize ? 4 : 8;
+	if (fl & F_REL32) {
+		d->rel_i = c->i;
+		d->relsz = 4;
+		c->i += 4;
 	}
 	if (fl & F_IMM8) {
-		if ((op >= 0x70 && op <= 0x7f) || (op >= 0xe0 && op <= 0xe3) ||
-		    op == 0xeb) {
-			rel_at_i = c.i;
-			relsz = 1;
+		if (is_cond_one_byte(op) || op == 0xeb) {
+			d->rel_i = c->i;
+			d->relsz = 1;
 		}
-		c.i += 1;
+		c->i += 1;
 	}
-	if ((op >= 0x70 && op <= 0x7f) || (op >= 0xe0 && op <= 0xe3))
-		out->kind = XD_COND;
-	else if (op == 0xeb || op == 0xe9)
-		out->kind = XD_JMP;
-	else if (op == 0xe8)
-		out->kind = XD_CALL;
-	else if (op == 0xc2 || op == 0xc3 || op == 0xca || op == 0xcb ||
-		 op == 0xcf)
-		out->kind = XD_RET;
-	else if (op == 0xff && ((m >> 3) & 7) >= 2 && ((m >> 3) & 7) <= 5)
-		out->kind = ((m >> 3) & 7) <= 3 ? XD_IND_CALL : XD_IND_JMP;
-	else if (op == 0xcc || op == 0xcd || op == 0xf1 || op == 0xf4 ||
-		 ((op == 0xc6 || op == 0xc7) && m == 0xf8))
-		out->kind = XD_TRAP;	/* xabort/xbegin: no RTM in QEMU */
-	else if (rep && is_string_op(op))
-		out->kind = XD_REP;
-done:
+	return true;
+}
+
+/* The control transfer of a decoded one-byte-opcode instruction. */
+static enum xd_kind one_byte_kind(uint8_t op, const struct decoded *d)
+{
+	unsigned reg = (d->modrm >> 3) & 7;
+
+	if (is_cond_one_byte(op))
+		return XD_COND;
+	if (op == 0xeb || op == 0xe9)
+		return XD_JMP;
+	if (op == 0xe8)
+		return XD_CALL;
+	if (op == 0xc2 || op == 0xc3 || op == 0xca || op == 0xcb ||
+	    op == 0xcf)
+		return XD_RET;
+	if (op == 0xff && reg >= 2 && reg <= 5)
+		return reg <= 3 ? XD_IND_CALL : XD_IND_JMP;
+	if (op == 0xcc || op == 0xcd || op == 0xf1 || op == 0xf4 ||
+	    ((op == 0xc6 || op == 0xc7) && d->modrm == 0xf8))
+		return XD_TRAP;	/* xabort/xbegin: no RTM in QEMU */
+	if (d->rep && is_string_op(op))
+		return XD_REP;
+	return XD_PLAIN;
+}
+
+int xd_decode(const uint8_t *p, size_t n, uint64_t addr,
+	      struct xd_insn *out)
+{
+	struct cursor c = { p, n, 0, false };
+	struct decoded d = { 0 };
+	int op;
+
+	memset(out, 0, sizeof(*out));
+	op = prefixes(&c, &d);
+	if (op == XD_SHORT)
+		return 0;
+	if (op < 0)
+		return -1;
+	if (op == 0xc4 || op == 0xc5 || op == 0x62 ||
+	    (op == 0x8f && c.i < n && ((p[c.i] >> 3) & 7))) {
+		decode_vex(&c, (uint8_t)op);
+	} else if (op == 0x0f) {
+		if (!decode_0f(&c, &d, out))
+			goto bad;
+	} else {
+		if (!decode_one_byte(&c, &d, (uint8_t)op))
+			goto bad;
+		out->kind = one_byte_kind((uint8_t)op, &d);
+	}
 	if (c.i > XD_MAX_LEN)
 		goto bad;
 	if (c.short_ || c.i > n)
 		return 0;
 	out->len = (unsigned)c.i;
-	if (relsz)
-		out->target = addr + c.i + (uint64_t)rel_at(p + rel_at_i, relsz);
+	if (d.relsz)
+		out->target = addr + c.i + (uint64_t)rel_at(p + d.rel_i, d.relsz);
 	return (int)c.i;
 bad:
 	memset(out, 0, sizeof(*out));
