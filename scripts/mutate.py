@@ -170,10 +170,25 @@ def run(cmd, timeout, log):
         try:
             rc = p.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
-            os.killpg(p.pid, signal.SIGKILL)
+            kill_session(p.pid)
             p.wait()
             rc = None
     return rc, time.monotonic() - start
+
+
+def kill_session(sid):
+    """SIGKILL to every process of session @sid: the command's process
+    group and the groups of its own (Check puts each forked test in a
+    group of its own, which killpg() would not reach)."""
+    os.killpg(sid, signal.SIGKILL)
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            if os.getsid(int(pid)) == sid:
+                os.kill(int(pid), signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
 
 
 def main():
