@@ -132,6 +132,47 @@ void bt_assert_room_kept(const struct blockrange_agg *agg)
 	REQUIRE(!st.room_overruns,
 		"%" PRIu64 " batches wrote more than their plan reserved",
 		st.room_overruns);
+	bt_assert_parts_whole(agg);
+}
+
+/*
+ * Every partition of @agg as internal.h states it: its chunks all full but
+ * the last, which holds at least one record and is filled up to @tail, and
+ * @n counts exactly those records (none in a partition without chunks).
+ */
+void bt_assert_parts_whole(const struct blockrange_agg *agg)
+{
+	const size_t bytes = AGG_CHUNK_RECS * sizeof(struct arec);
+	unsigned i;
+
+	if (!agg->parts)
+		return;
+	for (i = 0; i < AGG_NPART; i++) {
+		const struct agg_part *p = &agg->parts[i];
+		uintptr_t last, tail;
+		size_t in_last;
+
+		if (!p->nchunks) {
+			REQUIRE(!p->n, "partition %u: %zu records in no chunk",
+				i, p->n);
+			continue;
+		}
+		last = (uintptr_t)p->dir[p->nchunks - 1];
+		tail = (uintptr_t)p->tail;
+		REQUIRE((uintptr_t)p->end == last + bytes,
+			"partition %u: its end is not its last chunk's", i);
+		REQUIRE(tail > last && tail <= last + bytes,
+			"partition %u: its last chunk (of %u) holds no record "
+			"or its tail is outside it", i, (unsigned)p->nchunks);
+		in_last = (tail - last) / sizeof(struct arec);
+		REQUIRE(p->n == (size_t)(p->nchunks - 1) * AGG_CHUNK_RECS +
+				in_last,
+			"partition %u: %zu records, its chunks hold %zu", i,
+			p->n, (size_t)(p->nchunks - 1) * AGG_CHUNK_RECS +
+			in_last);
+		REQUIRE(p->sorted_n <= p->n, "partition %u: %zu of %zu sorted",
+			i, p->sorted_n, p->n);
+	}
 }
 
 struct blockrange_block *bt_agg_dump(const struct blockrange_agg *agg,
@@ -342,6 +383,23 @@ struct blockrange_agg *bt_split_merge(const struct model *m,
  * in another order: both give @tree's result and the same multiset; the
  * tree fed the aggregate gives it too.  Returns the first aggregate.
  */
+/* A forced strategy held: no chunk of the other kind was ever decided. */
+void bt_assert_forced(const struct blockrange_agg *agg, unsigned which)
+{
+	struct agg_stats st;
+
+	agg_stats(agg, &st);
+	if (which == TUNE_HASH_ONLY)
+		REQUIRE(!st.chunks_append, "%s: %" PRIu64 " chunks appended",
+			bt_tune_name[which], st.chunks_append);
+	if (which == TUNE_APPEND_ONLY || which == TUNE_SMALL_APPEND)
+		REQUIRE(!st.chunks_hash, "%s: %" PRIu64 " chunks hashed",
+			bt_tune_name[which], st.chunks_hash);
+	if (which == TUNE_SMALL_APPEND)
+		REQUIRE(st.chunks_append, "%s: no chunk decided",
+			bt_tune_name[which]);
+}
+
 struct blockrange_agg *bt_tuned_stream(unsigned which, struct model *m,
 				       struct blk *b, size_t n,
 				       const struct blockrange_ctx *tree,
@@ -354,6 +412,7 @@ struct blockrange_agg *bt_tuned_stream(unsigned which, struct model *m,
 	ck_assert_ptr_nonnull(agg);
 	bt_feed_agg(agg, m, b, n, false);
 	ck_assert_uint_eq(blockrange_agg_weight(agg), m->weight);
+	bt_assert_forced(agg, which);
 	fr = bt_build(agg);
 	snprintf(what, sizeof(what), "batch (%s)", bt_tune_name[which]);
 	bt_check_model(m, fr, what);

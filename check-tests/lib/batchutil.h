@@ -60,6 +60,10 @@ int bt_blk_cmp(const void *pa, const void *pb);
 
 void bt_assert_room_kept(const struct blockrange_agg *agg);
 
+void bt_assert_parts_whole(const struct blockrange_agg *agg);
+
+void bt_assert_forced(const struct blockrange_agg *agg, unsigned which);
+
 struct blockrange_block *bt_agg_dump(const struct blockrange_agg *agg,
 				     size_t *n);
 

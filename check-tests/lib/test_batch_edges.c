@@ -627,8 +627,46 @@ START_TEST(test_batch_long_stack)
 	blockrange_ctx_free(t);
 }
 END_TEST
+/*
+ * The counters at their very edge: a block already in the table, added
+ * again with a weight that would overflow the total, is refused and
+ * changes nothing (the fast path of blockrange_agg_add() included); a
+ * batch whose counts sum to exactly UINT64_MAX does not overflow, so its
+ * first invalid block decides the error.
+ */
+START_TEST(test_batch_edge_sums)
+{
+	const uint64_t big = ((uint64_t)1 << 63) + 10;
+	struct blockrange_block v[2] = {
+		{ 0x1000, 0x1010, NULL, HIT, UINT64_MAX },
+		{ 0, 0x10, NULL, HIT, 1 },
+	};
+	struct blockrange_agg *agg = blockrange_agg_new(NULL);
+
+	ck_assert_ptr_nonnull(agg);
+	ck_assert_int_eq(blockrange_agg_add(agg, 0x100, 0x110, NULL, HIT, big),
+			 0);
+	ck_assert_int_eq(blockrange_agg_add(agg, 0x100, 0x110, NULL, HIT,
+					    (uint64_t)1 << 63), -EOVERFLOW);
+	ck_assert_uint_eq(blockrange_agg_weight(agg), big);
+	ck_assert_int_eq(blockrange_agg_add(agg, 0x100, 0x110, NULL, HIT, 5), 0);
+	ck_assert_uint_eq(blockrange_agg_weight(agg), big + 5);
+	ck_assert_uint_eq(blockrange_agg_nr_blocks(agg), 1);
+	blockrange_agg_free(agg);
+
+	agg = blockrange_agg_new(NULL);
+	ck_assert_ptr_nonnull(agg);
+	ck_assert_int_eq(blockrange_agg_add_blocks(agg, v, 2), -EINVAL);
+	ck_assert_uint_eq(blockrange_agg_weight(agg), 0);
+	ck_assert_int_eq(blockrange_agg_add_blocks(agg, v, 1), 0);
+	ck_assert_uint_eq(blockrange_agg_weight(agg), UINT64_MAX);
+	blockrange_agg_free(agg);
+}
+END_TEST
+
 void batch_add_edge_tests(TCase *tc)
 {
+	tcase_add_test(tc, test_batch_edge_sums);
 	tcase_add_test(tc, test_batch_dense_gaps);
 	tcase_add_test(tc, test_batch_rec_uncounted);
 	tcase_add_test(tc, test_batch_overflow);

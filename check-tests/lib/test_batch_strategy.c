@@ -584,8 +584,44 @@ START_TEST(test_batch_alloc_sweep)
 	ck_assert_uint_gt(n, 30);
 }
 END_TEST
+/*
+ * Compaction at every size around a chunk's: one partition (one start, a
+ * length per block) of 250 to 800 distinct blocks, each added twice in
+ * one batch, appending only.  After its compaction the partition keeps
+ * exactly the chunks its distinct records need, the last holding at least
+ * one (bt_assert_parts_whole()), and every block counts 2.
+ */
+START_TEST(test_batch_compaction_sizes)
+{
+	struct blockrange_block *v = calloc(2 * 800, sizeof(*v)), *got;
+	size_t d, k, n;
+
+	REQUIRE(v, "out of memory");
+	for (d = 250; d <= 800; d++) {
+		struct blockrange_agg *agg = bt_agg_tuned(TUNE_APPEND_ONLY, NULL);
+
+		ck_assert_ptr_nonnull(agg);
+		for (k = 0; k < d; k++) {
+			v[2 * k] = (struct blockrange_block){
+				0x10000, 0x10000 + k, NULL, HIT, 1 };
+			v[2 * k + 1] = v[2 * k];
+		}
+		ck_assert_int_eq(blockrange_agg_add_blocks(agg, v, 2 * d), 0);
+		bt_assert_parts_whole(agg);
+		got = bt_agg_dump(agg, &n);
+		ck_assert_uint_eq(n, d);
+		for (k = 0; k < n; k++)
+			ck_assert_uint_eq(got[k].count, 2);
+		free(got);
+		blockrange_agg_free(agg);
+	}
+	free(v);
+}
+END_TEST
+
 void batch_add_strategy_tests(TCase *tc)
 {
+	tcase_add_test(tc, test_batch_compaction_sizes);
 	tcase_add_loop_test(tc, test_batch_alloc_sweep, 0, 6);
 	tcase_add_loop_test(tc, test_batch_switch, 0, 2);
 	tcase_add_test(tc, test_batch_backoff);
