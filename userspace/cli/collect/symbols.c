@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "base/status.h"
 
 static int cmp_pick(const void *x, const void *y)
@@ -26,15 +27,9 @@ static int cmp_pick(const void *x, const void *y)
 
 static struct annot_sym *new_pick(struct annot_syms *ps)
 {
-	if (ps->nr == ps->cap) {
-		size_t c = ps->cap ? 2 * ps->cap : 64;
-		struct annot_sym *v = realloc(ps->v, c * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		ps->v = v;
-		ps->cap = c;
-	}
+	if (br_grow_from((void **)&ps->v, &ps->cap, ps->nr + 1,
+			 sizeof(*ps->v), 64))
+		return NULL;
 	memset(&ps->v[ps->nr], 0, sizeof(ps->v[0]));
 	return &ps->v[ps->nr++];
 }

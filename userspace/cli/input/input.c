@@ -4,6 +4,7 @@
 
 #include "input/input.h"
 
+#include "base/grow.h"
 #include "base/status.h"
 #include "input/brprof.h"
 
@@ -67,20 +68,11 @@ static int ad_sample(void *arg, const struct ps_sample *s, char *err,
 	struct ev_sample e;
 	size_t i;
 
-	if (s->nr > ad->cap) {
-		size_t n = ad->cap ? ad->cap : 64;
-		struct ev_branch *b;
-
-		while (n < s->nr)
-			n *= 2;
-		b = realloc(ad->br, n * sizeof(*b));
-		if (!b) {
-			snprintf(err, errsz, "%s:%lu: out of memory", ad->name,
-				 s->line);
-			return BR_ESYS;
-		}
-		ad->br = b;
-		ad->cap = n;
+	if (br_grow_from((void **)&ad->br, &ad->cap, s->nr, sizeof(*ad->br),
+			 64)) {
+		snprintf(err, errsz, "%s:%lu: out of memory", ad->name,
+			 s->line);
+		return BR_ESYS;
 	}
 	for (i = 0; i < s->nr; i++) {
 		const struct ps_entry *p = &s->entries[i];

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/grow.h"
 #include "base/pages.h"
 #include "base/status.h"
 #include "input/perf_file.h"
@@ -191,18 +192,8 @@ static void progress(struct par *p, uint64_t bytes, uint64_t samples)
 
 char *par_buf_room(struct par_buf *b, size_t n)
 {
-	if (b->len + n > b->cap) {
-		size_t c = b->cap ? b->cap : 4096;
-		char *x;
-
-		while (c < b->len + n)
-			c *= 2;
-		x = realloc(b->p, c);
-		if (!x)
-			return NULL;
-		b->p = x;
-		b->cap = c;
-	}
+	if (br_grow_from((void **)&b->p, &b->cap, b->len + n, 1, 4096))
+		return NULL;
 	return b->p + b->len;
 }
 
@@ -348,15 +339,9 @@ static void fail(struct worker *w, struct item *it, int ret, const char *msg)
 /* Note a text unit's line count (lock held); BR_ESYS out of memory. */
 static int note_lines(struct par *p, const struct unit *u)
 {
-	if (p->nr_lines == p->cap_lines) {
-		size_t c = p->cap_lines ? 2 * p->cap_lines : 256;
-		struct unit_lines *v = realloc(p->lines, c * sizeof(*v));
-
-		if (!v)
-			return BR_ESYS;
-		p->lines = v;
-		p->cap_lines = c;
-	}
+	if (br_grow_from((void **)&p->lines, &p->cap_lines, p->nr_lines + 1,
+			 sizeof(*p->lines), 256))
+		return BR_ESYS;
 	p->lines[p->nr_lines].seq = u->seq;
 	p->lines[p->nr_lines++].lines = u->lines;
 	return 0;
@@ -729,18 +714,9 @@ static uint8_t *cur_room(struct par *p, size_t n, size_t in, bool ref)
 		u->kind = U_RECS;
 		p->cur = u;
 	}
-	if (u->used + n > u->cap) {
-		size_t c = u->cap ? u->cap : p->unit_bytes + 4096;
-		uint8_t *b;
-
-		while (c < u->used + n)
-			c *= 2;
-		b = realloc(u->buf, c);
-		if (!b)
-			return NULL;
-		u->buf = b;
-		u->cap = c;
-	}
+	if (br_grow_from((void **)&u->buf, &u->cap, u->used + n, 1,
+			 p->unit_bytes + 4096))
+		return NULL;
 	return u->buf + u->used;
 }
 
@@ -959,19 +935,7 @@ struct text_in {
 /* Room for @n bytes in *@b (capacity *@cap); false out of memory. */
 static bool text_room(char **b, size_t *cap, size_t n)
 {
-	size_t c = *cap ? *cap : 4096;
-	char *x;
-
-	if (n <= *cap)
-		return true;
-	while (c < n)
-		c *= 2;
-	x = realloc(*b, c);
-	if (!x)
-		return false;
-	*b = x;
-	*cap = c;
-	return true;
+	return !br_grow_from((void **)b, cap, n, 1, 4096);
 }
 
 /* Read into @u until it holds @n bytes or the input ends. */
@@ -1127,15 +1091,9 @@ static int text_mmap_line(struct par *p, struct unit *u, const char *ls,
 		return 2;
 	if (pl->kind != PS_MMAP)
 		return 1;
-	if (u->nr_res == u->cap_res) {
-		size_t c = u->cap_res ? 2 * u->cap_res : 8;
-		unsigned char *v = realloc(u->res, c * (rs ? rs : 1));
-
-		if (!v)
-			return BR_ESYS;
-		u->res = v;
-		u->cap_res = c;
-	}
+	if (br_grow((void **)&u->res, &u->cap_res, u->nr_res + 1,
+		    rs ? rs : 1))
+		return BR_ESYS;
 	x = realloc(*ops, (*nops + 1) * sizeof(*x));
 	if (!x)
 		return BR_ESYS;

@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "base/grow.h"
 #include "base/status.h"
 #include "input/perf_file.h"
 
@@ -329,30 +330,15 @@ static int reserve_attr(struct pd_decoder *d, size_t nr_ids, char *err,
 	if (d->nr_ids + nr_ids > PD_MAX_IDS)
 		return errf(err, errsz, "expected at most %u event ids, got %zu",
 			    PD_MAX_IDS, d->nr_ids + nr_ids);
-	if (d->nr_attrs == d->cap_attrs) {
-		size_t n = d->cap_attrs ? 2 * d->cap_attrs : 8;
-		struct pd_attr *x = realloc(d->attrs, n * sizeof(*x));
-
-		if (!x) {
-			snprintf(err, errsz, "out of memory for the events");
-			return BR_ESYS;
-		}
-		d->attrs = x;
-		d->cap_attrs = n;
+	if (br_grow((void **)&d->attrs, &d->cap_attrs, d->nr_attrs + 1,
+		    sizeof(*d->attrs))) {
+		snprintf(err, errsz, "out of memory for the events");
+		return BR_ESYS;
 	}
-	if (d->nr_ids + nr_ids > d->cap_ids) {
-		size_t n = d->cap_ids ? d->cap_ids : 16;
-		struct pd_id *x;
-
-		while (n < d->nr_ids + nr_ids)
-			n *= 2;
-		x = realloc(d->ids, n * sizeof(*x));
-		if (!x) {
-			snprintf(err, errsz, "out of memory for the event ids");
-			return BR_ESYS;
-		}
-		d->ids = x;
-		d->cap_ids = n;
+	if (br_grow_from((void **)&d->ids, &d->cap_ids, d->nr_ids + nr_ids,
+			 sizeof(*d->ids), 16)) {
+		snprintf(err, errsz, "out of memory for the event ids");
+		return BR_ESYS;
 	}
 	return 0;
 }
@@ -1520,16 +1506,10 @@ static int enqueue(struct pd_reader *r, const uint8_t *rec, size_t size,
 		memcpy(copy, rec, size);
 		e.rec = copy;
 	}
-	if (r->nr_q == r->cap_q) {
-		size_t n = r->cap_q ? 2 * r->cap_q : 1024;
-		struct qent *h = realloc(r->heap, n * sizeof(*h));
-
-		if (!h) {
-			chunk_release(r, e.chunk);
-			return oom(r, "the ordering queue");
-		}
-		r->heap = h;
-		r->cap_q = n;
+	if (br_grow_from((void **)&r->heap, &r->cap_q, r->nr_q + 1,
+			 sizeof(*r->heap), 1024)) {
+		chunk_release(r, e.chunk);
+		return oom(r, "the ordering queue");
 	}
 	if (time < r->last_flush)
 		r->st->out_of_order++;

@@ -7,6 +7,7 @@
 
 #include "input/perfscript.h"
 
+#include "base/grow.h"
 #include "base/status.h"
 
 #include <errno.h>
@@ -453,23 +454,6 @@ static int parse_entry(const struct tok *t, unsigned idx, struct ps_entry *en,
 	return 0;
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	size_t n = *cap ? *cap : 16;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * elem);
-	if (!q)
-		return BR_ESYS;
-	*p = q;
-	*cap = n;
-	return 0;
-}
-
 /*
  * Copy [s, e) into the line's string storage at offset *off.  The storage
  * was sized for the whole line by ps_parse_line() and never moves, so
@@ -680,8 +664,8 @@ static int parse_sample(struct tok *tk, size_t nt, struct ps_line *out,
 		}
 		/* Whatever is left is the comm column. */
 	}
-	if (grow((void **)&out->ent, &out->ent_cap, nt - first_entry + 1,
-		 sizeof(*out->ent)))
+	if (br_grow_from((void **)&out->ent, &out->ent_cap,
+			 nt - first_entry + 1, sizeof(*out->ent), 16))
 		return BR_ESYS;
 	for (i = first_entry; i < nt; i++) {
 		if (parse_entry(&tk[i], (unsigned)(i - first_entry + 1),
@@ -739,15 +723,8 @@ static int tokenize(const char *p, const char *e, struct tok **tk,
 	while (p < e) {
 		const char *q = skip_nonblank(p, e);
 
-		if (*nt == cap) {
-			size_t n = cap ? cap * 2 : 64;
-			struct tok *t2 = realloc(*tk, n * sizeof(**tk));
-
-			if (!t2)
-				return BR_ESYS;
-			*tk = t2;
-			cap = n;
-		}
+		if (br_grow_from((void **)tk, &cap, *nt + 1, sizeof(**tk), 64))
+			return BR_ESYS;
 		(*tk)[*nt].s = p;
 		(*tk)[*nt].e = q;
 		(*nt)++;
@@ -787,7 +764,8 @@ int ps_parse_line(const char *line, size_t len, struct ps_line *out,
 
 	out->kind = PS_SKIP;
 	/* Room for every string a line can yield (each at most the line). */
-	if (grow((void **)&out->buf, &out->buf_cap, 2 * len + 2, 1)) {
+	if (br_grow_from((void **)&out->buf, &out->buf_cap, 2 * len + 2, 1,
+			 16)) {
 		snprintf(err, errsz, "memory for a line");
 		return BR_ESYS;
 	}

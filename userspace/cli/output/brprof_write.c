@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/grow.h"
 #include "base/pages.h"
 #include "base/status.h"
 
@@ -75,19 +76,9 @@ static uint8_t *room(struct obuf *b, size_t n)
 		return NULL;
 	if (b->fd >= 0 && b->len + n > OBUF_FLUSH)
 		flush_buf(b);
-	if (b->len + n > b->cap) {
-		size_t c = b->cap ? b->cap : 65536;
-		uint8_t *x;
-
-		while (c < b->len + n)
-			c *= 2;
-		x = realloc(b->p, c);
-		if (!x) {
-			b->oom = true;
-			return NULL;
-		}
-		b->p = x;
-		b->cap = c;
+	if (br_grow_from((void **)&b->p, &b->cap, b->len + n, 1, 65536)) {
+		b->oom = true;
+		return NULL;
 	}
 	b->len += n;
 	return b->p + b->len - n;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "base/status.h"
 
 const char *const cfg_edge_kind_names[] = {
@@ -86,15 +87,9 @@ static int decode(const struct annot_sym *p, struct annot_insn_text *tx,
 		struct cfg_insn *in;
 		unsigned size;
 
-		if (g->nr_insns == cap) {
-			size_t c = cap ? 2 * cap : 64;
-			struct cfg_insn *v = realloc(g->insns, c * sizeof(*v));
-
-			if (!v)
-				return BR_ESYS;
-			g->insns = v;
-			cap = c;
-		}
+		if (br_grow_from((void **)&g->insns, &cap, g->nr_insns + 1,
+				 sizeof(*g->insns), 64))
+			return BR_ESYS;
 		size = annot_insn_line(d, addr, tx, 0);
 		in = &g->insns[g->nr_insns++];
 		memset(in, 0, sizeof(*in));
@@ -193,15 +188,9 @@ static struct cfg_edge *add_edge(struct cfg *g, size_t *cap,
 {
 	struct cfg_edge *e;
 
-	if (g->nr_edges == *cap) {
-		size_t c = *cap ? 2 * *cap : 32;
-		struct cfg_edge *v = realloc(g->edges, c * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		g->edges = v;
-		*cap = c;
-	}
+	if (br_grow_from((void **)&g->edges, cap, g->nr_edges + 1,
+			 sizeof(*g->edges), 32))
+		return NULL;
 	e = &g->edges[g->nr_edges++];
 	memset(e, 0, sizeof(*e));
 	e->kind = kind;
@@ -276,15 +265,8 @@ static long ext_node(struct cfg *g, size_t *cap, const struct annot_sym *p,
 	for (i = 0; i < g->nr_exts; i++)
 		if (!strcmp(g->exts[i].name, name))
 			return (long)i;
-	if (g->nr_exts == *cap) {
-		size_t c = *cap ? 2 * *cap : 8;
-		struct cfg_ext *v = realloc(g->exts, c * sizeof(*v));
-
-		if (!v)
-			return BR_ESYS;
-		g->exts = v;
-		*cap = c;
-	}
+	if (br_grow((void **)&g->exts, cap, g->nr_exts + 1, sizeof(*g->exts)))
+		return BR_ESYS;
 	g->exts[g->nr_exts].name = strdup(name);
 	g->exts[g->nr_exts].drawn = false;
 	if (!g->exts[g->nr_exts].name)

@@ -13,6 +13,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "base/grow.h"
 #include "base/status.h"
 
 #define PDW_SUPPORTED_SAMPLE                                              \
@@ -92,19 +93,7 @@ const char *pdw_error(const struct pdw *w)
 
 static int buf_reserve(struct buf *b, size_t n)
 {
-	if (b->cap - b->len < n) {
-		size_t cap = b->cap ? b->cap : 4096;
-		uint8_t *p;
-
-		while (cap - b->len < n)
-			cap *= 2;
-		p = realloc(b->p, cap);
-		if (!p)
-			return BR_ESYS;
-		b->p = p;
-		b->cap = cap;
-	}
-	return 0;
+	return br_grow_from((void **)&b->p, &b->cap, b->len + n, 1, 4096);
 }
 
 static int buf_put(struct buf *b, const void *data, size_t n)

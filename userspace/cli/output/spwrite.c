@@ -177,19 +177,9 @@ static void put(struct buf *b, const void *data, size_t n)
 {
 	if (b->oom)
 		return;
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 4096;
-		unsigned char *q;
-
-		while (cap < b->len + n)
-			cap *= 2;
-		q = realloc(b->p, cap);
-		if (!q) {
-			b->oom = true;
-			return;
-		}
-		b->p = q;
-		b->cap = cap;
+	if (br_grow_from((void **)&b->p, &b->cap, b->len + n, 1, 4096)) {
+		b->oom = true;
+		return;
 	}
 	memcpy(b->p + b->len, data, n);
 	b->len += n;

@@ -33,6 +33,7 @@
 #include <qemu-plugin/qexec.h>
 #include <qemu-plugin/qrec_wire.h>
 
+#include "base/grow.h"
 #include "base/status.h"
 #include "input/brprof.h"
 #include "resolve/dso.h"
@@ -1081,16 +1082,10 @@ static int collect_refs(struct qrec *r, struct qref **out, size_t *nr)
 			case QREC_MAP: case QREC_COMM: case QREC_FORK:
 			case QREC_EXIT: case QREC_SAMPLE:
 				memcpy(&t, f->buf + off + sizeof(rec), sizeof(t));
-				if (n == cap) {
-					struct qref *x;
-
-					cap = cap ? 2 * cap : 4096;
-					x = realloc(v, cap * sizeof(*x));
-					if (!x) {
-						free(v);
-						return qfail(r, "out of memory");
-					}
-					v = x;
+				if (br_grow_from((void **)&v, &cap, n + 1,
+						 sizeof(*v), 4096)) {
+					free(v);
+					return qfail(r, "out of memory");
 				}
 				v[n].time = t;
 				v[n].file = (uint32_t)i;
@@ -1270,18 +1265,9 @@ struct tvec {
 
 static int tvec_add(struct tvec *t, const void *e, size_t n)
 {
-	if (t->n + n > t->cap) {
-		size_t cap = t->cap ? t->cap : 4096;
-		struct qrec_trace *x;
-
-		while (t->n + n > cap)
-			cap *= 2;
-		x = realloc(t->v, cap * sizeof(*x));
-		if (!x)
-			return BR_ESYS;
-		t->v = x;
-		t->cap = cap;
-	}
+	if (br_grow_from((void **)&t->v, &t->cap, t->n + n, sizeof(*t->v),
+			 4096))
+		return BR_ESYS;
 	memcpy(t->v + t->n, e, n * sizeof(*t->v));
 	t->n += n;
 	return 0;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "base/status.h"
 #include "base/pairmap.h"
 #include "common/hash.h"
@@ -136,19 +137,8 @@ static struct proc *get_proc(struct addrspace *as, int32_t pid)
 
 static int reserve(struct as_maps *m, size_t extra)
 {
-	if (m->nr + extra > m->cap) {
-		size_t c = m->cap ? 2 * m->cap : 16;
-		struct as_map *v;
-
-		while (c < m->nr + extra)
-			c *= 2;
-		v = realloc(m->v, c * sizeof(*v));
-		if (!v)
-			return BR_ESYS;
-		m->v = v;
-		m->cap = c;
-	}
-	return 0;
+	return br_grow_from((void **)&m->v, &m->cap, m->nr + extra,
+			    sizeof(*m->v), 16);
 }
 
 int as_maps_insert(struct as_maps *p, const struct as_map *nm)

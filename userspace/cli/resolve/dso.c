@@ -12,6 +12,7 @@
 
 #include "resolve/dso.h"
 
+#include "base/grow.h"
 #include "base/status.h"
 
 #include <elfutils/debuginfod.h>
@@ -204,15 +205,9 @@ static int note_locked(struct dso_registry *r, const char *path,
 
 	if (!id_size || id_size > BR_BUILD_ID_MAX)
 		return 0;
-	if (r->nr_notes == r->cap_notes) {
-		size_t c = r->cap_notes ? 2 * r->cap_notes : 16;
-
-		n = realloc(r->notes, c * sizeof(*n));
-		if (!n)
-			return BR_ESYS;
-		r->notes = n;
-		r->cap_notes = c;
-	}
+	if (br_grow_from((void **)&r->notes, &r->cap_notes, r->nr_notes + 1,
+			 sizeof(*r->notes), 16))
+		return BR_ESYS;
 	n = &r->notes[r->nr_notes];
 	n->path = strdup(path);
 	if (!n->path)
@@ -295,15 +290,9 @@ static struct dso *get_locked(struct dso_registry *r, const char *path,
 			      !d->build_id_size && !strcmp(d->path, path))
 			return d;
 	}
-	if (r->nr == r->cap) {
-		size_t c = r->cap ? 2 * r->cap : 16;
-		struct dso **x = realloc(r->dsos, c * sizeof(*x));
-
-		if (!x)
-			return NULL;
-		r->dsos = x;
-		r->cap = c;
-	}
+	if (br_grow_from((void **)&r->dsos, &r->cap, r->nr + 1,
+			 sizeof(*r->dsos), 16))
+		return NULL;
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return NULL;
@@ -608,13 +597,9 @@ static int load_kallsyms(struct dso *d, const char *path, uint64_t *text)
 			*text = a;
 		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
 			continue;
-		if (d->nr_ksyms == cap) {
-			cap = cap ? 2 * cap : 4096;
-			k = realloc(d->ksyms, cap * sizeof(*k));
-			if (!k)
-				goto oom;
-			d->ksyms = k;
-		}
+		if (br_grow_from((void **)&d->ksyms, &cap, d->nr_ksyms + 1,
+				 sizeof(*d->ksyms), 4096))
+			goto oom;
 		k = &d->ksyms[d->nr_ksyms];
 		k->start = a;
 		k->end = 0;

@@ -1241,7 +1241,7 @@ int eb_cs_open(size_t *handle)
 	csh h;
 
 	if (cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK)
-		return -1;
+		return BR_ESYS;
 	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
 	*handle = (size_t)h;
 	return 0;

@@ -195,9 +195,10 @@ int eb_decode(const struct eb_binary *b, uint64_t addr, struct eb_insn *insn,
 /*
  * Instructions of any code, not only of an opened binary (record decodes
  * the bytes it reads from the traced process): eb_cs_open() opens a
- * capstone handle (x86-64, details on) for eb_decode_bytes(), which
+ * capstone handle (x86-64, details on), 0 or BR_ESYS; eb_decode_bytes()
  * decodes the instruction at the start of @code (@len bytes, at address
- * @addr) into @insn.  0, or -1 (no handle / undecodable bytes).
+ * @addr) into @insn, 0 or -1 when the bytes are undecodable (an answer,
+ * not an error: base/status.h).
  */
 int eb_cs_open(size_t *handle);
 void eb_cs_close(size_t handle);
