@@ -10,6 +10,7 @@
 #include <blockrange/blockrange.h>
 
 #include "internal.h"
+#include "common/search.h"
 
 static void tree_get(const struct blockrange_ctx *ctx,
 		     const struct blockrange *br, struct blockrange_rec *rec)
@@ -38,18 +39,8 @@ static bool tree_rec(const struct blockrange_ctx *ctx,
 /* Index of the last frozen range starting at or before @addr, or -1. */
 static ptrdiff_t frozen_floor(const struct blockrange_ctx *ctx, uint64_t addr)
 {
-	size_t a = 0, b = ctx->nr_ranges;
-
-	/* Invariant: ranges before a start <= addr, from b on > addr. */
-	while (a < b) {
-		size_t mid = a + (b - a) / 2;
-
-		if (ctx->fr[mid].start <= addr)
-			a = mid + 1;
-		else
-			b = mid;
-	}
-	return (ptrdiff_t)a - 1;
+	return (ptrdiff_t)br_count_le(ctx->fr, ctx->nr_ranges, sizeof(*ctx->fr),
+				      offsetof(struct frange, start), addr) - 1;
 }
 
 static uint64_t frozen_end(const struct blockrange_ctx *ctx, size_t i)

@@ -10,6 +10,7 @@
 
 #include "base/grow.h"
 #include "base/status.h"
+#include "common/search.h"
 
 const char *const cfg_edge_kind_names[] = {
 	[CFG_TAKEN] = "taken",
@@ -35,31 +36,17 @@ void cfg_free(struct cfg *g)
 /* Index of the instruction starting at @addr, or -1 (binary search). */
 static long insn_at(const struct cfg *g, uint64_t addr)
 {
-	size_t lo = 0, hi = g->nr_insns;
+	size_t lo = br_count_lt(g->insns, g->nr_insns, sizeof(*g->insns),
+				offsetof(struct cfg_insn, addr), addr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (g->insns[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < g->nr_insns && g->insns[lo].addr == addr ? (long)lo : -1;
 }
 
 long cfg_block_at(const struct cfg *g, uint64_t addr)
 {
-	size_t lo = 0, hi = g->nr_blocks;
+	size_t lo = br_count_le(g->blocks, g->nr_blocks, sizeof(*g->blocks),
+				offsetof(struct cfg_block, end), addr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (g->blocks[mid].end <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo < g->nr_blocks && g->blocks[lo].start <= addr)
 		return (long)lo;
 	return -1;

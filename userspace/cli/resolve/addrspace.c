@@ -11,6 +11,7 @@
 #include "base/status.h"
 #include "base/pairmap.h"
 #include "common/hash.h"
+#include "common/search.h"
 
 #define KERNEL_START 0xffff800000000000ull
 #define KERNEL_DSO "[kernel.kallsyms]"
@@ -187,21 +188,15 @@ int as_maps_insert(struct as_maps *p, const struct as_map *nm)
 
 const struct as_map *as_maps_find(struct as_maps *p, uint64_t addr)
 {
-	size_t lo = 0, hi = p->nr;
+	size_t lo;
 
 	if (!p->nr)
 		return NULL;
 	if (p->last < p->nr && addr >= p->v[p->last].start &&
 	    addr < p->v[p->last].end)
 		return &p->v[p->last];
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (p->v[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = br_count_le(p->v, p->nr, sizeof(*p->v),
+			 offsetof(struct as_map, start), addr);
 	if (lo && addr < p->v[lo - 1].end) {
 		p->last = lo - 1;
 		return &p->v[lo - 1];

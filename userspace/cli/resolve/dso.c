@@ -14,6 +14,7 @@
 
 #include "base/grow.h"
 #include "base/status.h"
+#include "common/search.h"
 
 #include <elfutils/debuginfod.h>
 #include <elfutils/libdwfl.h>
@@ -798,16 +799,9 @@ bool dso_addr(const struct dso *d, uint64_t off_or_addr, uint64_t *vaddr)
 
 const struct kallsym *dso_ksym_at(const struct dso *d, uint64_t addr)
 {
-	size_t lo = 0, hi = d->nr_ksyms;
+	size_t lo = br_count_le(d->ksyms, d->nr_ksyms, sizeof(*d->ksyms),
+				offsetof(struct kallsym, start), addr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (d->ksyms[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo && addr < d->ksyms[lo - 1].end)
 		return &d->ksyms[lo - 1];
 	return NULL;

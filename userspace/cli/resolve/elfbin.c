@@ -10,6 +10,7 @@
 #include "base/grow.h"
 #include "base/status.h"
 #include "resolve/altdis.h"
+#include "common/search.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -1076,7 +1077,7 @@ void eb_close(struct eb_binary *b)
 
 long eb_code_index(const struct eb_binary *b, uint64_t addr)
 {
-	size_t lo = 0, hi = b->nr_code;
+	size_t lo;
 
 	if (b->code_bits) {
 		uint64_t off = addr - b->code_lo, word, bit;
@@ -1091,14 +1092,8 @@ long eb_code_index(const struct eb_binary *b, uint64_t addr)
 			      popcount64(word & (bit - 1)));
 	}
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (b->code[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = br_count_lt(b->code, b->nr_code, sizeof(*b->code),
+			 offsetof(struct eb_insn, addr), addr);
 	if (lo < b->nr_code && b->code[lo].addr == addr)
 		return (long)lo;
 	return -1;
@@ -1115,16 +1110,9 @@ bool eb_range_valid(const struct eb_binary *b, uint64_t start, uint64_t end)
 
 const struct eb_sym *eb_sym_at(const struct eb_binary *b, uint64_t addr)
 {
-	size_t lo = 0, hi = b->nr_syms;
+	size_t lo = br_count_le(b->syms, b->nr_syms, sizeof(*b->syms),
+				offsetof(struct eb_sym, start), addr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (b->syms[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo && addr < b->syms[lo - 1].end)
 		return &b->syms[lo - 1];
 	return NULL;

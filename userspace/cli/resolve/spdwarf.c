@@ -19,6 +19,7 @@
 #include "base/pairmap.h"
 #include "base/status.h"
 #include "resolve/spdwarf.h"
+#include "common/search.h"
 
 #ifndef DW_AT_GNU_discriminator
 #define DW_AT_GNU_discriminator 0x2136
@@ -637,17 +638,10 @@ bool spd_fs_discriminators(const struct spd *d)
 /* The innermost node containing @addr, or -1. */
 static long innermost(const struct spd *d, uint64_t addr)
 {
-	size_t lo = 0, hi = d->nr_paint;
+	size_t lo = br_count_le(d->paint, d->nr_paint, sizeof(*d->paint),
+				offsetof(struct paint, lo), addr);
 	int64_t i;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (d->paint[mid].lo <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (!lo)
 		return -1;
 	i = (int64_t)lo - 1;
@@ -745,16 +739,9 @@ const char *spd_line_error(const struct spd *d)
 
 long spd_find_range(const struct spd *d, uint64_t addr)
 {
-	size_t lo = 0, hi = d->nr_fr;
+	size_t lo = br_count_le(d->fr, d->nr_fr, sizeof(*d->fr),
+				offsetof(struct frange, lo), addr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (d->fr[mid].lo <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (!lo || addr >= d->fr[lo - 1].hi)
 		return -1;
 	return (long)lo - 1;
