@@ -15,11 +15,11 @@
 #include <libelf.h>
 
 #include "common/hash.h"
+#include "common/search.h"
 #include "base/grow.h"
 #include "base/pairmap.h"
 #include "base/status.h"
 #include "resolve/spdwarf.h"
-#include "common/search.h"
 
 #ifndef DW_AT_GNU_discriminator
 #define DW_AT_GNU_discriminator 0x2136
@@ -60,10 +60,16 @@ void sp_canonical_name(char *name)
 
 /* ---- interned strings ---- */
 
+/*
+ * Each distinct string once, found by its hash in the CLI's one hash table:
+ * key (hash, k) for the k-th string of that hash, the value its index + 1
+ * in @strs.
+ */
 struct sp_names {
-	char **slots;
-	size_t cap;
+	struct pairmap map;
+	char **strs;
 	size_t nr;
+	size_t cap;
 };
 
 static uint64_t str_hash(const char *s, size_t len)
@@ -88,17 +94,7 @@ static uint64_t str_hash(const char *s, size_t len)
 
 struct sp_names *sp_names_new(void)
 {
-	struct sp_names *n = calloc(1, sizeof(*n));
-
-	if (!n)
-		return NULL;
-	n->cap = 256;
-	n->slots = calloc(n->cap, sizeof(*n->slots));
-	if (!n->slots) {
-		free(n);
-		return NULL;
-	}
-	return n;
+	return calloc(1, sizeof(struct sp_names));
 }
 
 void sp_names_free(struct sp_names *n)
@@ -107,53 +103,37 @@ void sp_names_free(struct sp_names *n)
 
 	if (!n)
 		return;
-	for (i = 0; i < n->cap; i++)
-		free(n->slots[i]);
-	free(n->slots);
+	for (i = 0; i < n->nr; i++)
+		free(n->strs[i]);
+	free(n->strs);
+	pairmap_free(&n->map);
 	free(n);
-}
-
-static int names_grow(struct sp_names *n)
-{
-	size_t cap = n->cap * 2, i;
-	char **s = calloc(cap, sizeof(*s));
-
-	if (!s)
-		return BR_ESYS;
-	for (i = 0; i < n->cap; i++) {
-		size_t j;
-
-		if (!n->slots[i])
-			continue;
-		j = str_hash(n->slots[i], strlen(n->slots[i])) & (cap - 1);
-		while (s[j])
-			j = (j + 1) & (cap - 1);
-		s[j] = n->slots[i];
-	}
-	free(n->slots);
-	n->slots = s;
-	n->cap = cap;
-	return 0;
 }
 
 const char *sp_intern(struct sp_names *n, const char *s, size_t len)
 {
-	size_t j;
+	uint64_t h = str_hash(s, len), k, idx, *ref;
 	char *c;
 
-	if ((n->nr + 1) * 2 > n->cap && names_grow(n))
-		return NULL;
-	j = str_hash(s, len) & (n->cap - 1);
-	while (n->slots[j]) {
-		if (!strncmp(n->slots[j], s, len) && !n->slots[j][len])
-			return n->slots[j];
-		j = (j + 1) & (n->cap - 1);
+	for (k = 0; (idx = pairmap_get(&n->map, h, k)); k++) {
+		const char *t = n->strs[idx - 1];
+
+		if (!strncmp(t, s, len) && !t[len])
+			return t;
 	}
+	if (br_grow_from((void **)&n->strs, &n->cap, n->nr + 1,
+			 sizeof(*n->strs), 256))
+		return NULL;
 	c = strndup(s, len);
 	if (!c)
 		return NULL;
-	n->slots[j] = c;
-	n->nr++;
+	ref = pairmap_ref(&n->map, h, k);
+	if (!ref) {
+		free(c);
+		return NULL;
+	}
+	n->strs[n->nr++] = c;
+	*ref = n->nr;
 	return c;
 }
 
