@@ -63,10 +63,12 @@ PD_FUZZ_MAX_LEN := 16384
 .PHONY: fuzz-perfdata bench-script
 
 $(PD_FUZZ_BIN): $(PD_FUZZ_SRC) $(CLI_SRC)/input/perfdata.c \
+		$(CLI_SRC)/input/pdqueue.c $(CLI_SRC)/input/pdqueue.h \
 		$(CLI_SRC)/input/perfdata.h $(CLI_SRC)/input/events.h \
 		$(CLI_SRC)/input/perf_file.h $(TOP)/userspace/perfdata.mk
 	@mkdir -p $(@D)
 	clang $(PD_FUZZ_CFLAGS) -o $@ $(PD_FUZZ_SRC) $(CLI_SRC)/input/perfdata.c \
+		$(CLI_SRC)/input/pdqueue.c \
 		$$(pkg-config --libs libzstd)
 
 fuzz-perfdata: $(PD_FUZZ_BIN) $(PD_ORACLE_OUT)/.stamp $(PD_BAD_OUT)/.stamp

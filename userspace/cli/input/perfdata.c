@@ -25,6 +25,7 @@
 #include "base/grow.h"
 #include "base/status.h"
 #include "input/perf_file.h"
+#include "input/pdqueue.h"
 
 #define HDR 8			/* struct perf_event_header */
 #define FILE_HDR_SIZE 104	/* struct pf_header */
@@ -1009,16 +1010,6 @@ struct chunk {
 	size_t live;
 };
 
-struct qent {
-	uint64_t time;
-	uint64_t seq;
-	uint64_t off;		/* for messages */
-	uint32_t sub;		/* offset in decompressed data + 1, or 0 */
-	uint32_t size;
-	const uint8_t *rec;
-	int32_t chunk;		/* -1: points into the mapped file */
-};
-
 struct pd_reader {
 	const char *name;
 	struct pd_decoder d;
@@ -1054,8 +1045,7 @@ struct pd_reader {
 	uint32_t carry_sub;	/* its sub-offset there (1 + its byte) */
 	/* ordering */
 	bool ordered;
-	struct qent *heap;
-	size_t nr_q, cap_q;
+	struct pdq q;		/* the ordering queue */
 	uint64_t seq;
 	uint64_t max_ts, next_flush, last_flush;
 	size_t queued_bytes;
@@ -1396,31 +1386,7 @@ static int deliver(struct pd_reader *r, const uint8_t *rec, size_t size,
 	return 0;
 }
 
-/* ---- ordering queue (a binary heap on (time, seq)) ---- */
-
-static bool qless(const struct qent *a, const struct qent *b)
-{
-	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
-}
-
-static void heap_down(struct qent *h, size_t n, size_t i)
-{
-	for (;;) {
-		size_t l = 2 * i + 1, m = i;
-		struct qent t;
-
-		if (l < n && qless(&h[l], &h[m]))
-			m = l;
-		if (l + 1 < n && qless(&h[l + 1], &h[m]))
-			m = l + 1;
-		if (m == i)
-			return;
-		t = h[i];
-		h[i] = h[m];
-		h[m] = t;
-		i = m;
-	}
-}
+/* ---- ordering queue (input/pdqueue.h) ---- */
 
 static void chunk_release(struct pd_reader *r, int c)
 {
@@ -1433,12 +1399,11 @@ static void chunk_release(struct pd_reader *r, int c)
 /* Deliver queued records with time <= @limit, in order. */
 static int flush(struct pd_reader *r, uint64_t limit)
 {
-	while (r->nr_q && r->heap[0].time <= limit) {
-		struct qent e = r->heap[0];
+	while (r->q.nr && pdq_first(&r->q)->time <= limit) {
+		struct qent e;
 		int ret;
 
-		r->heap[0] = r->heap[--r->nr_q];
-		heap_down(r->heap, r->nr_q, 0);
+		pdq_pop(&r->q, &e);
 		r->queued_bytes -= e.size;
 		r->last_flush = e.time;
 		ret = deliver(r, e.rec, e.size, e.off, e.sub);
@@ -1493,7 +1458,6 @@ static int enqueue(struct pd_reader *r, const uint8_t *rec, size_t size,
 		   uint64_t time, bool stable)
 {
 	struct qent e = { time, r->seq++, r->off, r->sub, (uint32_t)size, rec, -1 };
-	size_t i;
 
 	if (stable && r->drop)
 		r->win_pending[(size_t)(rec - r->map) / PD_DROP_STEP]++;
@@ -1506,8 +1470,7 @@ static int enqueue(struct pd_reader *r, const uint8_t *rec, size_t size,
 		memcpy(copy, rec, size);
 		e.rec = copy;
 	}
-	if (br_grow_from((void **)&r->heap, &r->cap_q, r->nr_q + 1,
-			 sizeof(*r->heap), 1024)) {
+	if (pdq_push(&r->q, &e)) {
 		chunk_release(r, e.chunk);
 		return oom(r, "the ordering queue");
 	}
@@ -1515,22 +1478,16 @@ static int enqueue(struct pd_reader *r, const uint8_t *rec, size_t size,
 		r->st->out_of_order++;
 	if (time > r->max_ts)
 		r->max_ts = time;
-	i = r->nr_q++;
-	while (i && qless(&e, &r->heap[(i - 1) / 2])) {
-		r->heap[i] = r->heap[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	r->heap[i] = e;
 	r->queued_bytes += size + sizeof(e);
-	if (r->nr_q > r->st->max_queued)
-		r->st->max_queued = r->nr_q;
+	if (r->q.nr > r->st->max_queued)
+		r->st->max_queued = r->q.nr;
 	if (r->queued_bytes > r->queue_max) {
 		/* Deliver the older half early. */
 		size_t target = r->queued_bytes / 2;
 
 		r->st->queue_overflows++;
-		while (r->nr_q && r->queued_bytes > target) {
-			int ret = flush(r, r->heap[0].time);
+		while (r->q.nr && r->queued_bytes > target) {
+			int ret = flush(r, pdq_first(&r->q)->time);
 
 			if (ret)
 				return ret;
@@ -2377,7 +2334,7 @@ static void reader_free(struct pd_reader *r)
 	free(r->buf);
 	free(r->dbuf);
 	ZSTD_freeDCtx(r->zctx);
-	free(r->heap);
+	pdq_free(&r->q);
 	for (i = 0; i < r->nr_chunks; i++)
 		free(r->chunks[i].mem);
 	free(r->chunks);
