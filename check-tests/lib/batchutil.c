@@ -395,9 +395,6 @@ void bt_assert_forced(const struct blockrange_agg *agg, unsigned which)
 	if (which == TUNE_APPEND_ONLY || which == TUNE_SMALL_APPEND)
 		REQUIRE(!st.chunks_hash, "%s: %" PRIu64 " chunks hashed",
 			bt_tune_name[which], st.chunks_hash);
-	if (which == TUNE_SMALL_APPEND)
-		REQUIRE(st.chunks_append, "%s: no chunk decided",
-			bt_tune_name[which]);
 }
 
 struct blockrange_agg *bt_tuned_stream(unsigned which, struct model *m,
