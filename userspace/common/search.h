@@ -48,18 +48,8 @@ static inline size_t br_count_le(const void *base, size_t n, size_t size,
 static inline size_t br_count_lt(const void *base, size_t n, size_t size,
 				 size_t off, uint64_t key)
 {
-	size_t lo = 0, hi = n;
-
-	/* Elements before lo are < key, from hi on >= key. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (br_search_key(base, mid, size, off) < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	/* Keys < key are keys <= key - 1; no key is < 0. */
+	return key ? br_count_le(base, n, size, off, key - 1) : 0;
 }
 
 #endif /* BLOCKRANGE_COMMON_SEARCH_H */
