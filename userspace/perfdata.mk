@@ -65,7 +65,7 @@ PD_FUZZ_MAX_LEN := 16384
 $(PD_FUZZ_BIN): $(PD_FUZZ_SRC) $(CLI_SRC)/input/perfdata.c \
 		$(CLI_SRC)/input/pdqueue.c $(CLI_SRC)/input/pdqueue.h \
 		$(CLI_SRC)/input/perfdata.h $(CLI_SRC)/input/events.h \
-		$(CLI_SRC)/input/perf_file.h $(TOP)/userspace/perfdata.mk
+		$(TOP)/userspace/format/perf_file.h $(TOP)/userspace/perfdata.mk
 	@mkdir -p $(@D)
 	clang $(PD_FUZZ_CFLAGS) -o $@ $(PD_FUZZ_SRC) $(CLI_SRC)/input/perfdata.c \
 		$(CLI_SRC)/input/pdqueue.c \

@@ -23,17 +23,21 @@ QREC_SRC := $(TOP)/userspace/qemu-plugin
 QREC_PLUGIN = $(abspath $(dir $(CLI_BIN))../lib/blockrange/blockrange-qemu.so)
 QREC_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g -fPIC \
 	-fvisibility=hidden -pthread -I$(TOP)/userspace
-QREC_PLUGIN_SRCS := $(QREC_SRC)/plugin.c $(QREC_SRC)/x86dec.c \
-	$(QREC_SRC)/qexec.c
-QREC_HDRS := $(wildcard $(QREC_SRC)/*.h)
+# Code the plugin shares with the CLI lives in userspace/common/, the wire
+# format between them in userspace/format/.
+QREC_COMMON := $(TOP)/userspace/common
+QREC_PLUGIN_SRCS := $(QREC_SRC)/plugin.c $(QREC_COMMON)/x86dec.c \
+	$(QREC_COMMON)/qexec.c
+QREC_HDRS := $(wildcard $(QREC_SRC)/*.h) $(QREC_COMMON)/qexec.h \
+	$(QREC_COMMON)/x86dec.h $(QREC_COMMON)/hash.h \
+	$(TOP)/userspace/format/qrec_wire.h
 
 .PHONY: qemu-plugin
 
 qemu-plugin: $(QREC_PLUGIN)
 
 # No -z defs: the qemu_plugin_* functions come from qemu-x86_64 at load.
-$(QREC_PLUGIN): $(QREC_PLUGIN_SRCS) $(QREC_HDRS) $(TOP)/userspace/qemu-rec.mk \
-		$(TOP)/userspace/common/hash.h
+$(QREC_PLUGIN): $(QREC_PLUGIN_SRCS) $(QREC_HDRS) $(TOP)/userspace/qemu-rec.mk
 	@mkdir -p $(@D)
 	gcc $(QREC_CFLAGS) -shared -o $@ $(QREC_PLUGIN_SRCS)
 
@@ -42,16 +46,11 @@ $(CLI_BIN): | $(QREC_PLUGIN)
 
 # The CLI shares qexec.c (what execve would run) with the plugin; the tests
 # check x86dec.c against capstone.
-$(CLI_OUT)/obj/qemu-plugin/%.o: $(QREC_SRC)/%.c $(TOP)/userspace/qemu-rec.mk | deps
+$(CLI_OUT)/obj/common/%.o: $(QREC_COMMON)/%.c $(TOP)/userspace/qemu-rec.mk | deps
 	@mkdir -p $(@D)
 	$(CLI_CC) $(CLI_CFLAGS) -MMD -MP -MT $@ -c $< -o $@
 
-$(CLI_LIBA): $(CLI_OUT)/obj/qemu-plugin/qexec.o \
-	$(CLI_OUT)/obj/qemu-plugin/x86dec.o
-
-# record/qemu_rec.c includes the plugin's headers as <qemu-plugin/NAME.h>,
-# a component below the CLI's layers, like the library's <blockrange/...>.
-$(CLI_OUT)/obj/record/qemu_rec.o: CLI_CFLAGS += -I$(TOP)/userspace
+$(CLI_LIBA): $(CLI_OUT)/obj/common/qexec.o $(CLI_OUT)/obj/common/x86dec.o
 
 # Micro workloads with known counts (check-tests/cli/workloads/qemu/, built
 # into $(CLI_OUT)/wl/qemu/): static assembly programs for the rules (calls,

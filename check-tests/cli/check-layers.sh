@@ -12,7 +12,7 @@
 # 2. A file includes headers of its own folder and of the folders below it
 #    only, never of a folder above it (the library's <blockrange/...> and
 #    "common/*.h", shared with the library in userspace/common/, are below
-#    them all).
+#    them all; so are "format/*.h", the file formats of userspace/format/).
 # 3. Only builtin/ chooses exit statuses (CLI_EXIT_*); the other layers
 #    return the BR_* values of base/status.h.
 # 4. resolve/ never prints: no stdout, no stderr (messages go back in the
@@ -50,8 +50,8 @@ FNR == 1 {
 	inc = $0
 	sub(/^[^"]*"/, "", inc)
 	sub(/".*$/, "", inc)
-	if (inc ~ /^common\/[a-z_]+\.h$/)
-		next	# userspace/common/: below every layer
+	if (inc ~ /^(common|format)\/[a-z_0-9]+\.h$/)
+		next	# userspace/common/, userspace/format/: below every layer
 	if (split(inc, ip, "/") != 2) {
 		printf "%s:%d: expected a folder-qualified include (\"LAYER/NAME.h\"), got \"%s\"\n", path, FNR, inc
 		bad++

@@ -62,9 +62,9 @@
 
 #include "common/hash.h"
 #include "qemu_api.h"
-#include "qexec.h"
-#include "qrec_wire.h"
-#include "x86dec.h"
+#include "common/qexec.h"
+#include "format/qrec_wire.h"
+#include "common/x86dec.h"
 
 QAPI_EXPORT int qemu_plugin_version = QAPI_VERSION;
 

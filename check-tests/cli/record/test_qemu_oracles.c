@@ -17,8 +17,8 @@
 
 #include "cli_tests.h"
 #include "qemu_tests.h"
-#include "qemu-plugin/qrec_wire.h"
-#include "qemu-plugin/x86dec.h"
+#include "format/qrec_wire.h"
+#include "common/x86dec.h"
 #include "base/status.h"
 #include "input/brprof.h"
 #include "output/pswrite.h"

@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "input/perf_file.h"
+#include "format/perf_file.h"
 
 const char *input_format_name(enum input_format f)
 {

@@ -18,7 +18,7 @@
 #include "base/grow.h"
 #include "base/pages.h"
 #include "base/status.h"
-#include "input/perf_file.h"
+#include "format/perf_file.h"
 #include "input/perfdata.h"
 #include "input/perfscript.h"
 

@@ -24,7 +24,7 @@
 
 #include "base/grow.h"
 #include "base/status.h"
-#include "input/perf_file.h"
+#include "format/perf_file.h"
 #include "input/pdqueue.h"
 
 #define HDR 8			/* struct perf_event_header */

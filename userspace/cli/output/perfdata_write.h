@@ -51,7 +51,7 @@
 #include <linux/perf_event.h>
 
 #include "base/buildid.h"
-#include "input/perf_file.h"
+#include "format/perf_file.h"
 
 struct pdw;
 

@@ -30,8 +30,8 @@
 #include <linux/perf_event.h>
 
 /* the plugin's, below every layer of the CLI like the library's */
-#include <qemu-plugin/qexec.h>
-#include <qemu-plugin/qrec_wire.h>
+#include "common/qexec.h"
+#include "format/qrec_wire.h"
 
 #include "base/grow.h"
 #include "base/status.h"

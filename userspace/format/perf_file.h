@@ -17,8 +17,8 @@
  * (PF_MAGIC2 read as a little-endian u64 on a little-endian reader, or its
  * byte swap).
  */
-#ifndef BLOCKRANGE_CLI_PERF_FILE_H
-#define BLOCKRANGE_CLI_PERF_FILE_H
+#ifndef BLOCKRANGE_FORMAT_PERF_FILE_H
+#define BLOCKRANGE_FORMAT_PERF_FILE_H
 
 #include <stdint.h>
 
@@ -122,4 +122,4 @@ struct pf_build_id {
 
 /* struct perf_header_string: u32 len (with padding), then len bytes. */
 
-#endif /* BLOCKRANGE_CLI_PERF_FILE_H */
+#endif /* BLOCKRANGE_FORMAT_PERF_FILE_H */

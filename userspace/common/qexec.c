@@ -2,7 +2,7 @@
 /* What execve(2) would run: ELF checks and #! lines.  See qexec.h. */
 #define _GNU_SOURCE
 
-#include "qexec.h"
+#include "common/qexec.h"
 
 #include <elf.h>
 #include <errno.h>

@@ -34,8 +34,8 @@
  * order they happened; times are CLOCK_MONOTONIC nanoseconds, comparable
  * across all files of a recording.
  */
-#ifndef BLOCKRANGE_QREC_WIRE_H
-#define BLOCKRANGE_QREC_WIRE_H
+#ifndef BLOCKRANGE_FORMAT_QREC_WIRE_H
+#define BLOCKRANGE_FORMAT_QREC_WIRE_H
 
 #include <stdint.h>
 
@@ -235,4 +235,4 @@ struct qrec_end {
 	uint64_t maps;		/* mappings described */
 };
 
-#endif /* BLOCKRANGE_QREC_WIRE_H */
+#endif /* BLOCKRANGE_FORMAT_QREC_WIRE_H */

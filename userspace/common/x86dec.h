@@ -12,8 +12,8 @@
  * iteration, a block split without a branch, or a page-crossing
  * instruction that QEMU 7.2 listed truncated.
  */
-#ifndef BLOCKRANGE_XD_H
-#define BLOCKRANGE_XD_H
+#ifndef BLOCKRANGE_COMMON_X86DEC_H
+#define BLOCKRANGE_COMMON_X86DEC_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -55,4 +55,4 @@ int xd_decode(const uint8_t *p, size_t n, uint64_t addr,
 /* The kind's name ("cond", "jmp", ...), for messages and tests. */
 const char *xd_kind_name(enum xd_kind k);
 
-#endif /* BLOCKRANGE_XD_H */
+#endif /* BLOCKRANGE_COMMON_X86DEC_H */

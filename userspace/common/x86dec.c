@@ -7,7 +7,7 @@
  * 0F / 0F38 / 0F3A maps, ModRM, SIB and displacement, immediates, and the
  * VEX (C4, C5), EVEX (62) and XOP (8F) escapes of 64-bit mode.
  */
-#include "x86dec.h"
+#include "common/x86dec.h"
 
 #include <stdbool.h>
 #include <string.h>

@@ -7,8 +7,8 @@
  * INTERP with the arguments INTERP, [ARG], the script's path, then the
  * original arguments after argv[0]; at most QEXEC_DEPTH levels.
  */
-#ifndef BLOCKRANGE_QEXEC_H
-#define BLOCKRANGE_QEXEC_H
+#ifndef BLOCKRANGE_COMMON_QEXEC_H
+#define BLOCKRANGE_COMMON_QEXEC_H
 
 #include <limits.h>
 #include <stddef.h>
@@ -47,4 +47,4 @@ struct qexec {
  */
 int qexec_resolve(const char *path, const char *argv0, struct qexec *q);
 
-#endif /* BLOCKRANGE_QEXEC_H */
+#endif /* BLOCKRANGE_COMMON_QEXEC_H */
