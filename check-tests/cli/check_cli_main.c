@@ -39,6 +39,7 @@ static const struct {
 	{ "oom", oom_suite },
 	{ "options", options_suite },
 	{ "autofdo", autofdo_suite },
+	{ "pseudoprobe", pseudoprobe_suite },
 };
 
 #define NR_SUITES (sizeof(suites) / sizeof(suites[0]))
