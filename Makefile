@@ -21,6 +21,8 @@
 #                    completion; PREFIX, DESTDIR (userspace/install.mk)
 #   make uninstall   removes them again
 #   make check-sanitize  library + CLI suites under ASan/UBSan/LSan
+#   make check-userspace-arm64  the library suites built for aarch64, run
+#                    under qemu-aarch64
 #   make fuzz        both libFuzzer harnesses (FUZZ_SECONDS / FUZZ_RUNS)
 #   make mutate FILE=... N=...  mutation testing of one file (scripts/mutate.py)
 #   make coverage    gcovr reports + floors (coverage/coverage.mk)
@@ -160,10 +162,11 @@ check-6.12:
 # The library's and the CLI's suites run in check-sanitize and,
 # instrumented, in coverage-userspace, not a third time on their own;
 # check-kernel has the debug kernels, the end-to-end boot and the kernel
-# coverage in it.
+# coverage in it. The library's suites built for aarch64 (under
+# qemu-aarch64) follow the 6.12 tree, the shortest lane.
 CHECK_LANES := kernel-6.1 kernel-6.12 userspace
 CHECK_LANE_kernel-6.1 := check-kernel check-drivers
-CHECK_LANE_kernel-6.12 := check-6.12
+CHECK_LANE_kernel-6.12 := check-6.12 check-userspace-arm64
 CHECK_LANE_userspace := check-sanitize coverage-userspace check-install \
 	check-report check-fleet
 CHECK_PARTS := $(foreach l,$(CHECK_LANES),$(CHECK_LANE_$(l)))

@@ -32,15 +32,23 @@ pkgs=(
 	qemu-user libc6-dbg
 	# manual pages: rendered into the binary for `blockrange help` and checked
 	groff-base man-db
+	# blockrange on ARM64 hosts: the library built for aarch64 and its
+	# suites run under qemu-aarch64 (Debian multiarch: the arm64 packages)
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross check:arm64
 )
+
+# The arm64 packages come from Debian's multiarch (dpkg --add-architecture).
+arch_missing=0
+dpkg --print-foreign-architectures | grep -qx arm64 || arch_missing=1
 
 missing=()
 for p in "${pkgs[@]}"; do
-	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
-	[ "$status" = "install ok installed" ] || missing+=("$p")
+	# One line per installed architecture of a multiarch package.
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+		grep -x 'install ok installed' >/dev/null || missing+=("$p")
 done
 
-if [ ${#missing[@]} -eq 0 ]; then
+if [ ${#missing[@]} -eq 0 ] && [ $arch_missing -eq 0 ]; then
 	exit 0
 fi
 
@@ -50,5 +58,6 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
+[ $arch_missing -eq 0 ] || dpkg --add-architecture arm64
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -7,6 +7,8 @@
 #                         the CLI and the benchmarks link it)
 #   make check-userspace  all Check suites (fork mode) + corpus replay;
 #                         logs: build/userspace/check.tap, check.xml
+#   make check-userspace-arm64  the same, built for aarch64 and run under
+#                         qemu-aarch64 (build/arm64/userspace/)
 #   make check-userspace-sanitize  the same, library, suites and replay
 #                         runner built with clang ASan + UBSan (LSan on) in
 #                         build/userspace/sanitize/; any report fails it
@@ -104,7 +106,7 @@ US_SAN_ENV := \
 US_DEMO_BIN := $(US_OUT)/blockrange-demo
 
 .PHONY: userspace check-userspace check-userspace-valgrind \
-	check-userspace-sanitize userspace-demo fuzz-blockrange
+	check-userspace-sanitize check-userspace-arm64 userspace-demo fuzz-blockrange
 
 userspace: $(US_LIB) $(US_PUB_LIB)
 
@@ -156,14 +158,27 @@ $(US_TEST_OBJS): | deps
 # Fork mode, TAP and XML logs; Check prints the summary line last.  The
 # standalone replay runner goes over the corpus first (the Check suite
 # fuzz-corpus replays it again, one test per file).
+# US_RUN runs the test programs (check-userspace-arm64: qemu-aarch64).
+US_RUN ?=
 check-userspace: deps $(US_CHECK_BIN) $(US_OUT)/fuzz_replay
-	$(US_OUT)/fuzz_replay $(US_CORPUS)/* >/dev/null
+	$(US_RUN) $(US_OUT)/fuzz_replay $(US_CORPUS)/* >/dev/null
 	cd $(US_OUT) && CK_FORK=yes \
 		CK_TAP_LOG_FILE_NAME=$(US_OUT)/check.tap \
 		CK_XML_LOG_FILE_NAME=$(US_OUT)/check.xml \
 		BLOCKRANGE_CORPUS=$(US_CORPUS) \
 		BLOCKRANGE_LBR_FIXTURES=$(US_LBR_FIXTURES) \
-		$(US_CHECK_BIN)
+		$(US_RUN) $(US_CHECK_BIN)
+
+# The library and its suites built for aarch64 (gcc-aarch64-linux-gnu and
+# the arm64 multiarch -dev packages: Check) and run under qemu-aarch64 on
+# this x86-64 host, as on an ARM64 machine; Check's time limits are longer
+# since every instruction is emulated.
+US_ARM64_OUT := $(BUILD)/arm64/userspace
+check-userspace-arm64: deps
+	PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig \
+	CK_TIMEOUT_MULTIPLIER=$(or $(CK_TIMEOUT_MULTIPLIER),20) \
+	$(MAKE) --no-print-directory check-userspace US_OUT=$(US_ARM64_OUT) \
+		US_CC=aarch64-linux-gnu-gcc US_RUN=qemu-aarch64
 
 # The reports are shown whether or not the run failed.
 check-userspace-sanitize: deps
