@@ -15,11 +15,6 @@
 #include "common/hash.h"
 #include "qemu-plugin/plugin.h"
 
-struct tbi k_start = {
-	.efall = NO_ADDR, .etgt = NO_ADDR, .emask = UINT64_MAX,
-	.erep = NO_ADDR, .key = NO_KEY, .end.kind = K_START
-};
-
 /*
  * A block's start @addr and its mapping @map in one word: user addresses
  * have 47 bits, mapping ids below 0xffff take the top 16 bits (a larger

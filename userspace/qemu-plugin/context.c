@@ -2,9 +2,10 @@
 /*
  * The plugin's one context (g) and the calling thread's state (cur): a QEMU
  * plugin has no context but what its callbacks pass, so the state shared by
- * the threads is this one static struct, defined here and nowhere else.
- * Also failing (fatal()), the clock and the small helpers every unit uses.
- * Calls nothing of the plugin.
+ * the threads is this one struct, defined here; with the block every
+ * thread starts after (k_start), the plugin's only variables outside a
+ * function.  Also failing (fatal()), the clock and the small helpers every
+ * unit uses.  Calls nothing of the plugin.
  */
 #define _GNU_SOURCE
 
@@ -20,6 +21,11 @@
 struct plugin g = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 __thread struct th *cur __attribute__((tls_model("initial-exec")));
+
+struct tbi k_start = {
+	.efall = NO_ADDR, .etgt = NO_ADDR, .emask = UINT64_MAX,
+	.erep = NO_ADDR, .key = NO_KEY, .end.kind = K_START
+};
 
 /* Copy @src into @dst of @size bytes, cut if longer. */
 void str_copy(char *dst, size_t size, const char *src)

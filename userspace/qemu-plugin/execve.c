@@ -48,6 +48,26 @@ static bool spec_add_u64(char *spec, size_t size, const char *k, uint64_t v)
 }
 
 /*
+ * The -plugin option of the qemu-x86_64 that runs the program @exe (named
+ * @comm): this plugin with the same options, the next seed.
+ */
+static bool spec_make(char *spec, size_t size, const char *exe,
+		      const char *comm)
+{
+	snprintf(spec, size, "%s", g.self);
+	return spec_add(spec, size, "out", g.dir) &&
+	       spec_add(spec, size, "mode", g.exact ? "exact" : "sampled") &&
+	       spec_add_u64(spec, size, "depth", g.depth) &&
+	       spec_add_u64(spec, size, "period", g.period) &&
+	       spec_add_u64(spec, size, "jitter", g.jitter) &&
+	       spec_add_u64(spec, size, "seed", g.seed + 1) &&
+	       spec_add(spec, size, "qemu", g.qemu) &&
+	       spec_add(spec, size, "cpu", g.cpu) &&
+	       spec_add(spec, size, "exe", exe) &&
+	       spec_add(spec, size, "comm", comm);
+}
+
+/*
  * execve(@path, @argv_addr, @envp_addr) of the program (guest addresses):
  * qemu-x86_64 would run the new program natively, unrecorded, so run it
  * under qemu-x86_64 and this plugin instead, same pid.  A file that
@@ -57,9 +77,7 @@ static bool spec_add_u64(char *spec, size_t size, const char *k, uint64_t v)
 void follow_exec(struct th *t, const char *path, uint64_t argv_addr,
 		 uint64_t envp_addr)
 {
-	static char spec[3 * PATH_MAX + 512];
-	static struct qexec q;
-	static char real[PATH_MAX], argv0[PATH_MAX], self_exe[64];
+	struct exec_bufs *x = &g.ex;
 	char comm[QREC_COMM_LEN];
 	const char *run = path;
 	const char *base;
@@ -69,27 +87,28 @@ void follow_exec(struct th *t, const char *path, uint64_t argv_addr,
 
 	argv = guest_argv(argv_addr, &nargs);
 	envp = guest_argv(envp_addr, &nenv);
-	if (!argv || !envp || (nargs && !guest_str(argv0, sizeof(argv0),
-						  (uint64_t)(uintptr_t)argv[0])))
+	if (!argv || !envp ||
+	    (nargs && !guest_str(x->argv0, sizeof(x->argv0),
+				 (uint64_t)(uintptr_t)argv[0])))
 		goto out;
-	snprintf(self_exe, sizeof(self_exe), "/proc/%d/exe", (int)g.pid);
-	if (!strcmp(path, "/proc/self/exe") || !strcmp(path, self_exe)) {
+	snprintf(x->self_exe, sizeof(x->self_exe), "/proc/%d/exe", (int)g.pid);
+	if (!strcmp(path, "/proc/self/exe") || !strcmp(path, x->self_exe)) {
 		run = g.exe;
 	} else if (!strncmp(path, "/proc/self/fd/", 14) ||
 		   !strncmp(path, "/dev/fd/", 8)) {
-		ssize_t n = readlink(path, real, sizeof(real) - 1);
+		ssize_t n = readlink(path, x->real, sizeof(x->real) - 1);
 
 		if (n > 0) {
-			real[n] = '\0';
-			run = real;
+			x->real[n] = '\0';
+			run = x->real;
 		}
 	}
-	res = qexec_resolve(run, nargs ? argv0 : path, &q);
+	res = qexec_resolve(run, nargs ? x->argv0 : path, &x->q);
 	if (res == QEXEC_ERRNO || res == QEXEC_UNKNOWN)
 		goto out;	/* execve fails (or a shell runs it itself) */
 	if (res == QEXEC_FOREIGN)
 		fatal("%s: cannot follow execve of %s (%s): qemu-x86_64 records x86-64 programs only",
-		      g.comm, path, q.why);
+		      g.comm, path, x->q.why);
 	if (res == QEXEC_LOOP)
 		fatal("%s: cannot follow execve of %s: more than %d #! levels",
 		      g.comm, path, QEXEC_DEPTH);
@@ -100,20 +119,10 @@ void follow_exec(struct th *t, const char *path, uint64_t argv_addr,
 	image_finish(t, QREC_END_EXEC);
 	base = strrchr(path, '/');
 	str_copy(comm, sizeof(comm), base ? base + 1 : path);
-	snprintf(spec, sizeof(spec), "%s", g.self);
-	if (!spec_add(spec, sizeof(spec), "out", g.dir) ||
-	    !spec_add(spec, sizeof(spec), "mode", g.exact ? "exact" : "sampled") ||
-	    !spec_add_u64(spec, sizeof(spec), "depth", g.depth) ||
-	    !spec_add_u64(spec, sizeof(spec), "period", g.period) ||
-	    !spec_add_u64(spec, sizeof(spec), "jitter", g.jitter) ||
-	    !spec_add_u64(spec, sizeof(spec), "seed", g.seed + 1) ||
-	    !spec_add(spec, sizeof(spec), "qemu", g.qemu) ||
-	    !spec_add(spec, sizeof(spec), "cpu", g.cpu) ||
-	    !spec_add(spec, sizeof(spec), "exe", q.exe) ||
-	    !spec_add(spec, sizeof(spec), "comm", comm))
+	if (!spec_make(x->spec, sizeof(x->spec), x->q.exe, comm))
 		fatal("%s: cannot follow execve of %s: paths too long", g.comm,
 		      path);
-	args = calloc(nargs + (size_t)q.nhead + 10, sizeof(*args));
+	args = calloc(nargs + (size_t)x->q.nhead + 10, sizeof(*args));
 	if (!args)
 		fatal("out of memory");
 	k = 0;
@@ -121,12 +130,12 @@ void follow_exec(struct th *t, const char *path, uint64_t argv_addr,
 	args[k++] = "-cpu";
 	args[k++] = g.cpu;
 	args[k++] = "-plugin";
-	args[k++] = spec;
+	args[k++] = x->spec;
 	args[k++] = "-0";
-	args[k++] = (char *)q.head[0];
-	args[k++] = q.exe;
-	for (i = 1; i < (size_t)q.nhead; i++)
-		args[k++] = (char *)q.head[i];
+	args[k++] = (char *)x->q.head[0];
+	args[k++] = x->q.exe;
+	for (i = 1; i < (size_t)x->q.nhead; i++)
+		args[k++] = (char *)x->q.head[i];
 	for (i = 1; i < nargs; i++)
 		args[k++] = argv[i];
 	args[k] = NULL;

@@ -47,6 +47,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/qexec.h"
 #include "format/qrec_wire.h"
 #include "qemu-plugin/qemu_api.h"
 
@@ -123,7 +124,10 @@ struct tbi {
 /* In a block's key: it starts where a signal handler does. */
 #define KEY_HANDLER (1ull << 63)
 
-/* The thread's block before its first one (K_START: expects nothing). */
+/*
+ * The thread's block before its first one (K_START: expects nothing),
+ * defined in context.c with the context.
+ */
 extern struct tbi k_start;
 
 /* ---- a thread's state (threads.c) ---------------------------------------- */
@@ -254,6 +258,18 @@ struct map {
 #define TBI_CHUNK 4096
 
 /*
+ * follow_exec()'s buffers: the -plugin option of the qemu-x86_64 it
+ * starts, what execve would run, the program's argv[0] and paths.
+ */
+struct exec_bufs {
+	char spec[3 * PATH_MAX + 512];
+	struct qexec q;
+	char real[PATH_MAX];
+	char argv0[PATH_MAX];
+	char self_exe[64];
+};
+
+/*
  * The plugin's one context: QEMU passes its callbacks no context of the
  * plugin's, so the configuration, the image and the tables shared by the
  * threads are this one struct, defined in context.c; the calling thread's
@@ -301,6 +317,7 @@ struct plugin {
 	int64_t exit_status;
 	bool exit_seen;
 	int32_t cloner;		/* the thread that made the last thread */
+	struct exec_bufs ex;
 };
 
 extern struct plugin g;

@@ -3,8 +3,8 @@
  * A thread's life: its state (struct th, found through TLS as cur: state
  * per host thread, which is the guest thread) and its records file, made
  * when the thread first runs plugin code, its open straight lines closed
- * when it ends, freed.  Calls exact.c, ring.c, blocks.c (k_start),
- * output.c and context.c.
+ * when it ends, freed.  Calls exact.c, ring.c, output.c and context.c
+ * (k_start, the block a thread starts after, is the context's).
  */
 #define _GNU_SOURCE
 
