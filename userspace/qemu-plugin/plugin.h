@@ -297,6 +297,7 @@ struct plugin {
 	char *status;		/* the CLI's status page (4096 bytes) */
 	bool failed;
 	bool ended;
+	struct exec_bufs ex;	/* follow_exec()'s */
 	pthread_mutex_t lock;	/* everything below, and the thread list */
 	struct th *threads;
 	uint32_t next_seq;
@@ -317,7 +318,6 @@ struct plugin {
 	int64_t exit_status;
 	bool exit_seen;
 	int32_t cloner;		/* the thread that made the last thread */
-	struct exec_bufs ex;
 };
 
 extern struct plugin g;
