@@ -40,10 +40,10 @@ QREC_HDRS := $(wildcard $(QREC_SRC)/*.h) $(QREC_COMMON)/qexec.h \
 
 qemu-plugin: $(QREC_PLUGIN)
 
-# Link-time optimisation across the units: the per-block callbacks (pair.c)
-# inline the helpers of exact.c and ring.c as they did in one file (the
-# countdown's tick(), the trace table's slow path), so splitting the units
-# costs the hot path nothing.
+# Link-time optimisation: calls between the plugin's units inline as they
+# would within one file (tick() in ring.c inlines tick_arm() and output.c's
+# counts_sync(), for one), so that the per-block callbacks and their slow
+# paths cost the same instructions whichever unit their helpers are in.
 QREC_LTO := -flto=auto
 
 # No -z defs: the qemu_plugin_* functions come from qemu-x86_64 at load.
