@@ -2,12 +2,15 @@
 /*
  * The QEMU plugin's own parts (userspace/qemu-plugin/), in the CLI's
  * qemu-record suite: the decoder of block ends against capstone on libc,
- * and the benchmark's probe (bench/qemu-probe.c) pairing the same blocks.
+ * the symbols the plugin exports, and the benchmark's probe
+ * (bench/qemu-probe.c) pairing the same blocks.
  */
 #define _GNU_SOURCE
 
 #include <fcntl.h>
+#include <gelf.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,6 +109,85 @@ START_TEST(decoder)
 }
 END_TEST
 
+/* ---- what the plugin exports ------------------------------------------------ */
+
+/* The plugin the CLI runs: named in the environment, or beside the binary. */
+static void plugin_path(char *buf, size_t size)
+{
+	const char *given = getenv("BLOCKRANGE_QEMU_PLUGIN");
+	const char *bin = env_path("BLOCKRANGE");
+	const char *slash = strrchr(bin, '/');
+
+	if (given) {
+		snprintf(buf, size, "%s", given);
+		return;
+	}
+	ck_assert(slash);
+	snprintf(buf, size, "%.*s/../lib/blockrange/blockrange-qemu.so",
+		 (int)(slash - bin), bin);
+}
+
+/*
+ * The plugin's units are linked with -fvisibility=hidden: of the symbols
+ * it defines, QEMU sees qemu_plugin_version (an int) and
+ * qemu_plugin_install (a function) only, so that none of its names can
+ * meet QEMU's or another plugin's.  What it takes from QEMU stays
+ * undefined: the qemu_plugin_* functions of qemu_api.h.
+ */
+START_TEST(plugin_exports)
+{
+	char path[PATH_MAX];
+	unsigned version = 0, install = 0, imports = 0;
+	Elf_Scn *scn = NULL;
+	Elf *elf;
+	int fd;
+
+	plugin_path(path, sizeof(path));
+	ck_assert(elf_version(EV_CURRENT) != EV_NONE);
+	fd = open(path, O_RDONLY);
+	ck_assert_msg(fd >= 0, "%s", path);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	ck_assert(elf);
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *data = elf_getdata(scn, NULL);
+		GElf_Shdr sh;
+		size_t i;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNSYM)
+			continue;
+		for (i = 0; data && i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *name;
+
+			ck_assert(gelf_getsym(data, (int)i, &sym));
+			name = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (!name || !*name || GELF_ST_BIND(sym.st_info) == STB_LOCAL)
+				continue;
+			if (sym.st_shndx == SHN_UNDEF) {
+				imports += !strncmp(name, "qemu_plugin_", 12);
+				continue;
+			}
+			if (!strcmp(name, "qemu_plugin_version")) {
+				ck_assert_int_eq(GELF_ST_TYPE(sym.st_info), STT_OBJECT);
+				ck_assert_uint_eq(sym.st_size, sizeof(int));
+				version++;
+			} else if (!strcmp(name, "qemu_plugin_install")) {
+				ck_assert_int_eq(GELF_ST_TYPE(sym.st_info), STT_FUNC);
+				install++;
+			} else {
+				ck_abort_msg("%s exports %s", path, name);
+			}
+		}
+	}
+	ck_assert_uint_eq(version, 1);
+	ck_assert_uint_eq(install, 1);
+	/* translation, execution, system calls, exit, and the block's parts */
+	ck_assert_uint_ge(imports, 10);
+	elf_end(elf);
+	close(fd);
+}
+END_TEST
+
 /* ---- the benchmark's probe ------------------------------------------------- */
 
 /*
@@ -160,6 +242,7 @@ END_TEST
 void qemu_add_plugin_tests(TCase *tc)
 {
 	tcase_add_test(tc, decoder);
+	tcase_add_test(tc, plugin_exports);
 	tcase_add_loop_test(tc, probe_pairs, 0,
 			    sizeof(probe_cases) / sizeof(probe_cases[0]));
 }

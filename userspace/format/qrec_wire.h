@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The wire format between the QEMU recorder plugin (plugin.c) and
+ * The wire format between the QEMU recorder plugin (qemu-plugin/) and
  * `blockrange record` (the CLI's reader, qemu_rec.c): what the plugin
  * writes while the program runs, and what the CLI turns into perf.data or
  * a .brprof once every process of the program has ended.

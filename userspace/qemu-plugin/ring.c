@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The countdown of taken branches and sampled mode's ring.  The per-block
+ * callbacks count every taken branch down (and, sampled, put it in the
+ * thread's ring); when the countdown runs out, tick() writes a sample of
+ * the ring's last `depth` branches if one is due (every `period` taken
+ * branches, jittered) and copies the totals to the header page.  Calls
+ * output.c and context.c.
+ */
+#include "qemu-plugin/plugin.h"
+
+/* The countdown to the next tick(): a sample due or SYNC_EVERY. */
+void tick_arm(struct th *t)
+{
+	uint64_t n = SYNC_EVERY;
+
+	if (!g.exact && t->to_sample < n)
+		n = t->to_sample;
+	t->countdown = n;
+	t->chunk = n;
+}
+
+uint64_t next_period(struct th *t)
+{
+	uint64_t r;
+
+	if (!g.jitter)
+		return g.period;
+	/* xorshift64 */
+	t->rng ^= t->rng << 13;
+	t->rng ^= t->rng >> 7;
+	t->rng ^= t->rng << 17;
+	r = t->rng % (2 * g.jitter + 1);
+	return g.period + r - g.jitter;	/* jitter < period */
+}
+
+static void sample(struct th *t)
+{
+	uint64_t have = t->pos - t->base, k;
+	unsigned n = have < g.depth ? (unsigned)have : g.depth, i;
+	struct qrec_sample *s;
+	struct qrec_branch *e;
+
+	s = rec_begin(t, QREC_SAMPLE, sizeof(struct qrec_rec) + sizeof(*s) +
+		      n * sizeof(*e));
+	s->time = now();
+	s->pid = g.pid;
+	s->tid = t->tid;
+	s->nr = n;
+	e = (struct qrec_branch *)(s + 1);
+	/* newest first */
+	for (i = 0, k = t->pos; i < n; i++)
+		e[i] = t->ring[--k & t->ring_mask];
+	t->n.samples++;
+}
+
+/* The countdown of taken branches ran out (see struct th). */
+void __attribute__((noinline)) tick(struct th *t)
+{
+	if (!g.exact) {
+		t->to_sample -= t->chunk;
+		if (!t->to_sample) {
+			sample(t);
+			t->to_sample = next_period(t);
+		}
+	}
+	counts_sync(t);
+	tick_arm(t);
+}
