@@ -214,12 +214,8 @@ struct qrec_trace *trace_add(struct th *t, uint64_t from, uint64_t start,
 			return s;
 		}
 	}
-	s->from = from;
-	s->start = start;
-	s->end = end;
-	s->from_map = from_map;
-	s->map = map;
-	s->count = 1;
+	*s = (struct qrec_trace){ .from = from, .start = start, .end = end,
+				  .count = 1, .from_map = from_map, .map = map };
 	t->tab_nr++;
 	return s;
 }
