@@ -120,6 +120,8 @@ void blockrange_agg_free(struct blockrange_agg *agg)
 	br_free(&m, agg, sizeof(*agg));
 }
 
+static void agg_settle(const struct blockrange_agg *agg);
+
 size_t blockrange_agg_nr_blocks(const struct blockrange_agg *agg)
 {
 	size_t n;
@@ -278,7 +280,7 @@ static int tab_reserve(struct blockrange_agg *agg, uint64_t more)
  * its home slot finds it.  Starting after an empty slot, no run of full
  * slots wraps around the start of the walk.
  */
-void agg_tab_repack(struct blockrange_agg *agg)
+static void tab_repack(struct blockrange_agg *agg)
 {
 	size_t mask = agg->cap - 1, s = 0, k;
 
@@ -294,6 +296,62 @@ void agg_tab_repack(struct blockrange_agg *agg)
 		tab_put(agg->tab, agg->cap, &x);
 	}
 	hints_reset(agg);
+}
+
+/* ---- settling ------------------------------------------------------------ */
+
+/*
+ * Sort every partition and move the count of any block that is also in the
+ * table into its partition's record.  Cannot fail: the scratch the sorts
+ * use was reserved with the room of the blocks (agg_part_room()).
+ */
+static void settle(struct blockrange_agg *agg)
+{
+	bool moved = false;
+	struct arec *r;
+	size_t i;
+
+	agg_part_sort_all(agg);
+	for (i = 0; i < agg->cap; i++) {
+		struct agg_ent *e = &agg->tab[i];
+
+		if (!e->start)
+			continue;
+		r = agg_part_find(agg, e->start, e->end, e->op);
+		if (!r)
+			continue;
+		r->count += e->count;
+		memset(e, 0, sizeof(*e));
+		agg->nr--;
+		moved = true;
+	}
+	if (moved)
+		tab_repack(agg);
+}
+
+static void agg_settle(const struct blockrange_agg *cagg)
+{
+	/* A cache of the multiset's canonical form, hence the cast. */
+	struct blockrange_agg *agg = (struct blockrange_agg *)cagg;
+	int dirty = AGG_DIRTY;
+
+	if (atomic_load_explicit(&agg->state, memory_order_acquire) ==
+	    AGG_CLEAN)
+		return;
+	/* Only aggregates with partitions are ever dirty. */
+	if (atomic_compare_exchange_strong_explicit(&agg->state, &dirty,
+						    AGG_SETTLING,
+						    memory_order_acquire,
+						    memory_order_acquire)) {
+		settle(agg);
+		atomic_store_explicit(&agg->state, AGG_CLEAN,
+				      memory_order_release);
+		return;
+	}
+	/* Another reader settles it: wait for it to finish. */
+	while (atomic_load_explicit(&agg->state, memory_order_acquire) !=
+	       AGG_CLEAN)
+		;
 }
 
 /* ---- one block ----------------------------------------------------------- */
