@@ -218,23 +218,42 @@ static inline size_t blk_slot(uint64_t start, uint64_t end, uint64_t op,
 }
 
 /*
- * The slot of the block, or the empty slot (start 0: blocks start at 1 or
- * above) where it would go.
+ * The slot of the block in @tab (@mask + 1 slots), or the empty slot
+ * (start 0: blocks start at 1 or above) where it would go.  The loops over
+ * a batch pass the table's base and mask from locals.
  */
-static inline struct agg_ent *tab_find(const struct blockrange_agg *agg,
-				       uint64_t start, uint64_t end,
-				       uint64_t op)
+static inline struct agg_ent *tab_probe(struct agg_ent *tab, size_t mask,
+					uint64_t start, uint64_t end,
+					uint64_t op)
 {
-	size_t mask = agg->cap - 1;
 	size_t i = blk_slot(start, end, op, mask);
 
 	for (;; i = (i + 1) & mask) {
-		struct agg_ent *e = &agg->tab[i];
+		struct agg_ent *e = &tab[i];
 
 		if (e->start == start ? e->end == end && e->op == op :
 		    !e->start)
 			return e;
 	}
+}
+
+static inline struct agg_ent *tab_find(const struct blockrange_agg *agg,
+				       uint64_t start, uint64_t end,
+				       uint64_t op)
+{
+	return tab_probe(agg->tab, agg->cap - 1, start, end, op);
+}
+
+/* Put a new block into @x, an empty slot of the table. */
+static inline void tab_fill(struct blockrange_agg *agg, struct agg_ent *x,
+			    uint64_t start, uint64_t end, uint64_t op,
+			    uint64_t w)
+{
+	x->start = start;
+	x->end = end;
+	x->op = op;
+	x->count = w;
+	agg->nr++;
 }
 
 /* Put a block known to be absent into @tab. */
@@ -373,11 +392,7 @@ static inline void put_new(struct blockrange_agg *agg, struct agg_ent *x,
 			   agg_part_of(l, start - l->kb), w);
 		return;
 	}
-	x->start = start;
-	x->end = end;
-	x->op = op;
-	x->count = w;
-	agg->nr++;
+	tab_fill(agg, x, start, end, op, w);
 }
 
 /* Not in the table: taken in, or appended once it is full (out of line). */
@@ -412,20 +427,14 @@ static void hash_run(struct blockrange_agg *agg,
 		     struct owner_memo *om)
 {
 	struct agg_ent *tab = agg->tab;
-	size_t mask = agg->cap - 1, k, i;
+	size_t mask = agg->cap - 1, k;
 	uint32_t hits = 0;
 
 	for (k = 0; k < n; k++) {
 		uint64_t s = b[k].start, e = b[k].end;
 		uint64_t op = op_of(agg, om, b[k].owner, b[k].pred);
-		struct agg_ent *x;
+		struct agg_ent *x = tab_probe(tab, mask, s, e, op);
 
-		for (i = blk_slot(s, e, op, mask);; i = (i + 1) & mask) {
-			x = &tab[i];
-			if (x->start == s ? x->end == e && x->op == op :
-			    !x->start)
-				break;
-		}
 		if (x->start) {
 			x->count += b[k].count;
 			hits++;
@@ -454,11 +463,7 @@ static inline void put_append(struct blockrange_agg *agg, uint64_t start,
 		x->count += w;
 		return;
 	}
-	x->start = start;
-	x->end = end;
-	x->op = op;
-	x->count = w;
-	agg->nr++;
+	tab_fill(agg, x, start, end, op, w);
 }
 
 /*
@@ -866,7 +871,7 @@ static int add_hashed(struct blockrange_agg *agg,
 {
 	struct agg_ent *slot[SMALL_BATCH], *tab = agg->tab;
 	struct owner_memo om = { NULL, 0 };
-	size_t mask = agg->cap - 1, k, i, missed = 0;
+	size_t mask = agg->cap - 1, k, missed = 0;
 	uint64_t sum = 0, new_owners = 0;
 	int err;
 
@@ -889,12 +894,7 @@ static int add_hashed(struct blockrange_agg *agg,
 			}
 		}
 		op = (uint64_t)om.idx << 2 | b[k].pred;
-		for (i = blk_slot(s, e, op, mask);; i = (i + 1) & mask) {
-			x = &tab[i];
-			if (x->start == s ? x->end == e && x->op == op :
-			    !x->start)
-				break;
-		}
+		x = tab_probe(tab, mask, s, e, op);
 		if (x->start) {
 			slot[k] = x;
 		} else {
