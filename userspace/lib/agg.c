@@ -1071,7 +1071,7 @@ int blockrange_agg_add_stack(struct blockrange_agg *agg,
 			     uint64_t repeat,
 			     struct blockrange_stack_stats *stats)
 {
-	struct blockrange_stack_stats dummy = { 0 }, after;
+	struct blockrange_stack_stats after;
 	uint64_t counted, blocks = 0, new_owners = 0, s, e;
 	enum blockrange_pred p;
 	struct agg_plan pl;
@@ -1079,13 +1079,10 @@ int blockrange_agg_add_stack(struct blockrange_agg *agg,
 	size_t i;
 	int err;
 
-	if (!stats)
-		stats = &dummy;
-	if ((nr && !br) || !repeat)
-		return -EINVAL;
-	err = br_stack_stats(br, nr, repeat, stats, &after, &counted);
-	if (err || counted > UINT64_MAX - agg->weight)
-		return -EOVERFLOW;
+	err = br_stack_begin(br, nr, repeat, 0, agg->weight, stats, &after,
+			     &counted);
+	if (err)
+		return err;
 	for (i = nr > 1 ? nr - 1 : 0; i-- > 0;) {
 		if (br_stack_block(br, i, &s, &e, &p) != BR_COUNT)
 			continue;
@@ -1118,7 +1115,8 @@ int blockrange_agg_add_stack(struct blockrange_agg *agg,
 			repeat, blocks > SMALL_BATCH);
 	}
 	room_check(agg);
-	*stats = after;
+	if (stats)
+		*stats = after;
 	return 0;
 }
 

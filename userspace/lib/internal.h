@@ -164,11 +164,17 @@ enum br_skip br_stack_block(const struct blockrange_branch *br, size_t i,
 			    enum blockrange_pred *pred);
 
 /*
- * @out = @st plus @repeat stacks like @br, and *@counted the weight they
- * count; -EOVERFLOW if a figure would not fit.
+ * The checks of both engines before they count @repeat stacks like @br
+ * into a total weight @weight, in this order: -EINVAL (@br NULL with
+ * @nr > 0, or @repeat 0); @refuse unless it is 0 (the caller's own reason,
+ * such as -EPERM for a frozen context); -EOVERFLOW if a figure of @st
+ * (NULL: all 0) plus the stacks', or @weight plus the weight they count,
+ * would pass 2^64 - 1.  Then, and only then, @out is @st plus the stacks
+ * and *@counted the weight they count.
  */
-int br_stack_stats(const struct blockrange_branch *br, size_t nr,
-		   uint64_t repeat, const struct blockrange_stack_stats *st,
+int br_stack_begin(const struct blockrange_branch *br, size_t nr,
+		   uint64_t repeat, int refuse, uint64_t weight,
+		   const struct blockrange_stack_stats *st,
 		   struct blockrange_stack_stats *out, uint64_t *counted);
 
 /* Frozen range @i as a value (batch.c). */
