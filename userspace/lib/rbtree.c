@@ -286,63 +286,60 @@ void blockrange_rb_replace_node(struct blockrange_rb_node *victim,
 	change_child(victim, new, parent, root);
 }
 
-struct blockrange_rb_node *
-blockrange_rb_first(const struct blockrange_rb_root *root)
+/* The node furthest on side @dir of the tree: its first or last. */
+RB_INLINE struct blockrange_rb_node *
+extreme(const struct blockrange_rb_root *root, int dir)
 {
 	struct blockrange_rb_node *node = root->rb_node;
 
 	if (!node)
 		return NULL;
-	while (node->rb_left)
-		node = node->rb_left;
+	while (*child(node, dir))
+		node = *child(node, dir);
 	return node;
+}
+
+/* The neighbour of @node on side @dir in order: next (RIGHT) or prev. */
+RB_INLINE struct blockrange_rb_node *
+neighbour(const struct blockrange_rb_node *cnode, int dir)
+{
+	struct blockrange_rb_node *node = (struct blockrange_rb_node *)cnode;
+	struct blockrange_rb_node *parent;
+
+	if (*child(node, dir)) {
+		node = *child(node, dir);
+		while (*child(node, !dir))
+			node = *child(node, !dir);
+		return node;
+	}
+	/* Climb until we come up from a child on the other side. */
+	while ((parent = rb_parent(node)) && node == *child(parent, dir))
+		node = parent;
+	return parent;
+}
+
+struct blockrange_rb_node *
+blockrange_rb_first(const struct blockrange_rb_root *root)
+{
+	return extreme(root, LEFT);
 }
 
 struct blockrange_rb_node *
 blockrange_rb_last(const struct blockrange_rb_root *root)
 {
-	struct blockrange_rb_node *node = root->rb_node;
-
-	if (!node)
-		return NULL;
-	while (node->rb_right)
-		node = node->rb_right;
-	return node;
+	return extreme(root, RIGHT);
 }
 
 struct blockrange_rb_node *
 blockrange_rb_next(const struct blockrange_rb_node *node)
 {
-	struct blockrange_rb_node *parent;
-
-	if (node->rb_right) {
-		struct blockrange_rb_node *next = node->rb_right;
-
-		while (next->rb_left)
-			next = next->rb_left;
-		return next;
-	}
-	/* Climb until we come up from a left child. */
-	while ((parent = rb_parent(node)) && node == parent->rb_right)
-		node = parent;
-	return parent;
+	return neighbour(node, RIGHT);
 }
 
 struct blockrange_rb_node *
 blockrange_rb_prev(const struct blockrange_rb_node *node)
 {
-	struct blockrange_rb_node *parent;
-
-	if (node->rb_left) {
-		struct blockrange_rb_node *prev = node->rb_left;
-
-		while (prev->rb_right)
-			prev = prev->rb_right;
-		return prev;
-	}
-	while ((parent = rb_parent(node)) && node == parent->rb_left)
-		node = parent;
-	return parent;
+	return neighbour(node, LEFT);
 }
 
 /* Deepest leftmost leaf of the subtree at @node. */
