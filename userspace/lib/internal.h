@@ -423,7 +423,7 @@ static inline void agg_span_add(struct agg_span *s, uint64_t start,
 int agg_layout_choose(const struct agg_ent *tab, size_t cap,
 		      const struct agg_span *batch, uint32_t nr_owners,
 		      struct agg_layout *l);
-/* Partitions and pool for agg->lay; 0 or -ENOMEM (nothing allocated). */
+/* The partitions and their chunk pool; 0 or -ENOMEM (nothing allocated). */
 int agg_part_init(struct blockrange_agg *agg);
 /* Frees them (nothing if there are none). */
 void agg_part_free(struct blockrange_agg *agg);
