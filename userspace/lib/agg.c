@@ -120,6 +120,8 @@ void blockrange_agg_free(struct blockrange_agg *agg)
 	br_free(&m, agg, sizeof(*agg));
 }
 
+static void agg_settle(const struct blockrange_agg *agg);
+
 size_t blockrange_agg_nr_blocks(const struct blockrange_agg *agg)
 {
 	size_t n;
@@ -216,23 +218,42 @@ static inline size_t blk_slot(uint64_t start, uint64_t end, uint64_t op,
 }
 
 /*
- * The slot of the block, or the empty slot (start 0: blocks start at 1 or
- * above) where it would go.
+ * The slot of the block in @tab (@mask + 1 slots), or the empty slot
+ * (start 0: blocks start at 1 or above) where it would go.  The loops over
+ * a batch pass the table's base and mask from locals.
  */
-static inline struct agg_ent *tab_find(const struct blockrange_agg *agg,
-				       uint64_t start, uint64_t end,
-				       uint64_t op)
+static inline struct agg_ent *tab_probe(struct agg_ent *tab, size_t mask,
+					uint64_t start, uint64_t end,
+					uint64_t op)
 {
-	size_t mask = agg->cap - 1;
 	size_t i = blk_slot(start, end, op, mask);
 
 	for (;; i = (i + 1) & mask) {
-		struct agg_ent *e = &agg->tab[i];
+		struct agg_ent *e = &tab[i];
 
 		if (e->start == start ? e->end == end && e->op == op :
 		    !e->start)
 			return e;
 	}
+}
+
+static inline struct agg_ent *tab_find(const struct blockrange_agg *agg,
+				       uint64_t start, uint64_t end,
+				       uint64_t op)
+{
+	return tab_probe(agg->tab, agg->cap - 1, start, end, op);
+}
+
+/* Put a new block into @x, an empty slot of the table. */
+static inline void tab_fill(struct blockrange_agg *agg, struct agg_ent *x,
+			    uint64_t start, uint64_t end, uint64_t op,
+			    uint64_t w)
+{
+	x->start = start;
+	x->end = end;
+	x->op = op;
+	x->count = w;
+	agg->nr++;
 }
 
 /* Put a block known to be absent into @tab. */
@@ -278,7 +299,7 @@ static int tab_reserve(struct blockrange_agg *agg, uint64_t more)
  * its home slot finds it.  Starting after an empty slot, no run of full
  * slots wraps around the start of the walk.
  */
-void agg_tab_repack(struct blockrange_agg *agg)
+static void tab_repack(struct blockrange_agg *agg)
 {
 	size_t mask = agg->cap - 1, s = 0, k;
 
@@ -294,6 +315,62 @@ void agg_tab_repack(struct blockrange_agg *agg)
 		tab_put(agg->tab, agg->cap, &x);
 	}
 	hints_reset(agg);
+}
+
+/* ---- settling ------------------------------------------------------------ */
+
+/*
+ * Sort every partition and move the count of any block that is also in the
+ * table into its partition's record.  Cannot fail: the scratch the sorts
+ * use was reserved with the room of the blocks (agg_part_room()).
+ */
+static void settle(struct blockrange_agg *agg)
+{
+	bool moved = false;
+	struct arec *r;
+	size_t i;
+
+	agg_part_sort_all(agg);
+	for (i = 0; i < agg->cap; i++) {
+		struct agg_ent *e = &agg->tab[i];
+
+		if (!e->start)
+			continue;
+		r = agg_part_find(agg, e->start, e->end, e->op);
+		if (!r)
+			continue;
+		r->count += e->count;
+		memset(e, 0, sizeof(*e));
+		agg->nr--;
+		moved = true;
+	}
+	if (moved)
+		tab_repack(agg);
+}
+
+static void agg_settle(const struct blockrange_agg *cagg)
+{
+	/* A cache of the multiset's canonical form, hence the cast. */
+	struct blockrange_agg *agg = (struct blockrange_agg *)cagg;
+	int dirty = AGG_DIRTY;
+
+	if (atomic_load_explicit(&agg->state, memory_order_acquire) ==
+	    AGG_CLEAN)
+		return;
+	/* Only aggregates with partitions are ever dirty. */
+	if (atomic_compare_exchange_strong_explicit(&agg->state, &dirty,
+						    AGG_SETTLING,
+						    memory_order_acquire,
+						    memory_order_acquire)) {
+		settle(agg);
+		atomic_store_explicit(&agg->state, AGG_CLEAN,
+				      memory_order_release);
+		return;
+	}
+	/* Another reader settles it: wait for it to finish. */
+	while (atomic_load_explicit(&agg->state, memory_order_acquire) !=
+	       AGG_CLEAN)
+		;
 }
 
 /* ---- one block ----------------------------------------------------------- */
@@ -315,11 +392,7 @@ static inline void put_new(struct blockrange_agg *agg, struct agg_ent *x,
 			   agg_part_of(l, start - l->kb), w);
 		return;
 	}
-	x->start = start;
-	x->end = end;
-	x->op = op;
-	x->count = w;
-	agg->nr++;
+	tab_fill(agg, x, start, end, op, w);
 }
 
 /* Not in the table: taken in, or appended once it is full (out of line). */
@@ -354,20 +427,14 @@ static void hash_run(struct blockrange_agg *agg,
 		     struct owner_memo *om)
 {
 	struct agg_ent *tab = agg->tab;
-	size_t mask = agg->cap - 1, k, i;
+	size_t mask = agg->cap - 1, k;
 	uint32_t hits = 0;
 
 	for (k = 0; k < n; k++) {
 		uint64_t s = b[k].start, e = b[k].end;
 		uint64_t op = op_of(agg, om, b[k].owner, b[k].pred);
-		struct agg_ent *x;
+		struct agg_ent *x = tab_probe(tab, mask, s, e, op);
 
-		for (i = blk_slot(s, e, op, mask);; i = (i + 1) & mask) {
-			x = &tab[i];
-			if (x->start == s ? x->end == e && x->op == op :
-			    !x->start)
-				break;
-		}
 		if (x->start) {
 			x->count += b[k].count;
 			hits++;
@@ -396,11 +463,7 @@ static inline void put_append(struct blockrange_agg *agg, uint64_t start,
 		x->count += w;
 		return;
 	}
-	x->start = start;
-	x->end = end;
-	x->op = op;
-	x->count = w;
-	agg->nr++;
+	tab_fill(agg, x, start, end, op, w);
 }
 
 /*
@@ -808,7 +871,7 @@ static int add_hashed(struct blockrange_agg *agg,
 {
 	struct agg_ent *slot[SMALL_BATCH], *tab = agg->tab;
 	struct owner_memo om = { NULL, 0 };
-	size_t mask = agg->cap - 1, k, i, missed = 0;
+	size_t mask = agg->cap - 1, k, missed = 0;
 	uint64_t sum = 0, new_owners = 0;
 	int err;
 
@@ -831,12 +894,7 @@ static int add_hashed(struct blockrange_agg *agg,
 			}
 		}
 		op = (uint64_t)om.idx << 2 | b[k].pred;
-		for (i = blk_slot(s, e, op, mask);; i = (i + 1) & mask) {
-			x = &tab[i];
-			if (x->start == s ? x->end == e && x->op == op :
-			    !x->start)
-				break;
-		}
+		x = tab_probe(tab, mask, s, e, op);
 		if (x->start) {
 			slot[k] = x;
 		} else {
@@ -1013,7 +1071,7 @@ int blockrange_agg_add_stack(struct blockrange_agg *agg,
 			     uint64_t repeat,
 			     struct blockrange_stack_stats *stats)
 {
-	struct blockrange_stack_stats dummy = { 0 }, after;
+	struct blockrange_stack_stats after;
 	uint64_t counted, blocks = 0, new_owners = 0, s, e;
 	enum blockrange_pred p;
 	struct agg_plan pl;
@@ -1021,13 +1079,10 @@ int blockrange_agg_add_stack(struct blockrange_agg *agg,
 	size_t i;
 	int err;
 
-	if (!stats)
-		stats = &dummy;
-	if ((nr && !br) || !repeat)
-		return -EINVAL;
-	err = br_stack_stats(br, nr, repeat, stats, &after, &counted);
-	if (err || counted > UINT64_MAX - agg->weight)
-		return -EOVERFLOW;
+	err = br_stack_begin(br, nr, repeat, 0, agg->weight, stats, &after,
+			     &counted);
+	if (err)
+		return err;
 	for (i = nr > 1 ? nr - 1 : 0; i-- > 0;) {
 		if (br_stack_block(br, i, &s, &e, &p) != BR_COUNT)
 			continue;
@@ -1060,7 +1115,8 @@ int blockrange_agg_add_stack(struct blockrange_agg *agg,
 			repeat, blocks > SMALL_BATCH);
 	}
 	room_check(agg);
-	*stats = after;
+	if (stats)
+		*stats = after;
 	return 0;
 }
 

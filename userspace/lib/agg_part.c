@@ -10,10 +10,12 @@
  * it no longer needs given back; so its memory grows with its distinct
  * blocks, not with how often they repeat.
  *
- * Settling (for the readers that count or iterate distinct blocks) sorts
- * every partition and moves the count of any block that is also in the hash
- * table into the partition's record.  It cannot fail: the scratch memory it
- * sorts in is reserved ahead, by agg_part_room().
+ * A unit below the engine of agg.c, which drives it through the functions
+ * internal.h declares for it; it calls nothing of agg.c and never touches
+ * the hash table.  For settling (agg.c), agg_part_sort_all() sorts every
+ * partition and agg_part_find() finds the record of a block; neither can
+ * fail: the scratch memory the sorts use is reserved ahead, by
+ * agg_part_room().
  */
 #include <errno.h>
 #include <string.h>
@@ -183,6 +185,89 @@ void agg_part_free(struct blockrange_agg *agg)
 	agg->scratch_cap = 0;
 }
 
+/* ---- sorting and compaction ---------------------------------------------- */
+
+size_t agg_part_copy(const struct agg_part *p, struct arec *dst)
+{
+	size_t left = p->n, i, k;
+
+	for (i = 0; left; i++) {
+		k = left < AGG_CHUNK_RECS ? left : AGG_CHUNK_RECS;
+		memcpy(dst, p->dir[i], k * sizeof(*dst));
+		dst += k;
+		left -= k;
+	}
+	return p->n;
+}
+
+const struct arec *agg_part_rec(const struct agg_part *p, size_t i)
+{
+	return &p->dir[i / AGG_CHUNK_RECS][i % AGG_CHUNK_RECS];
+}
+
+/*
+ * When to compact next, @n distinct records now: when they have
+ * doubled, so that repeats never hold more than twice the memory of the
+ * distinct blocks (plus part_min records per partition).
+ */
+static size_t next_trigger(const struct blockrange_agg *agg, size_t n)
+{
+	return 2 * n > agg->tune.part_min ? 2 * n : agg->tune.part_min;
+}
+
+/* Sort @p, sum its duplicates and keep the chunks that holds; in @tmp. */
+static void part_sort(struct blockrange_agg *agg, struct agg_part *p,
+		      struct arec *tmp)
+{
+	size_t n0 = agg_part_copy(p, tmp), n, i, k, keep;
+
+	br_sort_recs(tmp, tmp + n0, n0);
+	n = br_sum_equal(tmp, n0);
+	/* n >= 1: a partition is sorted when it has unsorted records. */
+	keep = (n + AGG_CHUNK_RECS - 1) / AGG_CHUNK_RECS;
+	for (i = 0; i < keep; i++) {
+		k = n - i * AGG_CHUNK_RECS;
+		if (k > AGG_CHUNK_RECS)
+			k = AGG_CHUNK_RECS;
+		memcpy(p->dir[i], tmp + i * AGG_CHUNK_RECS, k * sizeof(*tmp));
+	}
+	for (i = keep; i < p->nchunks; i++)
+		pool_give(agg->pool, p->dir[i]);
+	p->nchunks = (uint32_t)keep;
+	p->n = n;
+	/* A full tail chunk (tail == end) takes a new one at the next add. */
+	p->tail = p->dir[keep - 1] + (n - (keep - 1) * AGG_CHUNK_RECS);
+	p->end = p->dir[keep - 1] + AGG_CHUNK_RECS;
+	p->sorted_n = n;
+	p->trigger = next_trigger(agg, n);
+	agg->stats.compactions++;
+}
+
+static void compact_if_due(struct blockrange_agg *agg)
+{
+	unsigned i;
+
+	if (!agg->compact_due)
+		return;
+	for (i = 0; i < AGG_NPART; i++)
+		if (agg->parts[i].n >= agg->parts[i].trigger)
+			part_sort(agg, &agg->parts[i], agg->scratch);
+	agg->compact_due = false;
+}
+
+void agg_part_scale(struct blockrange_agg *agg, uint64_t factor)
+{
+	size_t i, j;
+
+	for (i = 0; i < AGG_NPART; i++) {
+		struct agg_part *p = &agg->parts[i];
+
+		for (j = 0; j < p->n; j++)
+			p->dir[j / AGG_CHUNK_RECS][j % AGG_CHUNK_RECS].count *=
+				factor;
+	}
+}
+
 /* ---- room ---------------------------------------------------------------- */
 
 static int dir_reserve(struct blockrange_agg *agg, struct agg_part *p,
@@ -241,7 +326,7 @@ int agg_part_room(struct blockrange_agg *agg, size_t n, const size_t *per_part)
 	size_t need = 0, i;
 	int err;
 
-	agg_part_compact_due(agg);
+	compact_if_due(agg);
 	if (per_part) {
 		for (i = 0; i < AGG_NPART; i++) {
 			need += chunks_for(per_part[i]);
@@ -304,90 +389,7 @@ void agg_part_chunk_full(struct blockrange_agg *agg, struct agg_part *p)
 		agg->compact_due = true;
 }
 
-/* ---- sorting and compaction ---------------------------------------------- */
-
-size_t agg_part_copy(const struct agg_part *p, struct arec *dst)
-{
-	size_t left = p->n, i, k;
-
-	for (i = 0; left; i++) {
-		k = left < AGG_CHUNK_RECS ? left : AGG_CHUNK_RECS;
-		memcpy(dst, p->dir[i], k * sizeof(*dst));
-		dst += k;
-		left -= k;
-	}
-	return p->n;
-}
-
-const struct arec *agg_part_rec(const struct agg_part *p, size_t i)
-{
-	return &p->dir[i / AGG_CHUNK_RECS][i % AGG_CHUNK_RECS];
-}
-
-/*
- * When to compact next, @n distinct records now: when they have
- * doubled, so that repeats never hold more than twice the memory of the
- * distinct blocks (plus part_min records per partition).
- */
-static size_t next_trigger(const struct blockrange_agg *agg, size_t n)
-{
-	return 2 * n > agg->tune.part_min ? 2 * n : agg->tune.part_min;
-}
-
-/* Sort @p, sum its duplicates and keep the chunks that holds; in @tmp. */
-void agg_part_sort(struct blockrange_agg *agg, struct agg_part *p,
-		   struct arec *tmp)
-{
-	size_t n0 = agg_part_copy(p, tmp), n, i, k, keep;
-
-	br_sort_recs(tmp, tmp + n0, n0);
-	n = br_sum_equal(tmp, n0);
-	/* n >= 1: a partition is sorted when it has unsorted records. */
-	keep = (n + AGG_CHUNK_RECS - 1) / AGG_CHUNK_RECS;
-	for (i = 0; i < keep; i++) {
-		k = n - i * AGG_CHUNK_RECS;
-		if (k > AGG_CHUNK_RECS)
-			k = AGG_CHUNK_RECS;
-		memcpy(p->dir[i], tmp + i * AGG_CHUNK_RECS, k * sizeof(*tmp));
-	}
-	for (i = keep; i < p->nchunks; i++)
-		pool_give(agg->pool, p->dir[i]);
-	p->nchunks = (uint32_t)keep;
-	p->n = n;
-	/* A full tail chunk (tail == end) takes a new one at the next add. */
-	p->tail = p->dir[keep - 1] + (n - (keep - 1) * AGG_CHUNK_RECS);
-	p->end = p->dir[keep - 1] + AGG_CHUNK_RECS;
-	p->sorted_n = n;
-	p->trigger = next_trigger(agg, n);
-	agg->stats.compactions++;
-}
-
-void agg_part_compact_due(struct blockrange_agg *agg)
-{
-	unsigned i;
-
-	if (!agg->compact_due)
-		return;
-	for (i = 0; i < AGG_NPART; i++)
-		if (agg->parts[i].n >= agg->parts[i].trigger)
-			agg_part_sort(agg, &agg->parts[i], agg->scratch);
-	agg->compact_due = false;
-}
-
-void agg_part_scale(struct blockrange_agg *agg, uint64_t factor)
-{
-	size_t i, j;
-
-	for (i = 0; i < AGG_NPART; i++) {
-		struct agg_part *p = &agg->parts[i];
-
-		for (j = 0; j < p->n; j++)
-			p->dir[j / AGG_CHUNK_RECS][j % AGG_CHUNK_RECS].count *=
-				factor;
-	}
-}
-
-/* ---- settling ------------------------------------------------------------ */
+/* ---- lookup -------------------------------------------------------------- */
 
 /* Index of @key in the sorted partition @p, or SIZE_MAX. */
 static size_t part_find(const struct agg_part *p, uint64_t key)
@@ -408,55 +410,25 @@ static size_t part_find(const struct agg_part *p, uint64_t key)
 	return SIZE_MAX;
 }
 
-static void settle(struct blockrange_agg *agg)
+void agg_part_sort_all(struct blockrange_agg *agg)
 {
-	const struct agg_layout *l = &agg->lay;
-	bool moved = false;
-	size_t i, j;
+	unsigned i;
 
 	for (i = 0; i < AGG_NPART; i++)
 		if (agg->parts[i].sorted_n != agg->parts[i].n)
-			agg_part_sort(agg, &agg->parts[i], agg->scratch);
-	for (i = 0; i < agg->cap; i++) {
-		struct agg_ent *e = &agg->tab[i];
-		struct agg_part *p;
-
-		if (!e->start || !agg_packs(l, e->start, e->end, e->op))
-			continue;
-		p = &agg->parts[agg_part_of(l, e->start - l->kb)];
-		j = part_find(p, agg_key(l, e->start, e->end, e->op));
-		if (j == SIZE_MAX)
-			continue;
-		((struct arec *)agg_part_rec(p, j))->count += e->count;
-		memset(e, 0, sizeof(*e));
-		agg->nr--;
-		moved = true;
-	}
-	if (moved)
-		agg_tab_repack(agg);
+			part_sort(agg, &agg->parts[i], agg->scratch);
 }
 
-void agg_settle(const struct blockrange_agg *cagg)
+struct arec *agg_part_find(struct blockrange_agg *agg, uint64_t start,
+			   uint64_t end, uint64_t op)
 {
-	/* A cache of the multiset's canonical form, hence the cast. */
-	struct blockrange_agg *agg = (struct blockrange_agg *)cagg;
-	int dirty = AGG_DIRTY;
+	const struct agg_layout *l = &agg->lay;
+	struct agg_part *p;
+	size_t j;
 
-	if (atomic_load_explicit(&agg->state, memory_order_acquire) ==
-	    AGG_CLEAN)
-		return;
-	/* Only aggregates with partitions are ever dirty. */
-	if (atomic_compare_exchange_strong_explicit(&agg->state, &dirty,
-						    AGG_SETTLING,
-						    memory_order_acquire,
-						    memory_order_acquire)) {
-		settle(agg);
-		atomic_store_explicit(&agg->state, AGG_CLEAN,
-				      memory_order_release);
-		return;
-	}
-	/* Another reader settles it: wait for it to finish. */
-	while (atomic_load_explicit(&agg->state, memory_order_acquire) !=
-	       AGG_CLEAN)
-		;
+	if (!agg_packs(l, start, end, op))
+		return NULL;
+	p = &agg->parts[agg_part_of(l, start - l->kb)];
+	j = part_find(p, agg_key(l, start, end, op));
+	return j == SIZE_MAX ? NULL : (struct arec *)agg_part_rec(p, j);
 }

@@ -758,9 +758,13 @@ static bool add_mul(uint64_t *a, uint64_t b, uint64_t m)
 	return true;
 }
 
-int br_stack_stats(const struct blockrange_branch *br, size_t nr,
-		   uint64_t repeat, const struct blockrange_stack_stats *st,
-		   struct blockrange_stack_stats *out, uint64_t *counted)
+/*
+ * @out = @st plus @repeat stacks like @br, and *@counted the weight they
+ * count; -EOVERFLOW if a figure would not fit.
+ */
+static int stack_stats(const struct blockrange_branch *br, size_t nr,
+		       uint64_t repeat, const struct blockrange_stack_stats *st,
+		       struct blockrange_stack_stats *out, uint64_t *counted)
 {
 	struct blockrange_stack_stats d = { 0 };
 	size_t i;
@@ -790,6 +794,23 @@ int br_stack_stats(const struct blockrange_branch *br, size_t nr,
 	return 0;
 }
 
+int br_stack_begin(const struct blockrange_branch *br, size_t nr,
+		   uint64_t repeat, int refuse, uint64_t weight,
+		   const struct blockrange_stack_stats *st,
+		   struct blockrange_stack_stats *out, uint64_t *counted)
+{
+	struct blockrange_stack_stats none = { 0 };
+
+	if ((nr && !br) || !repeat)
+		return -EINVAL;
+	if (refuse)
+		return refuse;
+	if (stack_stats(br, nr, repeat, st ? st : &none, out, counted) ||
+	    *counted > UINT64_MAX - weight)
+		return -EOVERFLOW;
+	return 0;
+}
+
 int blockrange_apply_stack(struct blockrange_ctx *ctx,
 			   const struct blockrange_branch *br, size_t nr,
 			   struct blockrange_stack_stats *stats)
@@ -807,15 +828,12 @@ int blockrange_apply_stack_n(struct blockrange_ctx *ctx,
 	size_t i;
 	int err;
 
+	err = br_stack_begin(br, nr, repeat, ctx->frozen ? -EPERM : 0,
+			     ctx->weight, stats, &after, &counted);
+	if (err)
+		return err;
 	if (!stats)
 		stats = &dummy;
-	if ((nr && !br) || !repeat)
-		return -EINVAL;
-	if (ctx->frozen)
-		return -EPERM;
-	err = br_stack_stats(br, nr, repeat, stats, &after, &counted);
-	if (err || counted > UINT64_MAX - ctx->weight)
-		return -EOVERFLOW;
 	stats->stacks += repeat;
 	stats->entries += nr * repeat;
 

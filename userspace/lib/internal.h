@@ -164,11 +164,17 @@ enum br_skip br_stack_block(const struct blockrange_branch *br, size_t i,
 			    enum blockrange_pred *pred);
 
 /*
- * @out = @st plus @repeat stacks like @br, and *@counted the weight they
- * count; -EOVERFLOW if a figure would not fit.
+ * The checks of both engines before they count @repeat stacks like @br
+ * into a total weight @weight, in this order: -EINVAL (@br NULL with
+ * @nr > 0, or @repeat 0); @refuse unless it is 0 (the caller's own reason,
+ * such as -EPERM for a frozen context); -EOVERFLOW if a figure of @st
+ * (NULL: all 0) plus the stacks', or @weight plus the weight they count,
+ * would pass 2^64 - 1.  Then, and only then, @out is @st plus the stacks
+ * and *@counted the weight they count.
  */
-int br_stack_stats(const struct blockrange_branch *br, size_t nr,
-		   uint64_t repeat, const struct blockrange_stack_stats *st,
+int br_stack_begin(const struct blockrange_branch *br, size_t nr,
+		   uint64_t repeat, int refuse, uint64_t weight,
+		   const struct blockrange_stack_stats *st,
 		   struct blockrange_stack_stats *out, uint64_t *counted);
 
 /* Frozen range @i as a value (batch.c). */
@@ -347,7 +353,8 @@ struct blockrange_agg {
 	/*
 	 * Clean: partitions sorted and distinct, and no block both in a
 	 * partition and in the table, so that the blocks can be counted and
-	 * iterated.  Readers settle a dirty aggregate first (agg_settle()).
+	 * iterated.  Readers settle a dirty aggregate first (agg_settle() in
+	 * agg.c).
 	 */
 	atomic_int state;
 };
@@ -359,7 +366,16 @@ struct agg_tuning agg_tuning_default(void);
 void agg_tune(struct blockrange_agg *agg, const struct agg_tuning *t);
 void agg_stats(const struct blockrange_agg *agg, struct agg_stats *st);
 
-/* Partitions (agg_part.c). */
+/*
+ * The partitions (agg_part.c): the store below the engine.  The dependency
+ * goes one way: agg.c (the strategy, the hash table, reading and merging)
+ * and batch.c call the functions below; agg_part.c calls nothing of agg.c
+ * nor of batch.c.  Of struct blockrange_agg, agg_part.c reads the memory
+ * (m), the layout (lay) and the tuning (part_min, slab_chunks), owns the
+ * partitions, pool, scratch, max_part, dir_low and compact_due, takes
+ * chunks against room.chunks / room.counted and counts
+ * stats.compactions and stats.room_overruns; it never touches the table.
+ */
 static inline unsigned agg_part_of(const struct agg_layout *l, uint64_t off)
 {
 	uint64_t q = (off - l->pb) >> l->psh;
@@ -400,21 +416,40 @@ static inline void agg_span_add(struct agg_span *s, uint64_t start,
 		s->maxlen = end - start;
 }
 
-/* A layout for the table's blocks and @batch; -1 if none fits. */
+/*
+ * A layout for the blocks of table @tab[0..cap) (empty slots: count 0) and
+ * @batch; -1 if none fits.
+ */
 int agg_layout_choose(const struct agg_ent *tab, size_t cap,
 		      const struct agg_span *batch, uint32_t nr_owners,
 		      struct agg_layout *l);
+/* The partitions and their chunk pool; 0 or -ENOMEM (nothing allocated). */
 int agg_part_init(struct blockrange_agg *agg);
+/* Frees them (nothing if there are none). */
 void agg_part_free(struct blockrange_agg *agg);
+/*
+ * Room for @n more records (chunks, directories, sorting scratch):
+ * @per_part[AGG_NPART] records per partition, or NULL (a bound).  Runs the
+ * compactions that are due first.  0 or -ENOMEM.
+ */
 int agg_part_room(struct blockrange_agg *agg, size_t n,
 		  const size_t *per_part);
+/* agg_append()'s slow path: a new tail chunk for @p, from the room. */
 void agg_part_chunk_full(struct blockrange_agg *agg, struct agg_part *p);
-void agg_part_compact_due(struct blockrange_agg *agg);
-void agg_part_sort(struct blockrange_agg *agg, struct agg_part *p,
-		   struct arec *tmp);
+/* Copy the records of @p, in its order, to @dst; their number. */
 size_t agg_part_copy(const struct agg_part *p, struct arec *dst);
+/* Record @i of @p (i < p->n). */
 const struct arec *agg_part_rec(const struct agg_part *p, size_t i);
+/* Multiply every record's count by @factor (no overflow: checked before). */
 void agg_part_scale(struct blockrange_agg *agg, uint64_t factor);
+/* Sort and compact every partition that has unsorted records. */
+void agg_part_sort_all(struct blockrange_agg *agg);
+/*
+ * The record of a block in the partitions, or NULL (it does not pack, or
+ * is not there).  The partitions must be sorted (agg_part_sort_all()).
+ */
+struct arec *agg_part_find(struct blockrange_agg *agg, uint64_t start,
+			   uint64_t end, uint64_t op);
 
 static inline void agg_append(struct blockrange_agg *agg, uint64_t key,
 			      unsigned part, uint64_t w)
@@ -428,11 +463,6 @@ static inline void agg_append(struct blockrange_agg *agg, uint64_t key,
 	p->tail++;
 	p->n++;
 }
-
-/* Settle a dirty aggregate (see @state); cannot fail. */
-void agg_settle(const struct blockrange_agg *agg);
-/* Hash table (agg.c): some slots were zeroed, probe runs mended. */
-void agg_tab_repack(struct blockrange_agg *agg);
 
 /* Records (radix.c): sort by key, ascending (@tmp holds @n too). */
 void br_sort_recs(struct arec *a, struct arec *tmp, size_t n);

@@ -44,41 +44,99 @@ static inline void change_child(struct blockrange_rb_node *old,
 }
 
 /*
+ * Sides: each case of the rebalancing is written once for a side @dir and
+ * stands for its mirror image too (child(node, !dir) is the other child).
+ * The functions that take a side are always inlined and every call passes
+ * a constant, so the compiler makes each mirror image its own straight
+ * code, as if both were written out: the tree is on the hot path of the
+ * tree engine.
+ */
+enum { LEFT = 0, RIGHT = 1 };
+
+#define RB_INLINE	static inline __attribute__((always_inline))
+
+RB_INLINE struct blockrange_rb_node **child(struct blockrange_rb_node *node,
+					    int dir)
+{
+	return dir == LEFT ? &node->rb_left : &node->rb_right;
+}
+
+/*
+ * Rotation towards @dir (LEFT shown): x's child on the other side, y, takes
+ * x's place.
+ *
  *     x              y
  *    / \            / \
  *   a   y   -->    x   c
  *      / \        / \
  *     b   c      a   b
  */
-static void rotate_left(struct blockrange_rb_node *x,
-			struct blockrange_rb_root *root)
+RB_INLINE void rotate_dir(struct blockrange_rb_node *x, int dir,
+			  struct blockrange_rb_root *root)
 {
-	struct blockrange_rb_node *y = x->rb_right;
+	struct blockrange_rb_node *y = *child(x, !dir);
 	struct blockrange_rb_node *parent = rb_parent(x);
+	struct blockrange_rb_node *b = *child(y, dir);
 
-	x->rb_right = y->rb_left;
-	if (y->rb_left)
-		set_parent(y->rb_left, x);
-	y->rb_left = x;
+	*child(x, !dir) = b;
+	if (b)
+		set_parent(b, x);
+	*child(y, dir) = x;
 	set_parent(y, parent);
 	change_child(x, y, parent, root);
 	set_parent(x, y);
 }
 
-/* Mirror image of rotate_left(). */
-static void rotate_right(struct blockrange_rb_node *x,
-			 struct blockrange_rb_root *root)
+/* The two rotations, each compiled once and called from the fix-ups. */
+static __attribute__((noinline)) void
+rotate_left(struct blockrange_rb_node *x, struct blockrange_rb_root *root)
 {
-	struct blockrange_rb_node *y = x->rb_left;
-	struct blockrange_rb_node *parent = rb_parent(x);
+	rotate_dir(x, LEFT, root);
+}
 
-	x->rb_left = y->rb_right;
-	if (y->rb_right)
-		set_parent(y->rb_right, x);
-	y->rb_right = x;
-	set_parent(y, parent);
-	change_child(x, y, parent, root);
-	set_parent(x, y);
+static __attribute__((noinline)) void
+rotate_right(struct blockrange_rb_node *x, struct blockrange_rb_root *root)
+{
+	rotate_dir(x, RIGHT, root);
+}
+
+RB_INLINE void rotate(struct blockrange_rb_node *x, int dir,
+		      struct blockrange_rb_root *root)
+{
+	if (dir == LEFT)
+		rotate_left(x, root);
+	else
+		rotate_right(x, root);
+}
+
+/*
+ * Red @node under red @parent, the child on side @dir of @gparent.
+ * Returns the node to go on with (the grandparent, now red), or NULL when
+ * the tree is balanced.
+ */
+RB_INLINE struct blockrange_rb_node *
+insert_fix(struct blockrange_rb_node *node, struct blockrange_rb_node *parent,
+	   struct blockrange_rb_node *gparent, int dir,
+	   struct blockrange_rb_root *root)
+{
+	struct blockrange_rb_node *uncle = *child(gparent, !dir);
+
+	if (is_red(uncle)) {
+		/* Push the grandparent's blackness down. */
+		set_color(parent, RB_BLACK);
+		set_color(uncle, RB_BLACK);
+		set_color(gparent, RB_RED);
+		return gparent;
+	}
+	if (node == *child(parent, !dir)) {
+		/* Turn the zig-zag into a straight line. */
+		rotate(parent, dir, root);
+		parent = node;
+	}
+	set_color(parent, RB_BLACK);
+	set_color(gparent, RB_RED);
+	rotate(gparent, !dir, root);
+	return NULL;
 }
 
 void blockrange_rb_insert_color(struct blockrange_rb_node *node,
@@ -86,7 +144,7 @@ void blockrange_rb_insert_color(struct blockrange_rb_node *node,
 {
 	for (;;) {
 		struct blockrange_rb_node *parent = rb_parent(node);
-		struct blockrange_rb_node *gparent, *uncle;
+		struct blockrange_rb_node *gparent;
 
 		if (!parent) {
 			/* @node is the root: it may always turn black. */
@@ -98,44 +156,47 @@ void blockrange_rb_insert_color(struct blockrange_rb_node *node,
 
 		/* A red parent is never the root, so the grandparent exists. */
 		gparent = rb_parent(parent);
-		if (parent == gparent->rb_left) {
-			uncle = gparent->rb_right;
-			if (is_red(uncle)) {
-				/* Push the grandparent's blackness down. */
-				set_color(parent, RB_BLACK);
-				set_color(uncle, RB_BLACK);
-				set_color(gparent, RB_RED);
-				node = gparent;
-				continue;
-			}
-			if (node == parent->rb_right) {
-				/* Turn the zig-zag into a straight line. */
-				rotate_left(parent, root);
-				parent = node;
-			}
-			set_color(parent, RB_BLACK);
-			set_color(gparent, RB_RED);
-			rotate_right(gparent, root);
+		if (parent == gparent->rb_left)
+			node = insert_fix(node, parent, gparent, LEFT, root);
+		else
+			node = insert_fix(node, parent, gparent, RIGHT, root);
+		if (!node)
 			return;
-		}
-
-		uncle = gparent->rb_left;
-		if (is_red(uncle)) {
-			set_color(parent, RB_BLACK);
-			set_color(uncle, RB_BLACK);
-			set_color(gparent, RB_RED);
-			node = gparent;
-			continue;
-		}
-		if (node == parent->rb_left) {
-			rotate_right(parent, root);
-			parent = node;
-		}
-		set_color(parent, RB_BLACK);
-		set_color(gparent, RB_RED);
-		rotate_left(gparent, root);
-		return;
 	}
+}
+
+/*
+ * The paths through side @dir of @parent (a black node or NULL) are one
+ * black node short.  Returns true when that is mended, false when the
+ * shortage moved up to the paths through @parent itself.
+ */
+RB_INLINE bool erase_fix(struct blockrange_rb_node *parent, int dir,
+			 struct blockrange_rb_root *root)
+{
+	/* The sibling exists: it has black height >= 1. */
+	struct blockrange_rb_node *w = *child(parent, !dir);
+
+	if (rb_is_red(w)) {
+		set_color(w, RB_BLACK);
+		set_color(parent, RB_RED);
+		rotate(parent, dir, root);
+		w = *child(parent, !dir);
+	}
+	if (!is_red(w->rb_left) && !is_red(w->rb_right)) {
+		set_color(w, RB_RED);
+		return false;
+	}
+	if (!is_red(*child(w, !dir))) {
+		set_color(*child(w, dir), RB_BLACK);
+		set_color(w, RB_RED);
+		rotate(w, !dir, root);
+		w = *child(parent, !dir);
+	}
+	set_color(w, rb_color(parent));
+	set_color(parent, RB_BLACK);
+	set_color(*child(w, !dir), RB_BLACK);
+	rotate(parent, dir, root);
+	return true;
 }
 
 /*
@@ -147,61 +208,18 @@ static void erase_fixup(struct blockrange_rb_node *x,
 			struct blockrange_rb_root *root)
 {
 	while (x != root->rb_node && !is_red(x)) {
-		struct blockrange_rb_node *w;
+		bool done;
 
-		if (x == parent->rb_left) {
-			w = parent->rb_right;	/* exists: it has black height >= 1 */
-			if (rb_is_red(w)) {
-				set_color(w, RB_BLACK);
-				set_color(parent, RB_RED);
-				rotate_left(parent, root);
-				w = parent->rb_right;
-			}
-			if (!is_red(w->rb_left) && !is_red(w->rb_right)) {
-				set_color(w, RB_RED);
-				x = parent;
-				parent = rb_parent(x);
-				continue;
-			}
-			if (!is_red(w->rb_right)) {
-				set_color(w->rb_left, RB_BLACK);
-				set_color(w, RB_RED);
-				rotate_right(w, root);
-				w = parent->rb_right;
-			}
-			set_color(w, rb_color(parent));
-			set_color(parent, RB_BLACK);
-			set_color(w->rb_right, RB_BLACK);
-			rotate_left(parent, root);
+		if (x == parent->rb_left)
+			done = erase_fix(parent, LEFT, root);
+		else
+			done = erase_fix(parent, RIGHT, root);
+		if (done) {
 			x = root->rb_node;
 			break;
 		}
-
-		w = parent->rb_left;
-		if (rb_is_red(w)) {
-			set_color(w, RB_BLACK);
-			set_color(parent, RB_RED);
-			rotate_right(parent, root);
-			w = parent->rb_left;
-		}
-		if (!is_red(w->rb_left) && !is_red(w->rb_right)) {
-			set_color(w, RB_RED);
-			x = parent;
-			parent = rb_parent(x);
-			continue;
-		}
-		if (!is_red(w->rb_left)) {
-			set_color(w->rb_right, RB_BLACK);
-			set_color(w, RB_RED);
-			rotate_left(w, root);
-			w = parent->rb_left;
-		}
-		set_color(w, rb_color(parent));
-		set_color(parent, RB_BLACK);
-		set_color(w->rb_left, RB_BLACK);
-		rotate_right(parent, root);
-		x = root->rb_node;
-		break;
+		x = parent;
+		parent = rb_parent(x);
 	}
 	if (x)
 		set_color(x, RB_BLACK);
@@ -268,63 +286,60 @@ void blockrange_rb_replace_node(struct blockrange_rb_node *victim,
 	change_child(victim, new, parent, root);
 }
 
-struct blockrange_rb_node *
-blockrange_rb_first(const struct blockrange_rb_root *root)
+/* The node furthest on side @dir of the tree: its first or last. */
+RB_INLINE struct blockrange_rb_node *
+extreme(const struct blockrange_rb_root *root, int dir)
 {
 	struct blockrange_rb_node *node = root->rb_node;
 
 	if (!node)
 		return NULL;
-	while (node->rb_left)
-		node = node->rb_left;
+	while (*child(node, dir))
+		node = *child(node, dir);
 	return node;
+}
+
+/* The neighbour of @node on side @dir in order: next (RIGHT) or prev. */
+RB_INLINE struct blockrange_rb_node *
+neighbour(const struct blockrange_rb_node *cnode, int dir)
+{
+	struct blockrange_rb_node *node = (struct blockrange_rb_node *)cnode;
+	struct blockrange_rb_node *parent;
+
+	if (*child(node, dir)) {
+		node = *child(node, dir);
+		while (*child(node, !dir))
+			node = *child(node, !dir);
+		return node;
+	}
+	/* Climb until we come up from a child on the other side. */
+	while ((parent = rb_parent(node)) && node == *child(parent, dir))
+		node = parent;
+	return parent;
+}
+
+struct blockrange_rb_node *
+blockrange_rb_first(const struct blockrange_rb_root *root)
+{
+	return extreme(root, LEFT);
 }
 
 struct blockrange_rb_node *
 blockrange_rb_last(const struct blockrange_rb_root *root)
 {
-	struct blockrange_rb_node *node = root->rb_node;
-
-	if (!node)
-		return NULL;
-	while (node->rb_right)
-		node = node->rb_right;
-	return node;
+	return extreme(root, RIGHT);
 }
 
 struct blockrange_rb_node *
 blockrange_rb_next(const struct blockrange_rb_node *node)
 {
-	struct blockrange_rb_node *parent;
-
-	if (node->rb_right) {
-		struct blockrange_rb_node *next = node->rb_right;
-
-		while (next->rb_left)
-			next = next->rb_left;
-		return next;
-	}
-	/* Climb until we come up from a left child. */
-	while ((parent = rb_parent(node)) && node == parent->rb_right)
-		node = parent;
-	return parent;
+	return neighbour(node, RIGHT);
 }
 
 struct blockrange_rb_node *
 blockrange_rb_prev(const struct blockrange_rb_node *node)
 {
-	struct blockrange_rb_node *parent;
-
-	if (node->rb_left) {
-		struct blockrange_rb_node *prev = node->rb_left;
-
-		while (prev->rb_right)
-			prev = prev->rb_right;
-		return prev;
-	}
-	while ((parent = rb_parent(node)) && node == parent->rb_left)
-		node = parent;
-	return parent;
+	return neighbour(node, LEFT);
 }
 
 /* Deepest leftmost leaf of the subtree at @node. */
