@@ -30,7 +30,9 @@ done
 echo "== fuzz-long: $name for $seconds s (log: $top/fuzz.log)"
 status=0
 # shellcheck disable=SC2086
-(cd "$top" && ASAN_OPTIONS=${FUZZ_ASAN_OPTIONS:-} nice -n 19 "$bin" \
+# The CPU time it got, too: on a shared machine exec/s measures the load.
+(cd "$top" && ASAN_OPTIONS=${FUZZ_ASAN_OPTIONS:-} /usr/bin/time -f '%U %S' \
+	-o "$top/cpu.txt" nice -n 19 "$bin" \
 	-max_total_time="$seconds" -max_len="$max_len" $extra \
 	-print_final_stats=1 -artifact_prefix="$top/artifacts/" \
 	work "$corpus" seeds) > "$top/fuzz.log" 2>&1 || status=$?
@@ -40,6 +42,9 @@ stat_of() {
 }
 execs=$(stat_of number_of_executed_units)
 rate=$(stat_of average_exec_per_sec)
+cpu=$(awk 'END { printf "%.1f", $1 + $2 }' "$top/cpu.txt")
+per_cpu=$(awk -v e="${execs:-0}" -v c="$cpu" \
+	'BEGIN { printf "%.0f", (c > 0 ? e / c : 0) }')
 result=ok
 if [ "$status" -ne 0 ]; then
 	art=$(ls -t "$top/artifacts" 2>/dev/null | head -n 1)
@@ -55,16 +60,17 @@ else
 		> "$top/merge.log" 2>&1 || { result=merge-failed; status=1; }
 fi
 
-prev=$(awk -F'\t' -v n="$name" '$2 == n { t = $6 } END { print t + 0 }' \
+prev=$(awk -F'\t' -v n="$name" '$2 == n { t = $7 } END { print t + 0 }' \
 	"$ledger")
 total=$((prev + ${execs:-0}))
 files=$(find "$corpus" -type f | wc -l)
 bytes=$(find "$corpus" -type f -exec cat {} + | wc -c)
 commit=$(git -C "$(dirname "$ledger")" rev-parse --short HEAD 2>/dev/null ||
 	echo unknown)
-printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
-	"$(date -u +%Y-%m-%dT%H:%MZ)" "$name" "$commit" "$seconds" \
-	"${execs:-0}" "$total" "${rate:-0}" "$files" "$bytes" "$result" \
+printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+	"$(date -u +%Y-%m-%dT%H:%MZ)" "$name" "$commit" "$seconds" "$cpu" \
+	"${execs:-0}" "$total" "${rate:-0}" "$per_cpu" "$files" "$bytes" \
+	"$result" \
 	>> "$ledger"
-echo "== fuzz-long: $name: ${execs:-0} executions (${rate:-0}/s), $total in all, corpus $files files ($bytes bytes), $result"
+echo "== fuzz-long: $name: ${execs:-0} executions (${rate:-0}/s, $per_cpu per CPU second), $total in all, corpus $files files ($bytes bytes), $result"
 exit $((status != 0))
