@@ -31,7 +31,7 @@ echo "== fuzz-long: $name for $seconds s (log: $top/fuzz.log)"
 status=0
 # shellcheck disable=SC2086
 # The CPU time it got, too: on a shared machine exec/s measures the load.
-(cd "$top" && ASAN_OPTIONS=${FUZZ_ASAN_OPTIONS:-} /usr/bin/time -f '%U %S' \
+(cd "$top" && ASAN_OPTIONS=${FUZZ_ASAN_OPTIONS:-} /usr/bin/time -f '%U %S %e' \
 	-o "$top/cpu.txt" nice -n 19 "$bin" \
 	-max_total_time="$seconds" -max_len="$max_len" $extra \
 	-print_final_stats=1 -artifact_prefix="$top/artifacts/" \
@@ -43,6 +43,8 @@ stat_of() {
 execs=$(stat_of number_of_executed_units)
 rate=$(stat_of average_exec_per_sec)
 cpu=$(awk 'END { printf "%.1f", $1 + $2 }' "$top/cpu.txt")
+# what it ran: FUZZ_LONG_SECONDS, or less when the harness failed
+wall=$(awk 'END { printf "%.0f", $3 }' "$top/cpu.txt")
 per_cpu=$(awk -v e="${execs:-0}" -v c="$cpu" \
 	'BEGIN { printf "%.0f", (c > 0 ? e / c : 0) }')
 result=ok
@@ -68,7 +70,7 @@ bytes=$(find "$corpus" -type f -exec cat {} + | wc -c)
 commit=$(git -C "$(dirname "$ledger")" rev-parse --short HEAD 2>/dev/null ||
 	echo unknown)
 printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
-	"$(date -u +%Y-%m-%dT%H:%MZ)" "$name" "$commit" "$seconds" "$cpu" \
+	"$(date -u +%Y-%m-%dT%H:%MZ)" "$name" "$commit" "$wall" "$cpu" \
 	"${execs:-0}" "$total" "${rate:-0}" "$per_cpu" "$files" "$bytes" \
 	"$result" \
 	>> "$ledger"
