@@ -23,7 +23,9 @@
 #   make check-sanitize  library + CLI suites under ASan/UBSan/LSan
 #   make check-userspace-arm64  the library suites built for aarch64, run
 #                    under qemu-aarch64
-#   make fuzz        both libFuzzer harnesses (FUZZ_SECONDS / FUZZ_RUNS)
+#   make fuzz        every libFuzzer harness (FUZZ_SECONDS / FUZZ_RUNS each)
+#   make fuzz-long   every harness FUZZ_LONG_SECONDS, corpora minimized into
+#                    check-tests/fuzz/, figures in its ledger.tsv
 #   make mutate FILE=... N=...  mutation testing of one file (scripts/mutate.py)
 #   make coverage    gcovr reports + floors (coverage/coverage.mk)
 #   make bench       benchmarks (bench/bench.mk, scripts/bench-hwmon.mk,
@@ -127,7 +129,7 @@ check-sanitize: deps
 	$(MAKE) --no-print-directory -O -j2 check-userspace-sanitize check-cli-sanitize
 
 # libFuzzer, every harness, FUZZ_SECONDS each (or FUZZ_RUNS executions).
-fuzz: fuzz-blockrange fuzz-perfscript fuzz-perfdata
+fuzz: fuzz-blockrange fuzz-perfscript fuzz-perfdata fuzz-brprof fuzz-dwarf
 
 # Mutation testing of one file: N mutants (default 30, SEED 1) of FILE, each
 # built and tested by the suite that covers it, TEST overriding

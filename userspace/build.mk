@@ -226,14 +226,16 @@ $(US_FUZZ_BIN): $(US_FUZZ_OBJS)
 	clang $(US_FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ -lm
 
 # Runs on a corpus in build/ seeded from the committed one (new inputs stay
-# in build/ and carry over to the next run); a crash leaves its input in
+# in build/ and carry over to the next run), with the CLI's harnesses' ASan
+# options (FUZZ_ASAN_OPTIONS, userspace/cli.mk); a crash leaves its input in
 # artifacts/ and fails the target.  The final statistics go to
 # blockrange-stats.txt; NEW/REDUCE lines are left out of the terminal
 # output (they stay in blockrange.log).
 fuzz-blockrange: $(US_FUZZ_BIN)
 	mkdir -p $(US_FUZZ_OUT)/corpus $(US_FUZZ_OUT)/artifacts
 	cp $(US_CORPUS)/* $(US_FUZZ_OUT)/corpus/
-	cd $(US_FUZZ_OUT) && $(US_FUZZ_BIN) $(US_FUZZ_LIMITS) \
+	cd $(US_FUZZ_OUT) && ASAN_OPTIONS=$(FUZZ_ASAN_OPTIONS) \
+		$(US_FUZZ_BIN) $(US_FUZZ_LIMITS) \
 		-max_len=$(US_FUZZ_MAX_LEN) -print_final_stats=1 \
 		-artifact_prefix=$(US_FUZZ_OUT)/artifacts/ corpus 2>&1 | \
 		tee $(US_FUZZ_OUT)/blockrange.log | \

@@ -51,24 +51,23 @@ check-cli: export BLOCKRANGE_PD_EXPECT := $(PD_TESTS)/bad-perfdata
 check-cli: export BLOCKRANGE_PD_FIXTURES := $(PD_FIXTURES)
 check-cli: export BLOCKRANGE_PD_CORPUS := $(FUZZ_TESTS)/perfdata-corpus
 
-# libFuzzer: the reader and the harness, clang with ASan + UBSan.  Seeds:
-# the committed corpus, the generated good variants and the hostile files.
+# libFuzzer: the reader and the harness, clang with ASan + UBSan; only the
+# reader gets libFuzzer's coverage (as fuzz-perfscript).  Seeds: the
+# committed corpus, the generated good variants and the hostile files.
 PD_FUZZ_BIN := $(CLI_FUZZ_OUT)/fuzz_perfdata
-PD_FUZZ_CFLAGS := -std=c11 -Wall -Wextra -Werror -g -O1 -I$(CLI_SRC) \
-	-I$(TOP)/userspace \
-	-DBLOCKRANGE_FUZZ_LIBFUZZER \
-	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+PD_FUZZ_CFLAGS := $(CLI_FUZZ_CFLAGS) -DBLOCKRANGE_FUZZ_LIBFUZZER
 PD_FUZZ_MAX_LEN := 16384
 
 .PHONY: fuzz-perfdata bench-script
 
-$(PD_FUZZ_BIN): $(PD_FUZZ_SRC) $(CLI_SRC)/input/perfdata.c \
-		$(CLI_SRC)/input/pdqueue.c $(CLI_SRC)/input/pdqueue.h \
-		$(CLI_SRC)/input/perfdata.h $(CLI_SRC)/input/events.h \
-		$(TOP)/userspace/format/perf_file.h $(TOP)/userspace/perfdata.mk
+$(CLI_FUZZ_OUT)/obj/pd/fuzz_perfdata.o: $(PD_FUZZ_SRC) $(TOP)/userspace/perfdata.mk
 	@mkdir -p $(@D)
-	clang $(PD_FUZZ_CFLAGS) -o $@ $(PD_FUZZ_SRC) $(CLI_SRC)/input/perfdata.c \
-		$(CLI_SRC)/input/pdqueue.c \
+	clang $(PD_FUZZ_CFLAGS) -MMD -MP -MT $@ -c $< -o $@
+
+$(PD_FUZZ_BIN): $(CLI_FUZZ_OUT)/obj/pd/fuzz_perfdata.o \
+		$(CLI_FUZZ_OUT)/obj/input/perfdata.o \
+		$(CLI_FUZZ_OUT)/obj/input/pdqueue.o
+	clang $(PD_FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ \
 		$$(pkg-config --libs libzstd)
 
 fuzz-perfdata: $(PD_FUZZ_BIN) $(PD_ORACLE_OUT)/.stamp $(PD_BAD_OUT)/.stamp
@@ -77,7 +76,8 @@ fuzz-perfdata: $(PD_FUZZ_BIN) $(PD_ORACLE_OUT)/.stamp $(PD_BAD_OUT)/.stamp
 	for f in $(PD_ORACLE_OUT)/*-le.data $(PD_BAD_OUT)/*.data; do \
 		[ $$(stat -c %s "$$f") -le $(PD_FUZZ_MAX_LEN) ] && \
 		cp "$$f" $(CLI_FUZZ_OUT)/pd-corpus/seed-$${f##*/} || true; done
-	cd $(CLI_FUZZ_OUT) && $(PD_FUZZ_BIN) $(CLI_FUZZ_LIMITS) \
+	cd $(CLI_FUZZ_OUT) && ASAN_OPTIONS=$(FUZZ_ASAN_OPTIONS) \
+		$(PD_FUZZ_BIN) $(CLI_FUZZ_LIMITS) \
 		-max_len=$(PD_FUZZ_MAX_LEN) -dict=$(FUZZ_TESTS)/perfdata.dict \
 		-print_final_stats=1 -artifact_prefix=$(CLI_FUZZ_OUT)/pd-artifacts/ \
 		pd-corpus 2>&1 | tee $(CLI_FUZZ_OUT)/perfdata.log | \

@@ -527,18 +527,120 @@ static void op_stack(struct reader *r, struct model *m,
 	check_model(m, ctx, bs, "apply_stack");
 }
 
+/* count_block of a block, weighted by op / 12 (mostly 1). */
+static void op_count(struct reader *r, struct model *m,
+		     struct blockrange_ctx *ctx, struct batch_side *bs,
+		     unsigned op, unsigned *nr_checks)
+{
+	uint64_t w = op / 12 < 16 ? 1 : op / 12 < 20 ?
+		     op / 12 - 14 : ((uint64_t)1 << 33) + op;
+	size_t i, j;
+	unsigned k;
+	int err;
+
+	pick_block(r, m, &i, &j);
+	op = u8(r);
+	err = blockrange_count_block_n(ctx, m->cell[i].lo, m->cell[j].hi,
+				       m->owner_key[op % MODEL_MAX_OWNERS],
+				       pick_pred(op >> 3), w);
+	if (err == -ENOMEM) {
+		check_op(m, ctx, bs, i, j, nr_checks, "count_block ENOMEM");
+		return;
+	}
+	if (err)
+		DIE("count_block: %d", err);
+	model_count_n(m, i, j, op % MODEL_MAX_OWNERS, pick_pred(op >> 3), w);
+	for (k = 0; k < NR_AGGS; k++)
+		if (blockrange_agg_add(bs->agg[k], m->cell[i].lo,
+				       m->cell[j].hi,
+				       m->owner_key[op % MODEL_MAX_OWNERS],
+				       pick_pred(op >> 3), w))
+			DIE("agg_add failed");
+	model_count_n(&bs->m, i, j, op % MODEL_MAX_OWNERS,
+		      pick_pred(op >> 3), w);
+	check_op(m, ctx, bs, i, j, nr_checks, "count_block");
+}
+
+/* A bare create. */
+static void op_create(struct reader *r, struct model *m,
+		      struct blockrange_ctx *ctx, struct batch_side *bs,
+		      unsigned *nr_checks)
+{
+	struct blockrange_iter it;
+	size_t i, j;
+	int err;
+
+	pick_block(r, m, &i, &j);
+	err = blockrange_create(ctx, m->cell[i].lo, m->cell[j].hi, &it);
+	if (err == -ENOMEM) {
+		if (it.first || it.last || it.next)
+			DIE("iterator after ENOMEM");
+		check_op(m, ctx, bs, i, j, nr_checks, "create ENOMEM");
+		return;
+	}
+	if (err)
+		DIE("create: %d", err);
+	model_create(m, i, j);
+	bs->pure = false;
+	check_op(m, ctx, bs, i, j, nr_checks, "create");
+	if (model_check_iter(m, &it, i, j))
+		DIE("create iterator: %s", m->err);
+}
+
+/* Invalid blocks: start 0 or start > end; op / 12: bit 0 start 0, bit 1
+ * create. */
+static void op_invalid(struct reader *r, struct model *m,
+		       struct blockrange_ctx *ctx, struct batch_side *bs,
+		       unsigned op, unsigned *nr_checks)
+{
+	struct blockrange_iter it;
+	uint64_t lo, hi;
+	size_t i, j;
+	int err;
+
+	pick_block(r, m, &i, &j);
+	lo = op / 12 & 1 ? 0 : m->cell[j].hi + 1; /* may wrap to 0 */
+	hi = op / 12 & 1 ? m->cell[j].hi : m->cell[i].lo;
+	err = op / 12 & 2 ?
+	      blockrange_create(ctx, lo, hi, &it) :
+	      blockrange_count_block(ctx, lo, hi, NULL, BLOCKRANGE_PRED_HIT);
+	if (err != -EINVAL)
+		DIE("invalid block [%#" PRIx64 ", %#" PRIx64 "] gave %d", lo,
+		    hi, err);
+	check_op(m, ctx, bs, i, j, nr_checks, "invalid block");
+}
+
+/* find() and find_ge() of an address against the model. */
+static void op_find(struct reader *r, struct model *m,
+		    struct blockrange_ctx *ctx)
+{
+	uint64_t addr = pick_addr(r, m);
+	const struct blockrange *br = blockrange_find(ctx, addr);
+	const struct blockrange *ge = blockrange_find_ge(ctx, addr);
+	size_t k = cell_of(m, addr);
+	bool in = k != (size_t)-1 && m->cell[k].in_u;
+
+	if (in != !!br || (br && (br->start > addr || br->end < addr)))
+		DIE("find(%#" PRIx64 ") wrong", addr);
+	if (br && ge != br)
+		DIE("find_ge(%#" PRIx64 ") != find", addr);
+	if (ge && (ge->end < addr ||
+		   (blockrange_prev(ge) && blockrange_prev(ge)->end >= addr)))
+		DIE("find_ge(%#" PRIx64 ") wrong", addr);
+	if (!ge && blockrange_last(ctx) && blockrange_last(ctx)->end >= addr)
+		DIE("find_ge(%#" PRIx64 ") missed", addr);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct reader r = { data, size };
 	struct fail_alloc fa = { -1, false, false };
 	struct blockrange_allocator a = { fa_alloc, fa_free, &fa };
 	struct blockrange_ctx *ctx;
-	struct blockrange_iter it;
 	struct batch_side bs;
 	struct model m;
-	unsigned nr_checks = 0, kind, k;
-	size_t i, j;
-	int err;
+	unsigned nr_checks = 0, kind;
+	uint64_t lo, hi;
 
 	kind = u8(&r);
 	if (init_space(&m, kind) || init_space(&bs.m, kind))
@@ -550,98 +652,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	while (r.n) {
 		unsigned op = u8(&r);
-		uint64_t lo, hi;
 
 		switch (op % 12) {
 		case 0:
 		case 1:
-		case 2: {
-			/* op / 12: the weight, mostly 1. */
-			uint64_t w = op / 12 < 16 ? 1 : op / 12 < 20 ?
-				     op / 12 - 14 : ((uint64_t)1 << 33) + op;
-
-			pick_block(&r, &m, &i, &j);
-			op = u8(&r);
-			err = blockrange_count_block_n(ctx, m.cell[i].lo,
-						       m.cell[j].hi,
-						       m.owner_key[op % MODEL_MAX_OWNERS],
-						       pick_pred(op >> 3), w);
-			if (err == -ENOMEM) {
-				check_op(&m, ctx, &bs, i, j, &nr_checks,
-					 "count_block ENOMEM");
-				break;
-			}
-			if (err)
-				DIE("count_block: %d", err);
-			model_count_n(&m, i, j, op % MODEL_MAX_OWNERS,
-				      pick_pred(op >> 3), w);
-			for (k = 0; k < NR_AGGS; k++)
-				if (blockrange_agg_add(bs.agg[k], m.cell[i].lo,
-						       m.cell[j].hi,
-						       m.owner_key[op % MODEL_MAX_OWNERS],
-						       pick_pred(op >> 3), w))
-					DIE("agg_add failed");
-			model_count_n(&bs.m, i, j, op % MODEL_MAX_OWNERS,
-				      pick_pred(op >> 3), w);
-			check_op(&m, ctx, &bs, i, j, &nr_checks, "count_block");
+		case 2:
+			op_count(&r, &m, ctx, &bs, op, &nr_checks);
 			break;
-		}
 		case 3:
-			pick_block(&r, &m, &i, &j);
-			err = blockrange_create(ctx, m.cell[i].lo,
-						m.cell[j].hi, &it);
-			if (err == -ENOMEM) {
-				if (it.first || it.last || it.next)
-					DIE("iterator after ENOMEM");
-				check_op(&m, ctx, &bs, i, j, &nr_checks,
-					 "create ENOMEM");
-				break;
-			}
-			if (err)
-				DIE("create: %d", err);
-			model_create(&m, i, j);
-			bs.pure = false;
-			check_op(&m, ctx, &bs, i, j, &nr_checks, "create");
-			if (model_check_iter(&m, &it, i, j))
-				DIE("create iterator: %s", m.err);
+			op_create(&r, &m, ctx, &bs, &nr_checks);
 			break;
 		case 4:
-			/* Invalid blocks: start 0 or start > end. */
-			/* op / 12: bit 0 start 0, bit 1 create. */
-			pick_block(&r, &m, &i, &j);
-			lo = op / 12 & 1 ? 0 : m.cell[j].hi + 1; /* may wrap to 0 */
-			hi = op / 12 & 1 ? m.cell[j].hi : m.cell[i].lo;
-			err = op / 12 & 2 ?
-			      blockrange_create(ctx, lo, hi, &it) :
-			      blockrange_count_block(ctx, lo, hi, NULL,
-						     BLOCKRANGE_PRED_HIT);
-			if (err != -EINVAL)
-				DIE("invalid block [%#" PRIx64 ", %#" PRIx64
-				    "] gave %d", lo, hi, err);
-			check_op(&m, ctx, &bs, i, j, &nr_checks,
-				 "invalid block");
+			op_invalid(&r, &m, ctx, &bs, op, &nr_checks);
 			break;
-		case 5: {
-			uint64_t addr = pick_addr(&r, &m);
-			const struct blockrange *br = blockrange_find(ctx, addr);
-			const struct blockrange *ge = blockrange_find_ge(ctx, addr);
-			size_t k = cell_of(&m, addr);
-			bool in = k != (size_t)-1 && m.cell[k].in_u;
-
-			if (in != !!br || (br && (br->start > addr ||
-						  br->end < addr)))
-				DIE("find(%#" PRIx64 ") wrong", addr);
-			if (br && ge != br)
-				DIE("find_ge(%#" PRIx64 ") != find", addr);
-			if (ge && (ge->end < addr ||
-				   (blockrange_prev(ge) &&
-				    blockrange_prev(ge)->end >= addr)))
-				DIE("find_ge(%#" PRIx64 ") wrong", addr);
-			if (!ge && blockrange_last(ctx) &&
-			    blockrange_last(ctx)->end >= addr)
-				DIE("find_ge(%#" PRIx64 ") missed", addr);
+		case 5:
+			op_find(&r, &m, ctx);
 			break;
-		}
 		case 6:
 			lo = pick_addr(&r, &m);
 			hi = pick_addr(&r, &m);

@@ -3,8 +3,9 @@
  * libFuzzer harness for the perf script reader of the CLI
  * (userspace/cli/input/perfscript.c): the input bytes are the whole file.
  *
- * Each input is read three times through ps_read() on an fmemopen()
- * stream: strictly, with skip_bad, and strictly with a sample callback that
+ * Each input is read three times: through ps_read() on an fmemopen()
+ * stream strictly and with skip_bad, and through ps_read_mem() (the
+ * parallel reader's entry point) strictly with a sample callback that
  * stops the read after a few samples.  Beyond "no crash, no leak, no
  * undefined behaviour" it checks:
  *
@@ -26,7 +27,14 @@
  *    the entries once in the plain form (the one-pass entry parser) and
  *    once with "(dso)" suffixes (the general one), so both parsers agree;
  *  - a callback's non-zero value stops the read and is returned, with no
- *    record delivered after it.
+ *    record delivered after it; without a stop, ps_read_mem() gives the
+ *    strict read's records, status and message.
+ *
+ * The cost of an execution is the three reads and one model pass: the
+ * model gives both the strict and the skip_bad expectations (the strict
+ * read stops at the skip_bad read's first bad line), and only the
+ * skip_bad read's records, a superset of the others', are printed and
+ * parsed back.
  *
  * Built by `make fuzz-perfscript` (clang, -fsanitize=fuzzer,address,
  * undefined), and by `make check-cli` (gcc) to replay
@@ -64,6 +72,7 @@ struct run {
 	unsigned long samples;
 	unsigned long mmaps;
 	unsigned long stop_after;	/* 0: never stop */
+	bool round_trip;		/* print and parse every record back */
 	struct ps_line rt;		/* round-trip parses */
 	char *text;			/* canonical line */
 	size_t text_cap;
@@ -258,8 +267,10 @@ static int on_sample(void *arg, const struct ps_sample *s, char *err,
 	}
 	for (i = 0; i < s->nr; i++)
 		CHECK(!(s->entries[i].predicted && s->entries[i].mispredicted));
-	round_trip_sample(r, s, false);
-	round_trip_sample(r, s, true);
+	if (r->round_trip) {
+		round_trip_sample(r, s, false);
+		round_trip_sample(r, s, true);
+	}
 	push(r, digest_sample(s));
 	r->samples++;
 	if (r->stop_after && r->samples == r->stop_after) {
@@ -283,7 +294,8 @@ static int on_mmap(void *arg, const struct ps_mmap *m, char *err,
 	CHECK(m->path[0] != ' ' && m->path[0] != '\t');
 	CHECK(m->path[strlen(m->path) - 1] != ' ' &&
 	      m->path[strlen(m->path) - 1] != '\t');
-	round_trip_mmap(r, m);
+	if (r->round_trip)
+		round_trip_mmap(r, m);
 	push(r, digest_mmap(m));
 	r->mmaps++;
 	return 0;
@@ -305,12 +317,27 @@ static bool blank_only(const char *s, size_t len)
  * follow a count; frame lines give the IP of an LBR line without one; a
  * last line without its newline is bad unless blank; a count or frames at
  * the end are bad (at their first line); a bad line discards the pending
- * count and frames.  Records go to @m, the strict error's line to
- * *err_line (0: none), skipped lines to *bad.
+ * count and frames.  One pass gives both reads: the records of skip_bad go
+ * to @m and its skipped lines to m->bad; a strict read stops at the first
+ * bad line, so its records are the first m->strict_nr of them and its error
+ * is at line m->err_line (0: none).
  */
-static void model_read(const uint8_t *data, size_t size, bool skip_bad,
-		       struct run *m, unsigned long *err_line,
-		       unsigned long *bad)
+struct model {
+	struct run recs;
+	size_t strict_nr;
+	unsigned long err_line;
+	unsigned long bad;
+};
+
+static void model_bad(struct model *m, unsigned long line)
+{
+	if (!m->bad++) {
+		m->err_line = line;
+		m->strict_nr = m->recs.nr;
+	}
+}
+
+static void model_read(const uint8_t *data, size_t size, struct model *m)
 {
 	struct ps_line pl = { 0 };
 	char err[PS_ERR_MAX];
@@ -319,8 +346,6 @@ static void model_read(const uint8_t *data, size_t size, bool skip_bad,
 	unsigned long count_line = 0, nframes = 0, frame_line = 0, n = 0;
 	size_t i = 0;
 
-	*err_line = 0;
-	*bad = 0;
 	while (i < size) {
 		const uint8_t *nl = memchr(data + i, '\n', size - i);
 		const char *text = (const char *)data + i;
@@ -339,11 +364,7 @@ static void model_read(const uint8_t *data, size_t size, bool skip_bad,
 				  !pl.ip_present && !nframes;
 		}
 		if (is_bad) {
-			if (!skip_bad) {
-				*err_line = n;
-				goto out;
-			}
-			(*bad)++;
+			model_bad(m, n);
 			have_count = false;
 			nframes = 0;
 			continue;
@@ -364,7 +385,7 @@ static void model_read(const uint8_t *data, size_t size, bool skip_bad,
 			break;
 		case PS_MMAP:
 			pl.mmap.line = n;
-			push(m, digest_mmap(&pl.mmap));
+			push(&m->recs, digest_mmap(&pl.mmap));
 			break;
 		case PS_SAMPLE: {
 			struct ps_sample smp = pl.sample;
@@ -377,30 +398,32 @@ static void model_read(const uint8_t *data, size_t size, bool skip_bad,
 			smp.line = n;
 			have_count = false;
 			nframes = 0;
-			push(m, digest_sample(&smp));
+			push(&m->recs, digest_sample(&smp));
 			break;
 		}
 		}
 	}
-	if (have_count || nframes) {
-		if (!skip_bad)
-			*err_line = have_count ? count_line : frame_line;
-		else
-			(*bad)++;
-	}
-out:
+	if (!m->bad)
+		m->strict_nr = m->recs.nr;
+	if (have_count || nframes)
+		model_bad(m, have_count ? count_line : frame_line);
 	ps_line_free(&pl);
 }
 
-static bool same_records(const struct run *a, const struct run *b)
+/* @a's records are exactly the first @n of @b's. */
+static bool same_records(const struct run *a, const struct run *b, size_t n)
 {
-	return a->nr == b->nr &&
-	       (!a->nr || !memcmp(a->digests, b->digests,
-				  a->nr * sizeof(*a->digests)));
+	return a->nr == n && n <= b->nr &&
+	       (!n || !memcmp(a->digests, b->digests, n * sizeof(*a->digests)));
 }
 
+/*
+ * Read the input through ps_read() on a memory stream, or (@mem) through
+ * ps_read_mem() as one buffer that ends the input: the same lines either
+ * way.
+ */
 static int read_input(const uint8_t *data, size_t size, bool skip_bad,
-		      struct run *r, struct ps_stats *st, char *err,
+		      bool mem, struct run *r, struct ps_stats *st, char *err,
 		      size_t errsz)
 {
 	static char empty[1];
@@ -408,13 +431,16 @@ static int read_input(const uint8_t *data, size_t size, bool skip_bad,
 	FILE *f;
 	int ret;
 
+	memset(st, 0, sizeof(*st));
+	if (mem)
+		return ps_read_mem((const char *)data, size, "in", 0, true,
+				   skip_bad, &cb, st, err, errsz);
 	/* fmemopen() may refuse a size of 0: an empty stream instead. */
 	f = size ? fmemopen((void *)data, size, "r") :
 		   fmemopen(empty, 1, "r");
 	CHECK(f);
 	if (!size)
 		CHECK(fgetc(f) == 0);
-	memset(st, 0, sizeof(*st));
 	ret = ps_read(f, "in", skip_bad, &cb, st, err, errsz);
 	fclose(f);
 	return ret;
@@ -453,8 +479,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct run strict = { 0 }, skip = { 0 }, stop = { 0 };
-	struct run want_strict = { 0 }, want_skip = { 0 };
-	unsigned long want_line, want_bad, unused;
+	struct model want = { 0 };
 	struct ps_stats st1, st2, st3;
 	char err1[PS_ERR_MAX], err2[PS_ERR_MAX], err3[PS_ERR_MAX];
 	unsigned long nlines = 0;
@@ -466,32 +491,39 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size && data[size - 1] != '\n')
 		nlines++;
 	strict.nlines = skip.nlines = stop.nlines = nlines;
+	/*
+	 * The skip_bad read's records include every record of the other two
+	 * reads (checked below through their digests), so only its records
+	 * are printed and parsed back.
+	 */
+	skip.round_trip = true;
 
-	model_read(data, size, false, &want_strict, &want_line, &unused);
-	model_read(data, size, true, &want_skip, &unused, &want_bad);
+	model_read(data, size, &want);
 
-	r1 = read_input(data, size, false, &strict, &st1, err1, sizeof(err1));
-	CHECK(r1 == (want_line ? -1 : 0));
+	r1 = read_input(data, size, false, false, &strict, &st1, err1,
+			sizeof(err1));
+	CHECK(r1 == (want.err_line ? -1 : 0));
 	CHECK(st1.bad_lines == 0);
 	CHECK(st1.samples == strict.samples && st1.mmaps == strict.mmaps);
-	CHECK(same_records(&strict, &want_strict));
+	CHECK(same_records(&strict, &want.recs, want.strict_nr));
 	if (r1) {
 		unsigned long at = check_message(err1, nlines);
 
-		CHECK(at == want_line);
+		CHECK(at == want.err_line);
 		if (!strstr(err1, ", got end of file"))
 			CHECK(strict.last_line < at);
 	} else {
 		CHECK(st1.lines == nlines);
 	}
 
-	r2 = read_input(data, size, true, &skip, &st2, err2, sizeof(err2));
+	r2 = read_input(data, size, true, false, &skip, &st2, err2,
+			sizeof(err2));
 	CHECK(r2 == 0);
 	CHECK(st2.lines == nlines);
 	CHECK(st2.samples == skip.samples && st2.mmaps == skip.mmaps);
 	CHECK(st2.samples + st2.mmaps + st2.bad_lines <= nlines);
-	CHECK(st2.bad_lines == want_bad);
-	CHECK(same_records(&skip, &want_skip));
+	CHECK(st2.bad_lines == want.bad);
+	CHECK(same_records(&skip, &want.recs, want.recs.nr));
 	if (!r1) {
 		CHECK(st2.bad_lines == 0);
 		CHECK(skip.nr == strict.nr);
@@ -502,9 +534,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(!strict.nr || !memcmp(skip.digests, strict.digests,
 				     strict.nr * sizeof(*strict.digests)));
 
-	/* Stop after 1..4 samples (chosen by the input's size). */
+	/*
+	 * Stop after 1..4 samples (chosen by the input's size), reading from
+	 * memory as the parallel reader does: up to the stop, or to the end,
+	 * the same as the strict read from the stream.
+	 */
 	stop.stop_after = size % 4 + 1;
-	r3 = read_input(data, size, false, &stop, &st3, err3, sizeof(err3));
+	r3 = read_input(data, size, false, true, &stop, &st3, err3,
+			sizeof(err3));
 	if (strict.samples >= stop.stop_after) {
 		CHECK(r3 == STOP_VALUE && !strcmp(err3, "stop"));
 		CHECK(stop.samples == stop.stop_after);
@@ -515,12 +552,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else {
 		CHECK(r3 == r1 && stop.nr == strict.nr);
 		CHECK(!r1 || !strcmp(err1, err3));
+		CHECK(r1 || st3.lines == nlines);
 	}
 
 	run_free(&strict);
 	run_free(&skip);
 	run_free(&stop);
-	run_free(&want_strict);
-	run_free(&want_skip);
+	run_free(&want.recs);
 	return 0;
 }

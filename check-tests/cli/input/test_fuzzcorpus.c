@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Replay of the perf script fuzz harness (check-tests/fuzz/fuzz_perfscript.c)
- * on every file of check-tests/fuzz/perfscript-corpus/ (seeds, and inputs the
- * fuzzer found bugs with) and of the hostile-input corpus, here without
- * libFuzzer: a broken invariant aborts the test.
+ * Replay of the fuzz harnesses of check-tests/fuzz/ without libFuzzer: the
+ * perf script harness (fuzz_perfscript.c) on every file of
+ * perfscript-corpus/ (seeds, and inputs the fuzzer found bugs with) and of
+ * the hostile-input corpus, the .brprof merge harness (fuzz_brprof.c) on
+ * brprof-corpus/ and the ELF/DWARF harness (fuzz_dwarf.c) on dwarf-corpus/.
+ * A broken invariant aborts the test.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -16,8 +18,11 @@
 #include "cli_tests.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int brprof_fuzz_one(const uint8_t *data, size_t size);
+int dwarf_fuzz_one(const uint8_t *data, size_t size);
 
-#define MAX_FILES 256
+/* The committed corpora stay minimized, well below this. */
+#define MAX_FILES 1024
 
 /* "DIR-VARIABLE\0NAME", found when the suite is built (no heap). */
 static char files[MAX_FILES][96];
@@ -66,7 +71,13 @@ START_TEST(replay)
 
 	snprintf(path, sizeof(path), "%s/%s", env_path(var), name);
 	data = slurp(path, &len);
-	ck_assert_int_eq(LLVMFuzzerTestOneInput((const uint8_t *)data, len), 0);
+	if (!strcmp(var, "BLOCKRANGE_FUZZ_BRPROF"))
+		ck_assert_int_eq(brprof_fuzz_one((const uint8_t *)data, len), 0);
+	else if (!strcmp(var, "BLOCKRANGE_FUZZ_DWARF"))
+		ck_assert_int_eq(dwarf_fuzz_one((const uint8_t *)data, len), 0);
+	else
+		ck_assert_int_eq(LLVMFuzzerTestOneInput((const uint8_t *)data,
+							len), 0);
 	free(data);
 }
 END_TEST
@@ -85,6 +96,8 @@ Suite *fuzzcorpus_suite(void)
 
 	scan("BLOCKRANGE_FUZZ_CORPUS", "");
 	scan("BLOCKRANGE_BADINPUT", ".perfscript");
+	scan("BLOCKRANGE_FUZZ_BRPROF", "");
+	scan("BLOCKRANGE_FUZZ_DWARF", "");
 	qsort(files, (size_t)nr_files, sizeof(files[0]), cmp_name);
 	tcase_add_test(t, scanned);
 	if (nr_files)

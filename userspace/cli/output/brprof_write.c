@@ -699,6 +699,32 @@ static struct ref *merge_refs(const struct brprof *p, size_t n, size_t nr,
 }
 
 /*
+ * @n bytes of a recorded path for a message: printable ASCII as it is,
+ * any other byte as \xHH, cut with "..." past @dsz.
+ */
+static void path_text(char *d, size_t dsz, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t o = 0, i;
+
+	for (i = 0; i < n && o + 8 < dsz; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c >= 0x20 && c < 0x7f && c != '\\') {
+			d[o++] = (char)c;
+			continue;
+		}
+		d[o++] = '\\';
+		d[o++] = 'x';
+		d[o++] = hex[c >> 4];
+		d[o++] = hex[c & 15];
+	}
+	if (i < n)
+		o += (size_t)snprintf(d + o, dsz - o, "...");
+	d[o] = '\0';
+}
+
+/*
  * One DSO of the output from its @ng entries @g (one per input that has
  * it): the least path, the least text base, every flag, the sums.
  */
@@ -735,9 +761,13 @@ static int merge_group(struct obuf *b, struct ref *g, size_t ng,
 		else
 			patch64(b, at + 8 * s, (uint64_t)w);
 	}
-	if (r)
-		snprintf(err, errsz, "%.*s: expected counts whose sums fit in 64 bits, got sums that overflow",
-			 (int)path->path_len, path->path);
+	if (r) {
+		char text[1024];
+
+		path_text(text, sizeof(text), path->path, path->path_len);
+		snprintf(err, errsz, "%s: expected counts whose sums fit in 64 bits, got sums that overflow",
+			 text);
+	}
 	/* these entries are done with: their pages may go */
 	for (x = 0; x < ng; x++)
 		drop_entry(g[x].d);

@@ -843,7 +843,8 @@ bool dso_source_line(struct dso_registry *r, struct dso *d, uint64_t vaddr,
 	if (!l)
 		return false;
 	src = dwfl_lineinfo(l, NULL, line, NULL, NULL, NULL);
-	if (!src)
+	/* libdwfl's int: a line past INT_MAX comes out negative, none */
+	if (!src || *line < 0)
 		return false;
 	*file = src;
 	return true;

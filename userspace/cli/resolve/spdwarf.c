@@ -717,6 +717,11 @@ const char *spd_line_error(const struct spd *d)
 	return d->line_err;
 }
 
+size_t spd_nr_ranges(const struct spd *d)
+{
+	return d->nr_fr;
+}
+
 long spd_find_range(const struct spd *d, uint64_t addr)
 {
 	size_t lo = br_count_le(d->fr, d->nr_fr, sizeof(*d->fr),

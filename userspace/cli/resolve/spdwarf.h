@@ -82,6 +82,8 @@ int spd_frames(struct spd *d, uint64_t addr, const struct spd_frame **frames);
  */
 const char *spd_line_error(const struct spd *d);
 
+/* The number of function ranges (indices 0 to it, by start address). */
+size_t spd_nr_ranges(const struct spd *d);
 /* The function range containing @addr (index), or -1. */
 long spd_find_range(const struct spd *d, uint64_t addr);
 /* The function range starting at @addr, or -1. */
