@@ -35,7 +35,7 @@
 
 int perfdata_fuzz_one(const uint8_t *data, size_t size);
 
-#define MAX_ENTRIES 256
+#define MAX_ENTRIES 1024
 #define NAME_LEN 64
 
 static char oracle[MAX_ENTRIES][NAME_LEN];
@@ -43,6 +43,8 @@ static int nr_oracle;
 static char bad[MAX_ENTRIES][NAME_LEN];
 static int nr_bad;
 static char replay[2 * MAX_ENTRIES][600];
+/* Files and manifest lines that did not fit the tables above. */
+static int nr_left_out;
 static int nr_replay;
 
 /*
@@ -556,9 +558,13 @@ static int scan(const char *dir, const char *suffix, char (*names)[NAME_LEN],
 	while ((d = readdir(dp))) {
 		size_t l = strlen(d->d_name);
 
-		if (d->d_name[0] == '.' || l <= sl || l - sl >= NAME_LEN ||
-		    strcmp(d->d_name + l - sl, suffix) || n == max)
+		if (d->d_name[0] == '.' || l <= sl ||
+		    strcmp(d->d_name + l - sl, suffix))
 			continue;
+		if (l - sl >= NAME_LEN || n == max) {
+			nr_left_out++;
+			continue;
+		}
 		memcpy(names[n], d->d_name, l - sl);
 		names[n][l - sl] = '\0';
 		n++;
@@ -574,7 +580,18 @@ static void add_replay(const char *dir, const char *name, const char *suffix)
 	    strlen(dir) + strlen(name) + strlen(suffix) + 2 < sizeof(replay[0]))
 		snprintf(replay[nr_replay++], sizeof(replay[0]), "%.300s/%.63s%.16s",
 			 dir, name, suffix);
+	else
+		nr_left_out++;
 }
+
+/* Every file of the corpora and every manifest line has a test. */
+START_TEST(nothing_is_left_out)
+{
+	ck_assert_msg(nr_left_out == 0,
+		      "%d files or manifest lines did not fit the suite's tables (MAX_ENTRIES %d, names < %d bytes)",
+		      nr_left_out, MAX_ENTRIES, NAME_LEN);
+}
+END_TEST
 
 Suite *perfdata_suite(void)
 {
@@ -591,9 +608,11 @@ Suite *perfdata_suite(void)
 	if (od) {
 		snprintf(path, sizeof(path), "%s/manifest", od);
 		f = fopen(path, "r");
-		while (f && nr_oracle < MAX_ENTRIES &&
-		       fscanf(f, "%63s %*s %*s", oracle[nr_oracle]) == 1)
-			nr_oracle++;
+		while (f && fscanf(f, "%63s %*s %*s", oracle[nr_oracle]) == 1)
+			if (++nr_oracle == MAX_ENTRIES)
+				break;
+		if (f && nr_oracle == MAX_ENTRIES && fscanf(f, "%*s") != EOF)
+			nr_left_out++;
 		if (f)
 			fclose(f);
 		snprintf(path, sizeof(path), "%s/skipped", od);
@@ -639,6 +658,7 @@ Suite *perfdata_suite(void)
 			add_replay(od, oracle[i], ".data");
 	if (nr_replay)
 		tcase_add_loop_test(r, replay_one, 0, nr_replay);
+	tcase_add_test(r, nothing_is_left_out);
 	tcase_set_timeout(r, 60);
 	suite_add_tcase(s, r);
 	return s;
