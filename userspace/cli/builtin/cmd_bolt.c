@@ -3,7 +3,6 @@
 #define _GNU_SOURCE
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,19 +46,6 @@ static const char help[] =
 	"Exit status: 0 success, 1 usage or I/O error, 2 malformed input or nothing to\n"
 	"export.\n";
 
-enum {
-	O_HELP = 'h',
-	O_OUTPUT = 'o',
-};
-
-static const struct option opts[] = {
-	CMD_LOOKUP_OPTIONS,
-	CMD_RUN_OPTIONS,
-	{ "output", required_argument, NULL, O_OUTPUT },
-	{ "help", no_argument, NULL, O_HELP },
-	{ NULL, 0, NULL, 0 },
-};
-
 static int export(const struct cmd_common *c, const char *output)
 {
 	struct resolver_opts so;
@@ -92,7 +78,7 @@ static int export(const struct cmd_common *c, const char *output)
 		r = CLI_EXIT_INPUT;
 		goto out;
 	}
-	if (n > 1 && !an.s.bin_dso && c->nr_dsos != 1) {
+	if (n > 1 && !an.s.bin_dso && c->dsos.nr != 1) {
 		fprintf(stderr, "blockrange: the profile has %zu DSOs (", n);
 		for (i = 0, n = 0; i < an.nr_per; i++)
 			if (an.per[i] && an.per[i]->has_bolt)
@@ -120,18 +106,19 @@ out:
 
 static int run(const struct cli_cmd *cmd, int argc, char **argv)
 {
-	struct cmd_common c;
-	const char *output = NULL;
+	struct cmd_args a;
+	struct cli_parsed p;
 	int r;
 
-	cmd_common_init(&c);
-	r = cmd_parse_output(cmd, &c, argc, argv, &output);
-	if (!r && c.binary && c.nr_dsos)
+	cmd_common_init(&a.c);
+	if (cli_parse_options(cmd, argc, argv, &a, &p) != CLI_PARSE_RUN)
+		r = p.status;
+	else if (a.c.binary && a.c.dsos.nr)
 		r = cli_usage(cmd, "bolt takes --dso NAME or --binary BIN, not both");
-	if (!r)
-		r = export(&c, output);
-	cmd_common_free(&c);
-	return r == CLI_HELP_SHOWN ? 0 : r;
+	else
+		r = export(&a.c, a.c.output);
+	cmd_common_free(&a.c);
+	return r;
 }
 
 const struct cli_cmd cli_cmd_bolt = {
@@ -139,6 +126,6 @@ const struct cli_cmd cli_cmd_bolt = {
 	.summary = "BOLT's pre-aggregated profile of a DSO (perf2bolt -pa input)",
 	.synopsis = synopsis,
 	.help = help,
-	.options = opts,
+	.options = cmd_common_options,
 	.run = run,
 };

@@ -2,7 +2,6 @@
 /* `blockrange profile`: a mergeable .brprof.  See output/brprof_write.h. */
 #define _GNU_SOURCE
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,19 +42,6 @@ static const char help[] =
 	"Exit status: 0 success, 1 usage or I/O error, 2 malformed input or nothing to\n"
 	"profile.\n";
 
-enum {
-	O_HELP = 'h',
-	O_OUTPUT = 'o',
-};
-
-static const struct option opts[] = {
-	CMD_LOOKUP_OPTIONS,
-	CMD_RUN_OPTIONS,
-	{ "output", required_argument, NULL, O_OUTPUT },
-	{ "help", no_argument, NULL, O_HELP },
-	{ NULL, 0, NULL, 0 },
-};
-
 static int profile(const struct cmd_common *c, const char *output)
 {
 	struct resolver_opts so;
@@ -87,18 +73,19 @@ out:
 
 static int run(const struct cli_cmd *cmd, int argc, char **argv)
 {
-	struct cmd_common c;
-	const char *output = NULL;
+	struct cmd_args a;
+	struct cli_parsed p;
 	int r;
 
-	cmd_common_init(&c);
-	r = cmd_parse_output(cmd, &c, argc, argv, &output);
-	if (!r && !output)
+	cmd_common_init(&a.c);
+	if (cli_parse_options(cmd, argc, argv, &a, &p) != CLI_PARSE_RUN)
+		r = p.status;
+	else if (!a.c.output)
 		r = cli_usage(cmd, "profile needs -o FILE.brprof");
-	if (!r)
-		r = profile(&c, output);
-	cmd_common_free(&c);
-	return r == CLI_HELP_SHOWN ? 0 : r;
+	else
+		r = profile(&a.c, a.c.output);
+	cmd_common_free(&a.c);
+	return r;
 }
 
 const struct cli_cmd cli_cmd_profile = {
@@ -106,6 +93,6 @@ const struct cli_cmd cli_cmd_profile = {
 	.summary = "a mergeable .brprof profile of an input (per-DSO counts)",
 	.synopsis = synopsis,
 	.help = help,
-	.options = opts,
+	.options = cmd_common_options,
 	.run = run,
 };
