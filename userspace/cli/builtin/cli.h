@@ -47,6 +47,8 @@ int cli_status(int br);
  *            cli_parse_options() reads; tests check that @help and the man
  *            page name every one
  * @operands: what it does with arguments that are not options
+ * @operands_needed: NULL, or the operands it cannot go without, for
+ *            "NAME needs @operands_needed"
  * @run:      runs it; argv[0] is @name, options follow.  Returns the exit
  *            status.
  */
@@ -57,6 +59,7 @@ struct cli_cmd {
 	const char *help;
 	const struct cli_opt *options;
 	enum cli_operands operands;
+	const char *operands_needed;
 	int (*run)(const struct cli_cmd *cmd, int argc, char **argv);
 };
 

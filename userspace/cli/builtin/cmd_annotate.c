@@ -51,10 +51,8 @@ static const char help[] =
 
 struct args {
 	struct cmd_common c;
-	struct cli_strings symbols;
 	int color;		/* CLI_COLOR_* */
 	int json;		/* --format=json 1, text 0 */
-	bool source;
 	bool no_pager;
 };
 
@@ -62,41 +60,37 @@ static const struct cli_opt opts[] = {
 	CMD_LOOKUP_OPTIONS(struct args),
 	CMD_RUN_OPTIONS(struct args),
 	CMD_ENGINE_OPTION(struct args),
-	CLI_CALL("symbol", 0, struct args, symbols, cli_strings_add, NULL),
+	CLI_CALL("symbol", 0, struct args, c.symbols, cli_strings_add, NULL),
 	CLI_WORD("color", struct args, color, "--color=auto|always|never",
 		 CLI_COLOR_WORDS),
 	CLI_WORD("format", struct args, json, "--format=text|json", "text",
 		 "json"),
-	CLI_FLAG("source", 0, struct args, source),
+	CLI_FLAG("source", 0, struct args, c.source),
 	CLI_FLAG("no-pager", 0, struct args, no_pager),
 	CLI_OPT_HELP_ENTRY,
 	CLI_OPT_END,
 };
 
-static int annotate(const struct args *a)
+static int annotate(const struct cli_cmd *cmd, void *arg)
 {
-	struct resolver_opts so;
-	struct annot_cfg cfg;
+	const struct args *a = arg;
 	struct annot an;
 	struct annot_opts o;
 	struct cli_pager pager;
 	char err[BR_ERR_MAX];
-	int r;
+	int r = cmd_annot_open(&a->c, ANNOT_BLOCKS, &an);
 
-	cmd_resolver_opts(&a->c, &so);
-	so.dso.source = a->source;
-	cmd_annot_cfg(&a->c, ANNOT_BLOCKS, &cfg);
-	r = cmd_annot_init(&a->c, &an, &so, &cfg);
+	(void)cmd;
 	if (r)
 		return r;
-	r = cmd_load(&a->c, &an, a->symbols.v, a->symbols.nr, "annotated",
+	r = cmd_load(&a->c, &an, a->c.symbols.v, a->c.symbols.nr, "annotated",
 		     "annotate");
 	if (r)
 		goto out;
-	o.symbols = a->symbols.v;
-	o.nr_symbols = a->symbols.nr;
+	o.symbols = a->c.symbols.v;
+	o.nr_symbols = a->c.symbols.nr;
 	o.json = a->json;
-	o.source = a->source;
+	o.source = a->c.source;
 	o.color = cli_color_on(a->color);
 	cli_pager_start(&pager, a->no_pager);
 	r = annot_print(&an, &o, stdout, err, sizeof(err));
@@ -113,17 +107,9 @@ out:
 static int run(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct args a = { .color = CLI_COLOR_AUTO };
-	struct cli_parsed p;
-	int r;
 
 	cmd_common_init(&a.c);
-	if (cli_parse_options(cmd, argc, argv, &a, &p) == CLI_PARSE_RUN)
-		r = annotate(&a);
-	else
-		r = p.status;
-	cli_strings_free(&a.symbols);
-	cmd_common_free(&a.c);
-	return r;
+	return cmd_run(cmd, argc, argv, &a, &a.c, annotate);
 }
 
 const struct cli_cmd cli_cmd_annotate = {

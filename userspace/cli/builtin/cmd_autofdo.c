@@ -223,19 +223,32 @@ static void summary(const struct dso *d, const struct sp_profile *sp)
 	fputc('\n', stderr);
 }
 
-static int autofdo(struct args *a)
+/* What the options say together: 0, or an exit status after a message. */
+static int check(const struct cli_cmd *cmd, const struct args *a)
 {
-	struct resolver_opts so;
-	struct annot_cfg po = { .parts = ANNOT_PROFGEN };
+	int r = cmd_dso_or_binary(cmd, &a->c);
+
+	if (r)
+		return r;
+	if (a->c.dsos.nr > 1)
+		return cli_usage(cmd, "autofdo writes the profile of one DSO: give one --dso");
+	if (!a->text && !a->c.output && isatty(STDOUT_FILENO))
+		return cli_usage(cmd, "the extbinary profile is binary: write it with -o FILE (or --format=text)");
+	return 0;
+}
+
+static int autofdo(const struct cli_cmd *cmd, void *arg)
+{
+	const struct args *a = arg;
 	struct annot p;
 	const struct profile *prof;
 	struct sp_profile sp;
 	char err[BR_ERR_MAX];
 	const char *dwarf;
-	int r, status;
+	int r = check(cmd, a), status;
 
-	cmd_resolver_opts(&a->c, &so);
-	r = cmd_annot_init(&a->c, &p, &so, &po);
+	if (!r)
+		r = cmd_annot_open(&a->c, ANNOT_PROFGEN, &p);
 	if (r)
 		return r;
 	r = cmd_collect(&a->c, &p);
@@ -287,22 +300,9 @@ out:
 static int run(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct args a = { .text = 0 };
-	struct cli_parsed p;
-	int r;
 
 	cmd_common_init(&a.c);
-	if (cli_parse_options(cmd, argc, argv, &a, &p) != CLI_PARSE_RUN)
-		r = p.status;
-	else if (a.c.binary && a.c.dsos.nr)
-		r = cli_usage(cmd, "autofdo takes --dso NAME or --binary BIN, not both");
-	else if (a.c.dsos.nr > 1)
-		r = cli_usage(cmd, "autofdo writes the profile of one DSO: give one --dso");
-	else if (!a.text && !a.c.output && isatty(STDOUT_FILENO))
-		r = cli_usage(cmd, "the extbinary profile is binary: write it with -o FILE (or --format=text)");
-	else
-		r = autofdo(&a);
-	cmd_common_free(&a.c);
-	return r;
+	return cmd_run(cmd, argc, argv, &a, &a.c, autofdo);
 }
 
 const struct cli_cmd cli_cmd_autofdo = {

@@ -46,20 +46,28 @@ static const char help[] =
 	"Exit status: 0 success, 1 usage or I/O error, 2 malformed input or nothing to\n"
 	"export.\n";
 
-static int export(const struct cmd_common *c, const char *output)
+static const struct cli_opt opts[] = {
+	CMD_LOOKUP_OPTIONS(struct cmd_args),
+	CMD_RUN_OPTIONS(struct cmd_args),
+	CMD_OUTPUT_OPTION(struct cmd_args),
+	CLI_OPT_HELP_ENTRY,
+	CLI_OPT_END,
+};
+
+static int export(const struct cli_cmd *cmd, void *arg)
 {
-	struct resolver_opts so;
-	struct annot_cfg cfg;
-	struct annot an;
+	const struct cmd_common *c = &((struct cmd_args *)arg)->c;
+	const char *output = c->output;
 	const struct annot_dso *pick = NULL;
 	char err[BR_ERR_MAX];
+	struct annot an;
 	size_t i, n = 0;
 	FILE *out;
 	int r;
 
-	cmd_resolver_opts(c, &so);
-	cmd_annot_cfg(c, ANNOT_BOLT, &cfg);
-	r = cmd_annot_init(c, &an, &so, &cfg);
+	r = cmd_dso_or_binary(cmd, c);
+	if (!r)
+		r = cmd_annot_open(c, ANNOT_BOLT, &an);
 	if (r)
 		return r;
 	r = cmd_collect(c, &an);
@@ -107,18 +115,9 @@ out:
 static int run(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct cmd_args a;
-	struct cli_parsed p;
-	int r;
 
 	cmd_common_init(&a.c);
-	if (cli_parse_options(cmd, argc, argv, &a, &p) != CLI_PARSE_RUN)
-		r = p.status;
-	else if (a.c.binary && a.c.dsos.nr)
-		r = cli_usage(cmd, "bolt takes --dso NAME or --binary BIN, not both");
-	else
-		r = export(&a.c, a.c.output);
-	cmd_common_free(&a.c);
-	return r;
+	return cmd_run(cmd, argc, argv, &a, &a.c, export);
 }
 
 const struct cli_cmd cli_cmd_bolt = {
@@ -126,6 +125,6 @@ const struct cli_cmd cli_cmd_bolt = {
 	.summary = "BOLT's pre-aggregated profile of a DSO (perf2bolt -pa input)",
 	.synopsis = synopsis,
 	.help = help,
-	.options = cmd_common_options,
+	.options = opts,
 	.run = run,
 };

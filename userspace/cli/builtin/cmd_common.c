@@ -16,14 +16,6 @@
 #include "output/progress.h"
 #include "output/summary.h"
 
-const struct cli_opt cmd_common_options[] = {
-	CMD_LOOKUP_OPTIONS(struct cmd_args),
-	CMD_RUN_OPTIONS(struct cmd_args),
-	CMD_OUTPUT_OPTION(struct cmd_args),
-	CLI_OPT_HELP_ENTRY,
-	CLI_OPT_END,
-};
-
 void cmd_common_init(struct cmd_common *c)
 {
 	memset(c, 0, sizeof(*c));
@@ -34,6 +26,30 @@ void cmd_common_init(struct cmd_common *c)
 void cmd_common_free(struct cmd_common *c)
 {
 	cli_strings_free(&c->dsos);
+	cli_strings_free(&c->symbols);
+}
+
+int cmd_run(const struct cli_cmd *cmd, int argc, char **argv, void *args,
+	    struct cmd_common *c,
+	    int (*work)(const struct cli_cmd *cmd, void *args))
+{
+	struct cli_parsed p;
+	int r;
+
+	if (cli_parse_options(cmd, argc, argv, args, &p) == CLI_PARSE_RUN)
+		r = work(cmd, args);
+	else
+		r = p.status;
+	cmd_common_free(c);
+	return r;
+}
+
+int cmd_dso_or_binary(const struct cli_cmd *cmd, const struct cmd_common *c)
+{
+	if (c->binary && c->dsos.nr)
+		return cli_usage(cmd, "%s takes --dso NAME or --binary BIN, not both",
+				 cmd->name);
+	return 0;
 }
 
 void cmd_resolver_opts(const struct cmd_common *c, struct resolver_opts *o)
@@ -45,6 +61,7 @@ void cmd_resolver_opts(const struct cmd_common *c, struct resolver_opts *o)
 	o->dso.vmlinux = c->vmlinux;
 	o->dso.kallsyms = c->kallsyms;
 	o->dso.debuginfod = !c->no_debuginfod;
+	o->dso.source = c->source;
 	o->dso.threads = c->tree ? 1 : cmd_jobs(c);
 	o->binary = c->binary;
 	o->dsos = c->dsos.v;
@@ -59,6 +76,17 @@ int cmd_annot_init(const struct cmd_common *c, struct annot *a,
 			   sizeof(err));
 
 	return r ? cli_fail(cli_status(r), "%s", err) : 0;
+}
+
+int cmd_annot_open(const struct cmd_common *c, unsigned parts,
+		   struct annot *a)
+{
+	struct resolver_opts so;
+	struct annot_cfg cfg;
+
+	cmd_resolver_opts(c, &so);
+	cmd_annot_cfg(c, parts, &cfg);
+	return cmd_annot_init(c, a, &so, &cfg);
 }
 
 int cmd_load(const struct cmd_common *c, struct annot *a,

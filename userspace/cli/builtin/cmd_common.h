@@ -82,6 +82,8 @@ struct cmd_common {
 	const char *output;	/* -o, when the subcommand takes it */
 	const char *binary;
 	struct cli_strings dsos;
+	struct cli_strings symbols;	/* --symbol, where a subcommand takes it */
+	bool source;			/* --source, likewise */
 	const char *symfs;
 	const char *vmlinux;
 	const char *kallsyms;
@@ -94,24 +96,43 @@ struct cmd_common {
 	int progress;		/* --progress 1, --no-progress 0, auto -1 */
 };
 
-/*
- * The options of a subcommand that takes the common ones, -o FILE and -h
- * only (bolt, profile), whose arguments are a struct cmd_args.
- */
+/* The arguments of a subcommand whose options are the common ones only. */
 struct cmd_args {
 	struct cmd_common c;
 };
 
-extern const struct cli_opt cmd_common_options[];
-
 void cmd_common_init(struct cmd_common *c);
 void cmd_common_free(struct cmd_common *c);
+
+/*
+ * A subcommand's run: the options of @argv into @args, whose struct
+ * cmd_common is @c (cmd_common_init()ed, with the subcommand's defaults),
+ * then @work(@cmd, @args) unless the parser says to stop; @c is freed.
+ * The exit status.
+ */
+int cmd_run(const struct cli_cmd *cmd, int argc, char **argv, void *args,
+	    struct cmd_common *c,
+	    int (*work)(const struct cli_cmd *cmd, void *args));
+
+/*
+ * For the subcommands that write the profile of one DSO: --dso and
+ * --binary together are a usage error.  0, or the exit status after it.
+ */
+int cmd_dso_or_binary(const struct cli_cmd *cmd, const struct cmd_common *c);
 
 /* The resolver options the common options give. */
 void cmd_resolver_opts(const struct cmd_common *c, struct resolver_opts *o);
 
 struct annot;
 struct annot_cfg;
+
+/*
+ * annot_init() of @a for the input the common options name, with their
+ * resolver and engine options and the collector's @parts (ANNOT_*): 0, or
+ * an exit status after its one-line message.
+ */
+int cmd_annot_open(const struct cmd_common *c, unsigned parts,
+		   struct annot *a);
 
 /*
  * annot_init() of @a for the input the common options name: 0, or an exit

@@ -2,6 +2,7 @@
 /* `blockrange merge`: profiles added up.  See output/brprof_write.h. */
 #define _GNU_SOURCE
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,7 +38,8 @@ struct args {
 };
 
 static const struct cli_opt opts[] = {
-	CLI_STRING("output", 'o', struct args, output),
+	{ .name = "output", .letter = 'o', .kind = CLI_OPT_STRING,
+	  .off = offsetof(struct args, output), .needed = "-o FILE.brprof" },
 	CLI_OPT_HELP_ENTRY,
 	CLI_OPT_END,
 };
@@ -52,10 +54,6 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 
 	if (cli_parse_options(cmd, argc, argv, &a, &p) != CLI_PARSE_RUN)
 		return p.status;
-	if (!a.output)
-		return cli_usage(cmd, "merge needs -o FILE.brprof");
-	if (p.first >= p.end)
-		return cli_usage(cmd, "merge needs at least one FILE.brprof");
 	r = brprof_merge((const char *const *)argv + p.first,
 			 (size_t)(p.end - p.first), a.output, &bytes, err,
 			 sizeof(err));
@@ -74,5 +72,6 @@ const struct cli_cmd cli_cmd_merge = {
 	.help = help,
 	.options = opts,
 	.operands = CLI_OPERANDS_ANY,
+	.operands_needed = "at least one FILE.brprof",
 	.run = run,
 };

@@ -2,6 +2,7 @@
 /* `blockrange profile`: a mergeable .brprof.  See output/brprof_write.h. */
 #define _GNU_SOURCE
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,19 +43,28 @@ static const char help[] =
 	"Exit status: 0 success, 1 usage or I/O error, 2 malformed input or nothing to\n"
 	"profile.\n";
 
-static int profile(const struct cmd_common *c, const char *output)
-{
-	struct resolver_opts so;
-	struct annot_cfg cfg;
-	struct annot an;
-	char err[BR_ERR_MAX];
-	size_t bytes = 0;
-	int r;
+static const struct cli_opt opts[] = {
+	CMD_LOOKUP_OPTIONS(struct cmd_args),
+	CMD_RUN_OPTIONS(struct cmd_args),
+	{ .name = "output", .letter = 'o', .kind = CLI_OPT_STRING,
+	  .off = offsetof(struct cmd_args, c.output),
+	  .needed = "-o FILE.brprof" },
+	CLI_OPT_HELP_ENTRY,
+	CLI_OPT_END,
+};
 
-	cmd_resolver_opts(c, &so);
-	cmd_annot_cfg(c, ANNOT_BLOCKS | ANNOT_PROFGEN | ANNOT_BOLT, &cfg);
-	cfg.engine = ANNOT_ENGINE_BATCH;
-	r = cmd_annot_init(c, &an, &so, &cfg);
+/* The batch engine always: profile takes no --engine. */
+static int profile(const struct cli_cmd *cmd, void *arg)
+{
+	const struct cmd_common *c = &((struct cmd_args *)arg)->c;
+	const char *output = c->output;
+	char err[BR_ERR_MAX];
+	struct annot an;
+	size_t bytes = 0;
+	int r = cmd_annot_open(c, ANNOT_BLOCKS | ANNOT_PROFGEN | ANNOT_BOLT,
+			       &an);
+
+	(void)cmd;
 	if (r)
 		return r;
 	r = cmd_load(c, &an, NULL, 0, "profiled", "profile");
@@ -74,18 +84,9 @@ out:
 static int run(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct cmd_args a;
-	struct cli_parsed p;
-	int r;
 
 	cmd_common_init(&a.c);
-	if (cli_parse_options(cmd, argc, argv, &a, &p) != CLI_PARSE_RUN)
-		r = p.status;
-	else if (!a.c.output)
-		r = cli_usage(cmd, "profile needs -o FILE.brprof");
-	else
-		r = profile(&a.c, a.c.output);
-	cmd_common_free(&a.c);
-	return r;
+	return cmd_run(cmd, argc, argv, &a, &a.c, profile);
 }
 
 const struct cli_cmd cli_cmd_profile = {
@@ -93,6 +94,6 @@ const struct cli_cmd cli_cmd_profile = {
 	.summary = "a mergeable .brprof profile of an input (per-DSO counts)",
 	.synopsis = synopsis,
 	.help = help,
-	.options = cmd_common_options,
+	.options = opts,
 	.run = run,
 };

@@ -52,26 +52,37 @@ static const char help[] =
 	"Exit status: 0 success, 1 usage or I/O error, 2 malformed input or nothing to\n"
 	"profile.\n";
 
-/* cli_parsed.marks */
-#define GIVEN_BASE 1u
+/* --base ADDR */
+struct base {
+	bool given;
+	uint64_t addr;
+};
 
 struct args {
 	struct cmd_common c;	/* c.output: -o DIR */
-	bool have_base;
-	uint64_t base;
+	struct base base;
 	int offset;		/* --use-offset=0 0, =1 1 */
 	const char *event;
 	bool leading_ip;
 	bool no_pager;
 };
 
+static int parse_base(void *field, const char *value)
+{
+	struct base *b = field;
+
+	if (!cli_parse_u64(value, &b->addr))
+		return BR_EUSAGE;
+	b->given = true;
+	return 0;
+}
+
 static const struct cli_opt opts[] = {
 	CMD_LOOKUP_OPTIONS(struct args),
 	CMD_RUN_OPTIONS(struct args),
 	CMD_OUTPUT_OPTION(struct args),
-	{ .name = "base", .kind = CLI_OPT_U64, .off = offsetof(struct args, base),
-	  .mark = GIVEN_BASE, .max = UINT64_MAX,
-	  .expect = "--base ADDR (hex 0x... or decimal)" },
+	CLI_CALL("base", 0, struct args, base, parse_base,
+		 "--base ADDR (hex 0x... or decimal)"),
 	CLI_WORD("use-offset", struct args, offset, "--use-offset=0|1", "0",
 		 "1"),
 	CLI_STRING("perf-event", 0, struct args, event),
@@ -85,8 +96,8 @@ static uint64_t base_of(const struct args *a, const struct profile *prof)
 {
 	if (!a->offset)
 		return 0;
-	if (a->have_base)
-		return a->base;
+	if (a->base.given)
+		return a->base.addr;
 	if (prof->has_base)
 		return prof->base;
 	return prof->dso ? prof->dso->bin.text_base : 0;
@@ -183,22 +194,24 @@ static int pick_output(const struct args *a, struct annot *p)
 	return CLI_EXIT_USAGE;
 }
 
-static int ranges(struct args *a)
+static int ranges(const struct cli_cmd *cmd, void *arg)
 {
+	const struct args *a = arg;
 	struct resolver_opts so;
 	struct annot_cfg po = {
 		.parts = ANNOT_PROFGEN,
 		.event = a->event,
 		.leading_ip_only = a->leading_ip,
 		.raw = !a->c.binary && !a->c.dsos.nr &&
-		       (a->have_base || !a->offset),
+		       (a->base.given || !a->offset),
 	};
 	struct annot p;
 	struct cli_pager pager = { 0 };
-	int r;
+	int r = cmd_dso_or_binary(cmd, &a->c);
 
 	cmd_resolver_opts(&a->c, &so);
-	r = cmd_annot_init(&a->c, &p, &so, &po);
+	if (!r)
+		r = cmd_annot_init(&a->c, &p, &so, &po);
 	if (r)
 		return r;
 	r = cmd_collect(&a->c, &p);
@@ -223,20 +236,9 @@ static int ranges(struct args *a)
 static int run(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct args a = { .offset = 1 };
-	struct cli_parsed p;
-	int r;
 
 	cmd_common_init(&a.c);
-	if (cli_parse_options(cmd, argc, argv, &a, &p) != CLI_PARSE_RUN) {
-		r = p.status;
-	} else if (a.c.binary && a.c.dsos.nr) {
-		r = cli_usage(cmd, "ranges takes --dso NAME or --binary BIN, not both");
-	} else {
-		a.have_base = p.marks & GIVEN_BASE;
-		r = ranges(&a);
-	}
-	cmd_common_free(&a.c);
-	return r;
+	return cmd_run(cmd, argc, argv, &a, &a.c, ranges);
 }
 
 const struct cli_cmd cli_cmd_ranges = {

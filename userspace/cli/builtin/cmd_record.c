@@ -267,8 +267,6 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 	if (cli_parse_options(cmd, argc, argv, &a, &p) != CLI_PARSE_RUN)
 		return p.status;
 	a.seen = p.marks;
-	if (p.first >= p.end)
-		return cli_usage(cmd, "record needs -- PROGRAM [ARGS...]");
 	r = check(cmd, &a);
 	if (r)
 		return r;
@@ -286,5 +284,6 @@ const struct cli_cmd cli_cmd_record = {
 	.help = help,
 	.options = opts,
 	.operands = CLI_OPERANDS_REST,
+	.operands_needed = "-- PROGRAM [ARGS...]",
 	.run = run,
 };

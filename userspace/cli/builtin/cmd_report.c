@@ -60,7 +60,6 @@ static const char help[] =
 
 struct args {
 	struct cmd_common c;
-	struct cli_strings symbols;
 	uint64_t max_symbols;
 	uint64_t max_blocks;
 };
@@ -70,7 +69,7 @@ static const struct cli_opt opts[] = {
 	CMD_RUN_OPTIONS(struct args),
 	CMD_ENGINE_OPTION(struct args),
 	CMD_OUTPUT_OPTION(struct args),
-	CLI_CALL("symbol", 0, struct args, symbols, cli_strings_add, NULL),
+	CLI_CALL("symbol", 0, struct args, c.symbols, cli_strings_add, NULL),
 	CLI_U64("max-symbols", 0, struct args, max_symbols, 1, 1000000,
 		"--max-symbols N (1 to 1000000)"),
 	CLI_U64("max-blocks", 0, struct args, max_blocks, 1, 1000000,
@@ -79,10 +78,9 @@ static const struct cli_opt opts[] = {
 	CLI_OPT_END,
 };
 
-static int report(const struct args *a)
+static int report(const struct cli_cmd *cmd, void *arg)
 {
-	struct resolver_opts so;
-	struct annot_cfg cfg;
+	const struct args *a = arg;
 	struct report_opts ro;
 	struct annot an;
 	char err[BR_ERR_MAX];
@@ -91,14 +89,12 @@ static int report(const struct args *a)
 	struct stat st;
 	bool regular;
 	long size;
-	int r;
+	int r = cmd_annot_open(&a->c, ANNOT_BLOCKS, &an);
 
-	cmd_resolver_opts(&a->c, &so);
-	cmd_annot_cfg(&a->c, ANNOT_BLOCKS, &cfg);
-	r = cmd_annot_init(&a->c, &an, &so, &cfg);
+	(void)cmd;
 	if (r)
 		return r;
-	r = cmd_load(&a->c, &an, a->symbols.v, a->symbols.nr, "reported",
+	r = cmd_load(&a->c, &an, a->c.symbols.v, a->c.symbols.nr, "reported",
 		     "report");
 	if (r)
 		goto out;
@@ -112,8 +108,8 @@ static int report(const struct args *a)
 	regular = !to_stdout && !fstat(fileno(out), &st) && S_ISREG(st.st_mode);
 	memset(&ro, 0, sizeof(ro));
 	ro.input = cli_input_name(a->c.input);
-	ro.symbols = a->symbols.v;
-	ro.nr_symbols = a->symbols.nr;
+	ro.symbols = a->c.symbols.v;
+	ro.nr_symbols = a->c.symbols.nr;
 	ro.max_symbols = (size_t)a->max_symbols;
 	ro.max_blocks = (size_t)a->max_blocks;
 	r = report_write(&an, &ro, out, err, sizeof(err));
@@ -143,18 +139,10 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 		.max_symbols = REPORT_MAX_SYMBOLS,
 		.max_blocks = REPORT_MAX_BLOCKS,
 	};
-	struct cli_parsed p;
-	int r;
 
 	cmd_common_init(&a.c);
 	a.c.output = "report.html";
-	if (cli_parse_options(cmd, argc, argv, &a, &p) == CLI_PARSE_RUN)
-		r = report(&a);
-	else
-		r = p.status;
-	cli_strings_free(&a.symbols);
-	cmd_common_free(&a.c);
-	return r;
+	return cmd_run(cmd, argc, argv, &a, &a.c, report);
 }
 
 const struct cli_cmd cli_cmd_report = {

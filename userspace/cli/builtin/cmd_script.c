@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -59,7 +60,8 @@ struct args {
 };
 
 static const struct cli_opt opts[] = {
-	CLI_STRING("input", 'i', struct args, c.input),
+	{ .name = "input", .letter = 'i', .kind = CLI_OPT_STRING,
+	  .off = offsetof(struct args, c.input), .needed = "-i FILE|-" },
 	CMD_RUN_OPTIONS(struct args),
 	CLI_FLAG("skip-bad", 0, struct args, c.skip_bad),
 	CLI_FLAG("stats", 0, struct args, stats),
@@ -371,11 +373,8 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 	int r;
 
 	cmd_common_init(&a.c);
-	a.c.input = NULL;
 	if (cli_parse_options(cmd, argc, argv, &a, &p) != CLI_PARSE_RUN)
 		return p.status;
-	if (!a.c.input)
-		return cli_usage(cmd, "script needs -i FILE|-");
 	name = cli_input_name(a.c.input);
 	/* whole lines go out in large writes */
 	setvbuf(stdout, NULL, _IOFBF, 1 << 20);

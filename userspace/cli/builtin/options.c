@@ -16,6 +16,7 @@ struct parse {
 	void *args;
 	struct cli_parsed *p;
 	bool help;		/* the help was printed */
+	uint64_t given;		/* bit i: option i of the table was given */
 };
 
 /* The length of @arg up to its '=' (an option as typed, for messages). */
@@ -54,6 +55,8 @@ static int apply(struct parse *ps, const struct cli_opt *o,
 	int r;
 
 	ps->p->marks |= o->mark;
+	if (o - ps->opts < 64)
+		ps->given |= 1ull << (o - ps->opts);
 	switch (o->kind) {
 	case CLI_OPT_HELP:
 		cli_help(ps->cmd);
@@ -173,24 +176,34 @@ static int short_options(struct parse *ps, int argc, char **argv,
 	return 0;
 }
 
-/* The end of the options at argv[@i]: where the operands are, or why not. */
+/*
+ * The end of the options at argv[@i]: where the operands are, or what is
+ * missing.
+ */
 static int operands(const struct parse *ps, int argc, char **argv, int i,
 		    int nr_before)
 {
+	const struct cli_cmd *cmd = ps->cmd;
 	struct cli_parsed *p = ps->p;
+	const struct cli_opt *o;
 
-	if (ps->cmd->operands == CLI_OPERANDS_NONE && i < argc)
-		return cli_usage(ps->cmd, "unexpected argument '%s'", argv[i]);
-	if (ps->cmd->operands != CLI_OPERANDS_ANY) {
-		p->first = i;
-		p->end = argc;
-		return 0;
+	if (cmd->operands == CLI_OPERANDS_NONE && i < argc)
+		return cli_usage(cmd, "unexpected argument '%s'", argv[i]);
+	for (o = ps->opts; o->name; o++)
+		if (o->needed && !(ps->given & (1ull << (o - ps->opts))))
+			return cli_usage(cmd, "%s needs %s", cmd->name, o->needed);
+	p->first = i;
+	p->end = argc;
+	if (cmd->operands == CLI_OPERANDS_ANY) {
+		/* those met between the options are argv[1] on; these follow */
+		p->first = 1;
+		p->end = 1 + nr_before;
+		while (i < argc)
+			argv[p->end++] = argv[i++];
 	}
-	/* the operands met between the options are argv[1] on; these follow */
-	p->first = 1;
-	p->end = 1 + nr_before;
-	while (i < argc)
-		argv[p->end++] = argv[i++];
+	if (cmd->operands_needed && p->first >= p->end)
+		return cli_usage(cmd, "%s needs %s", cmd->name,
+				 cmd->operands_needed);
 	return 0;
 }
 
@@ -198,7 +211,7 @@ enum cli_parse_result cli_parse_options(const struct cli_cmd *cmd, int argc,
 					char **argv, void *args,
 					struct cli_parsed *p)
 {
-	struct parse ps = { cmd, cmd->options, args, p, false };
+	struct parse ps = { cmd, cmd->options, args, p, false, 0 };
 	int i, r = 0, nr = 0;
 
 	memset(p, 0, sizeof(*p));

@@ -65,6 +65,10 @@ enum cli_opt_kind {
  * @val:    CLI_OPT_SET: the value stored
  * @call:   CLI_OPT_CALL: takes the value; returns 0, BR_EUSAGE (the value
  *          is refused: the parser says what it expected) or BR_ENOMEM
+ * @needed: NULL, or the subcommand cannot go without the option: "NAME
+ *          needs @needed" when it is not given
+ *
+ * A table has at most 64 options.
  */
 struct cli_opt {
 	const char *name;
@@ -77,6 +81,7 @@ struct cli_opt {
 	const char *const *words;
 	int val;
 	int (*call)(void *field, const char *value);
+	const char *needed;
 };
 
 /* Does option @o take a value? */
@@ -143,7 +148,9 @@ struct cli_parsed {
  * Parse argv[1] to argv[@argc - 1] of subcommand @cmd against its table
  * @cmd->options into @args (the structure the table's offsets are of), in
  * the order given (a later option overrides an earlier one); the first
- * error stops it, after its message.
+ * error stops it, after its message.  Then, in this order: an argument
+ * where @cmd takes none, an option of @needed not given, no operand where
+ * @cmd->operands_needed says what they are.
  */
 enum cli_parse_result cli_parse_options(const struct cli_cmd *cmd, int argc,
 					char **argv, void *args,
