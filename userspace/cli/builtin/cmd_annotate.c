@@ -67,8 +67,7 @@ static const struct cli_opt opts[] = {
 		 "json"),
 	CLI_FLAG("source", 0, struct args, c.source),
 	CLI_FLAG("no-pager", 0, struct args, no_pager),
-	CLI_OPT_HELP_ENTRY,
-	CLI_OPT_END,
+	CLI_OPT_HELP_END,
 };
 
 static int annotate(const struct cli_cmd *cmd, void *arg)

@@ -68,8 +68,7 @@ static const struct cli_opt opts[] = {
 	CLI_WORD("format", struct args, text, "--format=text|extbinary",
 		 "extbinary", "text"),
 	CLI_STRING("debug-file", 0, struct args, debug_file),
-	CLI_OPT_HELP_ENTRY,
-	CLI_OPT_END,
+	CLI_OPT_HELP_END,
 };
 
 /* "a, b, c": the DSOs the input mapped, for messages. */

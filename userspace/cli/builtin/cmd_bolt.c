@@ -50,8 +50,7 @@ static const struct cli_opt opts[] = {
 	CMD_LOOKUP_OPTIONS(struct cmd_args),
 	CMD_RUN_OPTIONS(struct cmd_args),
 	CMD_OUTPUT_OPTION(struct cmd_args),
-	CLI_OPT_HELP_ENTRY,
-	CLI_OPT_END,
+	CLI_OPT_HELP_END,
 };
 
 static int export(const struct cli_cmd *cmd, void *arg)

@@ -40,8 +40,7 @@ struct args {
 static const struct cli_opt opts[] = {
 	{ .name = "output", .letter = 'o', .kind = CLI_OPT_STRING,
 	  .off = offsetof(struct args, output), .needed = "-o FILE.brprof" },
-	CLI_OPT_HELP_ENTRY,
-	CLI_OPT_END,
+	CLI_OPT_HELP_END,
 };
 
 static int run(const struct cli_cmd *cmd, int argc, char **argv)

@@ -49,8 +49,7 @@ static const struct cli_opt opts[] = {
 	{ .name = "output", .letter = 'o', .kind = CLI_OPT_STRING,
 	  .off = offsetof(struct cmd_args, c.output),
 	  .needed = "-o FILE.brprof" },
-	CLI_OPT_HELP_ENTRY,
-	CLI_OPT_END,
+	CLI_OPT_HELP_END,
 };
 
 /* The batch engine always: profile takes no --engine. */

@@ -88,8 +88,7 @@ static const struct cli_opt opts[] = {
 	CLI_STRING("perf-event", 0, struct args, event),
 	CLI_FLAG("leading-ip-only", 0, struct args, leading_ip),
 	CLI_FLAG("no-pager", 0, struct args, no_pager),
-	CLI_OPT_HELP_ENTRY,
-	CLI_OPT_END,
+	CLI_OPT_HELP_END,
 };
 
 static uint64_t base_of(const struct args *a, const struct profile *prof)

@@ -154,8 +154,7 @@ static const struct cli_opt opts[] = {
 	  .call = parse_fields,
 	  .expect = "-F with some of comm,pid,tid,time,ip,brstack" },
 	{ OPT("show-task-events", 0, CLI_OPT_FLAG, o.task_events, SEEN_TEXT) },
-	CLI_OPT_HELP_ENTRY,
-	CLI_OPT_END,
+	CLI_OPT_HELP_END,
 };
 
 /* What the options say together; 0 or an exit status after a message. */
@@ -195,7 +194,16 @@ static int run_qemu(const struct cli_cmd *cmd, const struct args *x)
 {
 	const struct record_opts *ro = &x->o;
 	uint64_t depth = x->depth;
-	struct qrec_opts o;
+	struct qrec_opts o = {
+		.output = ro->output, .format = ro->format,
+		.script_copy = ro->script_copy, .fields = ro->fields,
+		.task_events = ro->task_events, .exact = x->exact,
+		.depth = (unsigned)depth,
+		.period = x->seen & SEEN_PERIOD ? ro->period :
+			  QREC_DEFAULT_PERIOD,
+		.jitter = x->jitter, .cpu = x->cpu, .argv = ro->argv,
+		.cmd_argc = ro->cmd_argc, .cmd_argv = ro->cmd_argv,
+	};
 	char err[BR_ERR_MAX];
 	int r, status = 0;
 
@@ -205,20 +213,6 @@ static int run_qemu(const struct cli_cmd *cmd, const struct args *x)
 	if (x->exact && (x->seen & (SEEN_DEPTH | SEEN_PERIOD | SEEN_JITTER |
 				    SEEN_FORMAT | SEEN_TEXT)))
 		return cli_usage(cmd, "--exact counts every branch into a .brprof: it takes no --depth, --period, --jitter, --format, --script-copy, -F or --show-task-events");
-	memset(&o, 0, sizeof(o));
-	o.output = ro->output;
-	o.format = ro->format;
-	o.script_copy = ro->script_copy;
-	o.fields = ro->fields;
-	o.task_events = ro->task_events;
-	o.exact = x->exact;
-	o.depth = (unsigned)depth;
-	o.period = x->seen & SEEN_PERIOD ? ro->period : QREC_DEFAULT_PERIOD;
-	o.jitter = x->jitter;
-	o.cpu = x->cpu;
-	o.argv = ro->argv;
-	o.cmd_argc = ro->cmd_argc;
-	o.cmd_argv = ro->cmd_argv;
 	if (!depth)
 		return cli_usage(cmd, "expected --depth of at least 1 with --engine=qemu (ptrace's --depth 0 is a full trace: use --exact)");
 	if (x->jitter >= o.period)

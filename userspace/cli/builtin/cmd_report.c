@@ -74,8 +74,7 @@ static const struct cli_opt opts[] = {
 		"--max-symbols N (1 to 1000000)"),
 	CLI_U64("max-blocks", 0, struct args, max_blocks, 1, 1000000,
 		"--max-blocks N (1 to 1000000)"),
-	CLI_OPT_HELP_ENTRY,
-	CLI_OPT_END,
+	CLI_OPT_HELP_END,
 };
 
 static int report(const struct cli_cmd *cmd, void *arg)

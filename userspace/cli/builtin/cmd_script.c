@@ -67,8 +67,7 @@ static const struct cli_opt opts[] = {
 	CLI_FLAG("stats", 0, struct args, stats),
 	/* test only: every event in a normalised text (check-tests/cli) */
 	CLI_FLAG("dump-events", 0, struct args, dump),
-	CLI_OPT_HELP_ENTRY,
-	CLI_OPT_END,
+	CLI_OPT_HELP_END,
 };
 
 struct out {

@@ -121,7 +121,8 @@ enum cli_operands {
 #define CLI_CALL(N, L, T, F, FN, EXPECT) \
 	{ .name = (N), .letter = (L), .kind = CLI_OPT_CALL, \
 	  .off = offsetof(T, F), .call = (FN), .expect = (EXPECT) }
-#define CLI_OPT_END { .name = NULL }
+/* The end of every table: -h and --help, then the terminator. */
+#define CLI_OPT_HELP_END CLI_OPT_HELP_ENTRY, { .name = NULL }
 
 /* What cli_parse_options() says to do next. */
 enum cli_parse_result {
