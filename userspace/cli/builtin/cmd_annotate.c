@@ -77,15 +77,11 @@ static int annotate(const struct cli_cmd *cmd, void *arg)
 	struct annot_opts o;
 	struct cli_pager pager;
 	char err[BR_ERR_MAX];
-	int r = cmd_annot_open(&a->c, ANNOT_BLOCKS, &an);
+	int r = cmd_load(&a->c, ANNOT_BLOCKS, &an, "annotated", "annotate");
 
 	(void)cmd;
 	if (r)
 		return r;
-	r = cmd_load(&a->c, &an, a->c.symbols.v, a->c.symbols.nr, "annotated",
-		     "annotate");
-	if (r)
-		goto out;
 	o.symbols = a->c.symbols.v;
 	o.nr_symbols = a->c.symbols.nr;
 	o.json = a->json;
@@ -98,7 +94,6 @@ static int annotate(const struct cli_cmd *cmd, void *arg)
 	else if (fflush(stdout))
 		r = cli_fail(CLI_EXIT_USAGE, "cannot write the output");
 	cli_pager_end(&pager);
-out:
 	annot_free(&an);
 	return r;
 }

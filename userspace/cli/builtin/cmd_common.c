@@ -89,22 +89,27 @@ int cmd_annot_open(const struct cmd_common *c, unsigned parts,
 	return cmd_annot_init(c, a, &so, &cfg);
 }
 
-int cmd_load(const struct cmd_common *c, struct annot *a,
-	     const char *const *symbols, size_t nr_symbols, const char *done,
-	     const char *verb)
+int cmd_load(const struct cmd_common *c, unsigned parts, struct annot *a,
+	     const char *done, const char *verb)
 {
-	int r = cmd_check_symbols(c, a, symbols, nr_symbols);
+	const struct cli_strings *sy = &c->symbols;
+	int r = cmd_annot_open(c, parts, a);
 
-	if (!r)
-		r = cmd_collect(c, a);
 	if (r)
 		return r;
-	summary_print(stderr, &a->s, done, annot_nr_dsos(a));
-	if (!annot_nr_dsos(a) && !annot_nr_profiles(a) && !nr_symbols) {
-		summary_nothing(stderr, &a->s, verb);
-		return CLI_EXIT_INPUT;
+	r = cmd_check_symbols(c, a, sy->v, sy->nr);
+	if (!r)
+		r = cmd_collect(c, a);
+	if (!r) {
+		summary_print(stderr, &a->s, done, annot_nr_dsos(a));
+		if (!annot_nr_dsos(a) && !annot_nr_profiles(a) && !sy->nr) {
+			summary_nothing(stderr, &a->s, verb);
+			r = CLI_EXIT_INPUT;
+		}
 	}
-	return 0;
+	if (r)
+		annot_free(a);
+	return r;
 }
 
 void cmd_annot_cfg(const struct cmd_common *c, unsigned parts,

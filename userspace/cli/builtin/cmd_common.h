@@ -142,16 +142,16 @@ int cmd_annot_init(const struct cmd_common *c, struct annot *a,
 		   const struct resolver_opts *so, const struct annot_cfg *cfg);
 
 /*
- * What annotate, report and profile do first, into @a (annot_init()ed):
- * with --binary every name of @symbols must be one of its function symbols
- * (cmd_check_symbols(), before the input is read), then the input is read
- * (cmd_collect()) and the summary line says what was @done ("annotated");
- * when no DSO has data (and no --symbol asks for one anyway), the "nothing
- * to @verb" line.  0, or an exit status after its message.
+ * What annotate, report and profile do first, into @a: cmd_annot_open()
+ * with the collector's @parts; with --binary every --symbol must be one of
+ * its function symbols (cmd_check_symbols(), before the input is read),
+ * then the input is read (cmd_collect()) and the summary line says what
+ * was @done ("annotated"); when no DSO has data (and no --symbol asks for
+ * one anyway), the "nothing to @verb" line.  0 (annot_free() @a then), or
+ * an exit status after its message (@a is freed).
  */
-int cmd_load(const struct cmd_common *c, struct annot *a,
-	     const char *const *symbols, size_t nr_symbols, const char *done,
-	     const char *verb);
+int cmd_load(const struct cmd_common *c, unsigned parts, struct annot *a,
+	     const char *done, const char *verb);
 
 /* The engine options the common options give (parts: ANNOT_*). */
 void cmd_annot_cfg(const struct cmd_common *c, unsigned parts,

@@ -60,22 +60,18 @@ static int profile(const struct cli_cmd *cmd, void *arg)
 	char err[BR_ERR_MAX];
 	struct annot an;
 	size_t bytes = 0;
-	int r = cmd_annot_open(c, ANNOT_BLOCKS | ANNOT_PROFGEN | ANNOT_BOLT,
-			       &an);
+	int r = cmd_load(c, ANNOT_BLOCKS | ANNOT_PROFGEN | ANNOT_BOLT, &an,
+			 "profiled", "profile");
 
 	(void)cmd;
 	if (r)
 		return r;
-	r = cmd_load(c, &an, NULL, 0, "profiled", "profile");
-	if (r)
-		goto out;
 	r = brprof_write(&an, output, &bytes, err, sizeof(err));
 	if (r)
 		r = cli_fail(CLI_EXIT_USAGE, "%s", err);
 	else if (strcmp(output, "-"))
 		fprintf(stderr, "blockrange: wrote %s (%zu bytes)\n", output,
 			bytes);
-out:
 	annot_free(&an);
 	return r;
 }

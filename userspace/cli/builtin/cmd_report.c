@@ -88,15 +88,11 @@ static int report(const struct cli_cmd *cmd, void *arg)
 	struct stat st;
 	bool regular;
 	long size;
-	int r = cmd_annot_open(&a->c, ANNOT_BLOCKS, &an);
+	int r = cmd_load(&a->c, ANNOT_BLOCKS, &an, "reported", "report");
 
 	(void)cmd;
 	if (r)
 		return r;
-	r = cmd_load(&a->c, &an, a->c.symbols.v, a->c.symbols.nr, "reported",
-		     "report");
-	if (r)
-		goto out;
 	out = to_stdout ? stdout : fopen(a->c.output, "w");
 	if (!out) {
 		r = cli_fail(CLI_EXIT_USAGE, "%s: %s", a->c.output,
