@@ -345,8 +345,14 @@ START_TEST(every_site)
 	fprintf(stderr, "oom: %zu runs exited with status %d, %zu of them in the option parser\n",
 		nomem, EXIT_NOMEM, parser);
 	ck_assert_uint_gt(nr_done, 100);
-	/* --dso and --symbol values grow a list in the parser */
-	ck_assert_uint_gt(parser, 0);
+	/*
+	 * --dso values grow a list in the parser (ranges above).  Under
+	 * AddressSanitizer (check-cli-sanitize sets ASAN_OPTIONS) failing the
+	 * allocations of builtin/ does not take: those runs succeed, which
+	 * the sweep accepts, and the plain build checks the exit status.
+	 */
+	if (!getenv("ASAN_OPTIONS"))
+		ck_assert_uint_gt(parser, 0);
 }
 END_TEST
 

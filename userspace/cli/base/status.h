@@ -11,8 +11,8 @@
  * BR_EINPUT is exit status 2, BR_ENOMEM 3, BR_ESYS and BR_EUSAGE are 1.
  *
  * The library keeps its own convention (0 or -errno, blockrange.h); a CLI
- * function that calls it translates (-ENOMEM: BR_ENOMEM; -EOVERFLOW, a sum
- * past 2^64 - 1: BR_EINPUT).
+ * function that calls it translates (-ENOMEM: BR_ESYS, see below;
+ * -EOVERFLOW, a sum past 2^64 - 1: BR_EINPUT).
  *
  * Not errors: a function that answers a question (an index, a size, a
  * decodable instruction) says "none" with -1 and writes no message.
@@ -32,7 +32,10 @@ enum br_status {
 	BR_EINPUT = -1,
 	/*
 	 * The system: a file that cannot be opened, read or written, a
-	 * thread or a process that cannot be started.
+	 * thread or a process that cannot be started.  Also out of memory
+	 * where the readers, the collector and the writers report it: they
+	 * still return BR_ESYS for it (input/par.c orders the errors of its
+	 * threads by that value).
 	 */
 	BR_ESYS = -2,
 	/* Options that do not go with this input (a usage error). */
@@ -45,7 +48,7 @@ enum br_status {
 	BR_EPARTIAL = -4,
 	/*
 	 * Out of memory: an allocation failed, or a size to allocate would
-	 * pass SIZE_MAX.
+	 * pass SIZE_MAX (br_grow(), builtin/).
 	 */
 	BR_ENOMEM = -5,
 };
