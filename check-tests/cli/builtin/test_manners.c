@@ -94,7 +94,7 @@ START_TEST(help_every_subcommand)
 			  "--help", NULL };
 	char *argv3[] = { (char *)env_path("BLOCKRANGE"), (char *)c->name, "-h",
 			  NULL };
-	const struct option *o;
+	const struct cli_opt *o;
 	char usage[64], opt[64];
 	char *a, *b, *h;
 	int st;
@@ -118,8 +118,8 @@ START_TEST(help_every_subcommand)
 		snprintf(opt, sizeof(opt), "--%s", o->name);
 		ck_assert_msg(names_option(h, opt), "%s --help does not name %s",
 			      c->name, opt);
-		if (o->val > ' ' && o->val < 127) {
-			snprintf(opt, sizeof(opt), "-%c, --%s", o->val, o->name);
+		if (o->letter) {
+			snprintf(opt, sizeof(opt), "-%c, --%s", o->letter, o->name);
 			ck_assert_msg(strstr(h, opt), "%s --help does not show '%s'",
 				      c->name, opt);
 		}

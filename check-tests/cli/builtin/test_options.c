@@ -160,6 +160,27 @@ static const struct opt_case cases[] = {
 	{ "script", 1, "script needs -i FILE|-", NULL, false },
 	{ "script --bogus", 1, "script does not take option '--bogus'",
 	  NULL, false },
+	/* the parser: prefixes, attached values, letters together, operands */
+	{ "annotate -xh", 1, "annotate does not take option '-x'", NULL, false },
+	{ "annotate -i @FLAGS -hx", 0, NULL, NULL, false },
+	{ "annotate --p", 1, "annotate does not take option '--p'", NULL,
+	  false },
+	{ "annotate --sourc=1", 1, "annotate does not take option '--sourc'",
+	  NULL, false },
+	{ "annotate -i @FLAGS -j0", 1,
+	  "expected -j N with N from 1 to 256, got '0'", NULL, false },
+	{ "report -i @FLAGS --max-b 0", 1,
+	  "expected --max-blocks N (1 to 1000000), got '0'", NULL, false },
+	{ "script --i", 1, "option '--i' needs a value", NULL, false },
+	{ "merge @BRPROF -o", 1, "option '-o' needs a value", NULL, false },
+	{ "merge @BRPROF -o @S/between.brprof @BRPROF", 0, "between.brprof (",
+	  NULL, false },
+	{ "merge -o @S/after.brprof -- @BRPROF", 0, "after.brprof (", NULL,
+	  false },
+	{ "merge -o @S/x.brprof --", 1, "merge needs at least one FILE.brprof",
+	  NULL, false },
+	{ "annotate --no-pa --symb hot -i @FLAGS --bin @GOLDEN", 0,
+	  "1 DSO annotated", NULL, false },
 	{ "--bogus annotate", 1, "unknown option '--bogus'", NULL, false },
 	{ "help annotate extra", 1, "expected a subcommand", NULL, false },
 	{ "help bogus", 1, "got 'bogus'", NULL, false },
@@ -617,6 +638,42 @@ START_TEST(option_case)
 END_TEST
 
 /*
+ * An option with a bad value is one message, its own: not followed by
+ * another about the same option.
+ */
+static const char *const one_message[] = {
+	"record --format=xml -- @GOLDEN",
+	"record -F foo -- @GOLDEN",
+	"record --engine=bogus -- @GOLDEN",
+	"record --jitter x -- @GOLDEN",
+	"record --cpu a,b -- @GOLDEN",
+	"annotate -i @FLAGS --color=blue",
+	"ranges -i @FLAGS --base zz",
+};
+
+START_TEST(one_message_per_error)
+{
+	struct opt_case c = { one_message[_i], 1, NULL, NULL, false };
+	char out[600], err[600];
+	const char *p;
+	size_t n = 0;
+	char *e;
+	int st;
+
+	snprintf(out, sizeof(out), "%s/one.out", sdir);
+	snprintf(err, sizeof(err), "%s/one.err", sdir);
+	st = run_case(&c, out, err);
+	e = slurp(err, NULL);
+	for (p = strstr(e, "blockrange: "); p; p = strstr(p + 1, "blockrange: "))
+		n++;
+	ck_assert_msg(st == 1 && n == 1 && strstr(e, "blockrange: expected "),
+		      "blockrange %s: exit status %d, %zu messages:\n%s",
+		      expand(c.args), st, n, e);
+	free(e);
+}
+END_TEST
+
+/*
  * A profile written to a FIFO goes through it (a reader on the other end
  * gets the same bytes as a file gets), and the FIFO stays a FIFO.
  */
@@ -674,6 +731,8 @@ Suite *options_suite(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_unchecked_fixture(tc, setup, NULL);
 	tcase_add_loop_test(tc, option_case, 0, NR_CASES);
+	tcase_add_loop_test(tc, one_message_per_error, 0,
+			    sizeof(one_message) / sizeof(one_message[0]));
 	tcase_add_test(tc, profile_to_fifo);
 	suite_add_tcase(s, tc);
 	return s;

@@ -2,8 +2,9 @@
 /*
  * Growing arrays, the one way the CLI does it: br_grow_from() makes room
  * for @need elements of @size bytes in *@p (capacity *@cap), starting at
- * @first elements and doubling; br_grow() starts at 8.  0, or BR_ESYS when
- * the size would pass SIZE_MAX or memory is out (*@p and *@cap unchanged).
+ * @first elements and doubling; br_grow() starts at 8.  0, or BR_ENOMEM
+ * when the size would pass SIZE_MAX or memory is out (*@p and *@cap
+ * unchanged).
  * New elements are not initialised.
  */
 #ifndef BLOCKRANGE_CLI_BASE_GROW_H
@@ -25,12 +26,12 @@ static inline int br_grow_from(void **p, size_t *cap, size_t need,
 	c = *cap ? *cap : first;
 	while (c < need) {
 		if (c > SIZE_MAX / 2 / size)
-			return BR_ESYS;
+			return BR_ENOMEM;
 		c *= 2;
 	}
 	q = realloc(*p, c * size);
 	if (!q)
-		return BR_ESYS;
+		return BR_ENOMEM;
 	*p = q;
 	*cap = c;
 	return 0;

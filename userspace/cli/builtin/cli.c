@@ -15,15 +15,21 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* "blockrange: MESSAGE\n" on stderr. */
+static void message(const char *fmt, va_list ap)
+{
+	fputs("blockrange: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 int cli_usage(const struct cli_cmd *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("blockrange: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	message(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	fputs(cmd->synopsis, stderr);
 	return CLI_EXIT_USAGE;
 }
@@ -32,19 +38,24 @@ int cli_fail(int status, const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("blockrange: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	message(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return status;
 }
 
 int cli_status(int br)
 {
-	if (br == BR_OK)
+	switch (br) {
+	case BR_OK:
 		return 0;
-	return br == BR_EINPUT ? CLI_EXIT_INPUT : CLI_EXIT_USAGE;
+	case BR_EINPUT:
+		return CLI_EXIT_INPUT;
+	case BR_ENOMEM:
+		return CLI_EXIT_NOMEM;
+	default:
+		return CLI_EXIT_USAGE;
+	}
 }
 
 int cli_help(const struct cli_cmd *cmd)
@@ -93,25 +104,12 @@ bool cli_parse_u64(const char *s, uint64_t *v)
 	return !errno && !*end;
 }
 
-bool cli_parse_color(const char *s, int *color)
-{
-	if (!strcmp(s, "auto"))
-		*color = -1;
-	else if (!strcmp(s, "always"))
-		*color = 1;
-	else if (!strcmp(s, "never"))
-		*color = 0;
-	else
-		return false;
-	return true;
-}
-
 bool cli_color_on(int color)
 {
 	const char *nc;
 
-	if (color >= 0)
-		return color;
+	if (color != CLI_COLOR_AUTO)
+		return color == CLI_COLOR_ALWAYS;
 	nc = getenv("NO_COLOR");
 	return isatty(STDOUT_FILENO) && !(nc && *nc);
 }
@@ -119,21 +117,6 @@ bool cli_color_on(int color)
 const char *cli_input_name(const char *path)
 {
 	return strcmp(path, "-") ? path : "<stdin>";
-}
-
-int cli_bad_option(const struct cli_cmd *cmd, int c, char **argv)
-{
-	const char *opt = argv[optind - 1];
-	const char *eq = strchr(opt, '=');
-	int len = eq ? (int)(eq - opt) : (int)strlen(opt);
-
-	if (c == ':')
-		return cli_usage(cmd, "option '%.*s' needs a value", len, opt);
-	if (optopt && opt[0] == '-' && opt[1] != '-')
-		return cli_usage(cmd, "%s does not take option '-%c'",
-				 cmd->name, optopt);
-	return cli_usage(cmd, "%s does not take option '%.*s'", cmd->name,
-			 len, opt);
 }
 
 bool cli_pager_start(struct cli_pager *p, bool no_pager)

@@ -7,26 +7,32 @@
  * Exit status of every subcommand: 0 success, CLI_EXIT_USAGE (1) for usage
  * and I/O errors, CLI_EXIT_INPUT (2) for malformed input (a perf-script
  * line or file, a perf.data record, a binary whose content is unusable,
- * nothing that could be annotated).  Every error is one line on stderr
- * ("blockrange: ..."); usage errors add the subcommand's synopsis.
+ * nothing that could be annotated), CLI_EXIT_NOMEM (3) when memory ran
+ * out.  Every error is one line on stderr ("blockrange: ..."); usage
+ * errors add the subcommand's synopsis.
+ *
+ * Options are parsed by cli_parse_options() (builtin/options.h) from the
+ * subcommand's table.
  */
 #ifndef BLOCKRANGE_CLI_CLI_H
 #define BLOCKRANGE_CLI_CLI_H
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 
 #include "base/status.h"
+#include "builtin/options.h"
 
 #define CLI_EXIT_USAGE 1
 #define CLI_EXIT_INPUT 2
+#define CLI_EXIT_NOMEM 3
 
 /*
  * The exit status of a BR_* value of the layers below (base/status.h):
- * 0 for BR_OK, CLI_EXIT_INPUT for BR_EINPUT, CLI_EXIT_USAGE otherwise.
+ * 0 for BR_OK, CLI_EXIT_INPUT for BR_EINPUT, CLI_EXIT_NOMEM for BR_ENOMEM
+ * (out of memory), CLI_EXIT_USAGE otherwise (BR_ESYS, BR_EUSAGE).
  */
 int cli_status(int br);
 
@@ -37,8 +43,12 @@ int cli_status(int br);
  * @synopsis: the "usage: blockrange NAME ..." lines (each ending in '\n')
  * @help:     the rest of `blockrange NAME --help`: what it does, every
  *            option, examples
- * @options:  its getopt_long() table (NULL-terminated), so that tests can
- *            check that @help and the man page name every option
+ * @options:  its options (NULL-terminated, builtin/options.h), which
+ *            cli_parse_options() reads; tests check that @help and the man
+ *            page name every one
+ * @operands: what it does with arguments that are not options
+ * @operands_needed: NULL, or the operands it cannot go without, for
+ *            "NAME needs @operands_needed"
  * @run:      runs it; argv[0] is @name, options follow.  Returns the exit
  *            status.
  */
@@ -47,7 +57,9 @@ struct cli_cmd {
 	const char *summary;
 	const char *synopsis;
 	const char *help;
-	const struct option *options;
+	const struct cli_opt *options;
+	enum cli_operands operands;
+	const char *operands_needed;
 	int (*run)(const struct cli_cmd *cmd, int argc, char **argv);
 };
 
@@ -62,13 +74,6 @@ extern const struct cli_cmd cli_cmd_report;
 extern const struct cli_cmd cli_cmd_script;
 
 /*
- * What a subcommand's option parser returns besides 0 (go on) and an exit
- * status (> 0, after a usage message): the help was printed, the
- * subcommand is done (exit status 0).
- */
-#define CLI_HELP_SHOWN (-1)
-
-/*
  * Print "blockrange: MESSAGE" and the synopsis of @cmd on stderr; returns
  * CLI_EXIT_USAGE.
  */
@@ -78,12 +83,6 @@ int cli_usage(const struct cli_cmd *cmd, const char *fmt, ...)
 /* Print "blockrange: MESSAGE" on stderr; returns @status. */
 int cli_fail(int status, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-
-/*
- * getopt_long() returned '?' (unknown option) or ':' (missing value; the
- * option string must start with "+:" or ":"): the usage message for it.
- */
-int cli_bad_option(const struct cli_cmd *cmd, int c, char **argv);
 
 /* `blockrange NAME --help`: synopsis and help on stdout; returns 0. */
 int cli_help(const struct cli_cmd *cmd);
@@ -99,11 +98,12 @@ int cli_man(const struct cli_cmd *cmd);
 bool cli_parse_u64(const char *s, uint64_t *v);
 
 /*
- * --color=auto|always|never -> -1, 1, 0; false if @s is none of them.
- * cli_color_on() resolves auto: stdout is a terminal and NO_COLOR is unset
- * or empty.
+ * --color=WHEN: the index of WHEN in CLI_COLOR_WORDS (a CLI_OPT_WORD).
+ * cli_color_on() says whether to colour: always, or auto and stdout is a
+ * terminal and NO_COLOR is unset or empty.
  */
-bool cli_parse_color(const char *s, int *color);
+enum { CLI_COLOR_NEVER, CLI_COLOR_ALWAYS, CLI_COLOR_AUTO };
+#define CLI_COLOR_WORDS "never", "always", "auto"
 bool cli_color_on(int color);
 
 /* "<stdin>" for "-", else @path. */

@@ -2,7 +2,6 @@
 /* `blockrange annotate`: the seed's annotation.  See output/annotate.h. */
 #define _GNU_SOURCE
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,110 +49,43 @@ static const char help[] =
 	"Exit status: 0 success, 1 usage or I/O error, 2 malformed input or nothing to\n"
 	"annotate (the message says why and what to pass or install).\n";
 
-enum {
-	O_SYMBOL = CMD_OPT_NEXT,
-	O_COLOR,
-	O_FORMAT,
-	O_SOURCE,
-	O_NO_PAGER,
-	O_HELP = 'h',
-};
-
-static const struct option opts[] = {
-	CMD_LOOKUP_OPTIONS,
-	CMD_RUN_OPTIONS,
-	CMD_ENGINE_OPTION,
-	{ "symbol", required_argument, NULL, O_SYMBOL },
-	{ "color", required_argument, NULL, O_COLOR },
-	{ "format", required_argument, NULL, O_FORMAT },
-	{ "source", no_argument, NULL, O_SOURCE },
-	{ "no-pager", no_argument, NULL, O_NO_PAGER },
-	{ "help", no_argument, NULL, O_HELP },
-	{ NULL, 0, NULL, 0 },
-};
-
 struct args {
 	struct cmd_common c;
-	const char **symbols;
-	size_t nr_symbols;
-	int color;
-	bool json;
-	bool source;
+	int color;		/* CLI_COLOR_* */
+	int json;		/* --format=json 1, text 0 */
 	bool no_pager;
 };
 
-static int parse(const struct cli_cmd *cmd, int argc, char **argv,
-		 struct args *a)
-{
-	int c, r;
+static const struct cli_opt opts[] = {
+	CMD_LOOKUP_OPTIONS(struct args),
+	CMD_RUN_OPTIONS(struct args),
+	CMD_ENGINE_OPTION(struct args),
+	CLI_CALL("symbol", 0, struct args, c.symbols, cli_strings_add, NULL),
+	CLI_WORD("color", struct args, color, "--color=auto|always|never",
+		 CLI_COLOR_WORDS),
+	CLI_WORD("format", struct args, json, "--format=text|json", "text",
+		 "json"),
+	CLI_FLAG("source", 0, struct args, c.source),
+	CLI_FLAG("no-pager", 0, struct args, no_pager),
+	CLI_OPT_HELP_END,
+};
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:i:j:h", opts, NULL)) != -1) {
-		r = cmd_common_opt(cmd, &a->c, c, argv);
-		if (r > 0)
-			return r;
-		if (!r)
-			continue;
-		switch (c) {
-		case O_SYMBOL:
-			if (cmd_push(&a->symbols, &a->nr_symbols, optarg))
-				return cli_fail(CLI_EXIT_USAGE, "out of memory");
-			break;
-		case O_COLOR:
-			if (!cli_parse_color(optarg, &a->color))
-				return cli_usage(cmd, "expected --color=auto|always|never, got '%s'",
-						 optarg);
-			break;
-		case O_FORMAT:
-			if (!strcmp(optarg, "json"))
-				a->json = true;
-			else if (strcmp(optarg, "text"))
-				return cli_usage(cmd, "expected --format=text|json, got '%s'",
-						 optarg);
-			break;
-		case O_SOURCE:
-			a->source = true;
-			break;
-		case O_NO_PAGER:
-			a->no_pager = true;
-			break;
-		case O_HELP:
-			cli_help(cmd);
-			return CLI_HELP_SHOWN;
-		default:
-			return cli_bad_option(cmd, c, argv);
-		}
-	}
-	if (optind < argc)
-		return cli_usage(cmd, "unexpected argument '%s'", argv[optind]);
-	return 0;
-}
-
-static int annotate(const struct args *a)
+static int annotate(const struct cli_cmd *cmd, void *arg)
 {
-	struct resolver_opts so;
-	struct annot_cfg cfg;
+	const struct args *a = arg;
 	struct annot an;
 	struct annot_opts o;
 	struct cli_pager pager;
 	char err[BR_ERR_MAX];
-	int r;
+	int r = cmd_load(&a->c, ANNOT_BLOCKS, &an, "annotated", "annotate");
 
-	cmd_resolver_opts(&a->c, &so);
-	so.dso.source = a->source;
-	cmd_annot_cfg(&a->c, ANNOT_BLOCKS, &cfg);
-	r = cmd_annot_init(&a->c, &an, &so, &cfg);
+	(void)cmd;
 	if (r)
 		return r;
-	r = cmd_load(&a->c, &an, a->symbols, a->nr_symbols, "annotated",
-		     "annotate");
-	if (r)
-		goto out;
-	o.symbols = a->symbols;
-	o.nr_symbols = a->nr_symbols;
+	o.symbols = a->c.symbols.v;
+	o.nr_symbols = a->c.symbols.nr;
 	o.json = a->json;
-	o.source = a->source;
+	o.source = a->c.source;
 	o.color = cli_color_on(a->color);
 	cli_pager_start(&pager, a->no_pager);
 	r = annot_print(&an, &o, stdout, err, sizeof(err));
@@ -162,25 +94,16 @@ static int annotate(const struct args *a)
 	else if (fflush(stdout))
 		r = cli_fail(CLI_EXIT_USAGE, "cannot write the output");
 	cli_pager_end(&pager);
-out:
 	annot_free(&an);
 	return r;
 }
 
 static int run(const struct cli_cmd *cmd, int argc, char **argv)
 {
-	struct args a = { .color = -1 };
-	int r;
+	struct args a = { .color = CLI_COLOR_AUTO };
 
 	cmd_common_init(&a.c);
-	r = parse(cmd, argc, argv, &a);
-	if (!r)
-		r = annotate(&a);
-	else if (r == CLI_HELP_SHOWN)
-		r = 0;
-	free(a.symbols);
-	cmd_common_free(&a.c);
-	return r;
+	return cmd_run(cmd, argc, argv, &a, &a.c, annotate);
 }
 
 const struct cli_cmd cli_cmd_annotate = {

@@ -7,7 +7,6 @@
 #define _GNU_SOURCE
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,27 +55,20 @@ static const char help[] =
 	"Exit status: 0 success, 1 usage or I/O error, 2 malformed input, no DWARF,\n"
 	"a DSO without samples or an empty profile.\n";
 
-enum {
-	O_FORMAT = CMD_OPT_NEXT,
-	O_DEBUG_FILE,
-	O_HELP = 'h',
-};
-
-static const struct option opts[] = {
-	CMD_LOOKUP_OPTIONS,
-	CMD_RUN_OPTIONS,
-	{ "output", required_argument, NULL, 'o' },
-	{ "format", required_argument, NULL, O_FORMAT },
-	{ "debug-file", required_argument, NULL, O_DEBUG_FILE },
-	{ "help", no_argument, NULL, O_HELP },
-	{ NULL, 0, NULL, 0 },
-};
-
 struct args {
 	struct cmd_common c;
-	const char *output;
 	const char *debug_file;
-	bool text;
+	int text;		/* --format=text 1, extbinary 0 */
+};
+
+static const struct cli_opt opts[] = {
+	CMD_LOOKUP_OPTIONS(struct args),
+	CMD_RUN_OPTIONS(struct args),
+	CMD_OUTPUT_OPTION(struct args),
+	CLI_WORD("format", struct args, text, "--format=text|extbinary",
+		 "extbinary", "text"),
+	CLI_STRING("debug-file", 0, struct args, debug_file),
+	CLI_OPT_HELP_END,
 };
 
 /* "a, b, c": the DSOs the input mapped, for messages. */
@@ -135,7 +127,7 @@ static const struct profile *pick(const struct args *a, struct annot *p,
 				  int *status)
 {
 	const char *want = a->c.binary ? p->s.bin_dso->short_name :
-			   a->c.nr_dsos ? a->c.dsos[0] : NULL;
+			   a->c.dsos.nr ? a->c.dsos.v[0] : NULL;
 	size_t n = annot_nr_profiles(p), i;
 
 	*status = CLI_EXIT_INPUT;
@@ -191,23 +183,23 @@ static int write_out(const struct args *a, const struct sp_profile *sp)
 	char err[BR_ERR_MAX];
 	int r;
 
-	if (a->output) {
-		f = fopen(a->output, "wb");
+	if (a->c.output) {
+		f = fopen(a->c.output, "wb");
 		if (!f)
-			return cli_fail(CLI_EXIT_USAGE, "%s: %s", a->output,
+			return cli_fail(CLI_EXIT_USAGE, "%s: %s", a->c.output,
 					strerror(errno));
 	}
 	r = a->text ? sp_write_text(sp, f, err, sizeof(err)) :
 		      sp_write_extbinary(sp, f, err, sizeof(err));
 	/* a file is closed whatever happened; stdout is flushed */
-	if ((a->output ? fclose(f) : fflush(f)) && !r) {
+	if ((a->c.output ? fclose(f) : fflush(f)) && !r) {
 		snprintf(err, sizeof(err), "cannot write the profile: %s",
 			 strerror(errno));
 		r = BR_ESYS;
 	}
 	if (r)
 		return cli_fail(CLI_EXIT_USAGE, "%s: %s",
-				a->output ? a->output : "stdout", err);
+				a->c.output ? a->c.output : "stdout", err);
 	return 0;
 }
 
@@ -230,19 +222,32 @@ static void summary(const struct dso *d, const struct sp_profile *sp)
 	fputc('\n', stderr);
 }
 
-static int autofdo(struct args *a)
+/* What the options say together: 0, or an exit status after a message. */
+static int check(const struct cli_cmd *cmd, const struct args *a)
 {
-	struct resolver_opts so;
-	struct annot_cfg po = { .parts = ANNOT_PROFGEN };
+	int r = cmd_dso_or_binary(cmd, &a->c);
+
+	if (r)
+		return r;
+	if (a->c.dsos.nr > 1)
+		return cli_usage(cmd, "autofdo writes the profile of one DSO: give one --dso");
+	if (!a->text && !a->c.output && isatty(STDOUT_FILENO))
+		return cli_usage(cmd, "the extbinary profile is binary: write it with -o FILE (or --format=text)");
+	return 0;
+}
+
+static int autofdo(const struct cli_cmd *cmd, void *arg)
+{
+	const struct args *a = arg;
 	struct annot p;
 	const struct profile *prof;
 	struct sp_profile sp;
 	char err[BR_ERR_MAX];
 	const char *dwarf;
-	int r, status;
+	int r = check(cmd, a), status;
 
-	cmd_resolver_opts(&a->c, &so);
-	r = cmd_annot_init(&a->c, &p, &so, &po);
+	if (!r)
+		r = cmd_annot_open(&a->c, ANNOT_PROFGEN, &p);
 	if (r)
 		return r;
 	r = cmd_collect(&a->c, &p);
@@ -293,55 +298,10 @@ out:
 
 static int run(const struct cli_cmd *cmd, int argc, char **argv)
 {
-	struct args a;
-	int c, r = 0;
+	struct args a = { .text = 0 };
 
-	memset(&a, 0, sizeof(a));
 	cmd_common_init(&a.c);
-	optind = 1;
-	opterr = 0;
-	while (!r && (c = getopt_long(argc, argv, "+:i:o:j:h", opts, NULL)) != -1) {
-		r = cmd_common_opt(cmd, &a.c, c, argv);
-		if (r != CMD_NOT_COMMON)
-			continue;
-		r = 0;
-		switch (c) {
-		case 'o':
-			a.output = optarg;
-			break;
-		case O_FORMAT:
-			if (!strcmp(optarg, "text"))
-				a.text = true;
-			else if (!strcmp(optarg, "extbinary"))
-				a.text = false;
-			else
-				r = cli_usage(cmd, "expected --format=text|extbinary, got '%s'",
-					      optarg);
-			break;
-		case O_DEBUG_FILE:
-			a.debug_file = optarg;
-			break;
-		case O_HELP:
-			cli_help(cmd);
-			r = CLI_HELP_SHOWN;
-			break;
-		default:
-			r = cli_bad_option(cmd, c, argv);
-			break;
-		}
-	}
-	if (!r && optind < argc)
-		r = cli_usage(cmd, "unexpected argument '%s'", argv[optind]);
-	if (!r && a.c.binary && a.c.nr_dsos)
-		r = cli_usage(cmd, "autofdo takes --dso NAME or --binary BIN, not both");
-	if (!r && a.c.nr_dsos > 1)
-		r = cli_usage(cmd, "autofdo writes the profile of one DSO: give one --dso");
-	if (!r && !a.text && !a.output && isatty(STDOUT_FILENO))
-		r = cli_usage(cmd, "the extbinary profile is binary: write it with -o FILE (or --format=text)");
-	if (!r)
-		r = autofdo(&a);
-	cmd_common_free(&a.c);
-	return r == CLI_HELP_SHOWN ? 0 : r;
+	return cmd_run(cmd, argc, argv, &a, &a.c, autofdo);
 }
 
 const struct cli_cmd cli_cmd_autofdo = {

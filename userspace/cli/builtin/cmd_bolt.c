@@ -3,7 +3,6 @@
 #define _GNU_SOURCE
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,33 +46,27 @@ static const char help[] =
 	"Exit status: 0 success, 1 usage or I/O error, 2 malformed input or nothing to\n"
 	"export.\n";
 
-enum {
-	O_HELP = 'h',
-	O_OUTPUT = 'o',
+static const struct cli_opt opts[] = {
+	CMD_LOOKUP_OPTIONS(struct cmd_args),
+	CMD_RUN_OPTIONS(struct cmd_args),
+	CMD_OUTPUT_OPTION(struct cmd_args),
+	CLI_OPT_HELP_END,
 };
 
-static const struct option opts[] = {
-	CMD_LOOKUP_OPTIONS,
-	CMD_RUN_OPTIONS,
-	{ "output", required_argument, NULL, O_OUTPUT },
-	{ "help", no_argument, NULL, O_HELP },
-	{ NULL, 0, NULL, 0 },
-};
-
-static int export(const struct cmd_common *c, const char *output)
+static int export(const struct cli_cmd *cmd, void *arg)
 {
-	struct resolver_opts so;
-	struct annot_cfg cfg;
-	struct annot an;
+	const struct cmd_common *c = &((struct cmd_args *)arg)->c;
+	const char *output = c->output;
 	const struct annot_dso *pick = NULL;
 	char err[BR_ERR_MAX];
+	struct annot an;
 	size_t i, n = 0;
 	FILE *out;
 	int r;
 
-	cmd_resolver_opts(c, &so);
-	cmd_annot_cfg(c, ANNOT_BOLT, &cfg);
-	r = cmd_annot_init(c, &an, &so, &cfg);
+	r = cmd_dso_or_binary(cmd, c);
+	if (!r)
+		r = cmd_annot_open(c, ANNOT_BOLT, &an);
 	if (r)
 		return r;
 	r = cmd_collect(c, &an);
@@ -92,7 +85,7 @@ static int export(const struct cmd_common *c, const char *output)
 		r = CLI_EXIT_INPUT;
 		goto out;
 	}
-	if (n > 1 && !an.s.bin_dso && c->nr_dsos != 1) {
+	if (n > 1 && !an.s.bin_dso && c->dsos.nr != 1) {
 		fprintf(stderr, "blockrange: the profile has %zu DSOs (", n);
 		for (i = 0, n = 0; i < an.nr_per; i++)
 			if (an.per[i] && an.per[i]->has_bolt)
@@ -120,18 +113,10 @@ out:
 
 static int run(const struct cli_cmd *cmd, int argc, char **argv)
 {
-	struct cmd_common c;
-	const char *output = NULL;
-	int r;
+	struct cmd_args a;
 
-	cmd_common_init(&c);
-	r = cmd_parse_output(cmd, &c, argc, argv, &output);
-	if (!r && c.binary && c.nr_dsos)
-		r = cli_usage(cmd, "bolt takes --dso NAME or --binary BIN, not both");
-	if (!r)
-		r = export(&c, output);
-	cmd_common_free(&c);
-	return r == CLI_HELP_SHOWN ? 0 : r;
+	cmd_common_init(&a.c);
+	return cmd_run(cmd, argc, argv, &a, &a.c, export);
 }
 
 const struct cli_cmd cli_cmd_bolt = {

@@ -5,7 +5,6 @@
 #include "builtin/cmd_common.h"
 
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -26,116 +25,31 @@ void cmd_common_init(struct cmd_common *c)
 
 void cmd_common_free(struct cmd_common *c)
 {
-	free(c->dsos);
-	c->dsos = NULL;
+	cli_strings_free(&c->dsos);
+	cli_strings_free(&c->symbols);
 }
 
-int cmd_push(const char ***v, size_t *nr, const char *s)
+int cmd_run(const struct cli_cmd *cmd, int argc, char **argv, void *args,
+	    struct cmd_common *c,
+	    int (*work)(const struct cli_cmd *cmd, void *args))
 {
-	const char **x = realloc(*v, (*nr + 1) * sizeof(*x));
+	struct cli_parsed p;
+	int r;
 
-	if (!x)
-		return BR_ESYS;
-	x[(*nr)++] = s;
-	*v = x;
-	return 0;
-}
-
-int cmd_common_opt(const struct cli_cmd *cmd, struct cmd_common *c, int opt,
-		   char **argv)
-{
-	(void)argv;
-	switch (opt) {
-	case CMD_OPT_INPUT:
-	case CMD_OPT_PERFSCRIPT:
-		c->input = optarg;
-		return 0;
-	case CMD_OPT_BINARY:
-		c->binary = optarg;
-		return 0;
-	case CMD_OPT_DSO:
-		if (cmd_push(&c->dsos, &c->nr_dsos, optarg))
-			return cli_fail(CLI_EXIT_USAGE, "out of memory");
-		return 0;
-	case CMD_OPT_SYMFS:
-		c->symfs = optarg;
-		return 0;
-	case CMD_OPT_VMLINUX:
-		c->vmlinux = optarg;
-		return 0;
-	case CMD_OPT_KALLSYMS:
-		c->kallsyms = optarg;
-		return 0;
-	case CMD_OPT_DEBUG_DIR:
-		c->debug_dir = optarg;
-		return 0;
-	case CMD_OPT_BUILDID_DIR:
-		c->buildid_dir = optarg;
-		return 0;
-	case CMD_OPT_NO_DEBUGINFOD:
-		c->no_debuginfod = true;
-		return 0;
-	case CMD_OPT_SKIP_BAD:
-		c->skip_bad = true;
-		return 0;
-	case CMD_OPT_JOBS: {
-		uint64_t n;
-
-		if (!cli_parse_u64(optarg, &n) || !n || n > CMD_MAX_JOBS)
-			return cli_usage(cmd, "expected -j N with N from 1 to %u, got '%s'",
-					 CMD_MAX_JOBS, optarg);
-		c->jobs = (unsigned)n;
-		return 0;
-	}
-	case CMD_OPT_ENGINE:
-		if (!strcmp(optarg, "tree"))
-			c->tree = true;
-		else if (!strcmp(optarg, "batch"))
-			c->tree = false;
-		else
-			return cli_usage(cmd, "expected --engine=batch|tree, got '%s'",
-					 optarg);
-		return 0;
-	case CMD_OPT_PROGRESS:
-		c->progress = 1;
-		return 0;
-	case CMD_OPT_NO_PROGRESS:
-		c->progress = 0;
-		return 0;
-	default:
-		return CMD_NOT_COMMON;
-	}
-}
-
-int cmd_parse_output(const struct cli_cmd *cmd, struct cmd_common *c,
-		     int argc, char **argv, const char **output)
-{
-	int o, r = 0;
-
-	optind = 1;
-	opterr = 0;
-	while (!r && (o = getopt_long(argc, argv, "+:i:o:j:h", cmd->options,
-				      NULL)) != -1) {
-		r = cmd_common_opt(cmd, c, o, argv);
-		if (r != CMD_NOT_COMMON)
-			continue;
-		r = 0;
-		switch (o) {
-		case 'o':
-			*output = optarg;
-			break;
-		case 'h':
-			cli_help(cmd);
-			r = CLI_HELP_SHOWN;
-			break;
-		default:
-			r = cli_bad_option(cmd, o, argv);
-			break;
-		}
-	}
-	if (!r && optind < argc)
-		r = cli_usage(cmd, "unexpected argument '%s'", argv[optind]);
+	if (cli_parse_options(cmd, argc, argv, args, &p) == CLI_PARSE_RUN)
+		r = work(cmd, args);
+	else
+		r = p.status;
+	cmd_common_free(c);
 	return r;
+}
+
+int cmd_dso_or_binary(const struct cli_cmd *cmd, const struct cmd_common *c)
+{
+	if (c->binary && c->dsos.nr)
+		return cli_usage(cmd, "%s takes --dso NAME or --binary BIN, not both",
+				 cmd->name);
+	return 0;
 }
 
 void cmd_resolver_opts(const struct cmd_common *c, struct resolver_opts *o)
@@ -147,10 +61,11 @@ void cmd_resolver_opts(const struct cmd_common *c, struct resolver_opts *o)
 	o->dso.vmlinux = c->vmlinux;
 	o->dso.kallsyms = c->kallsyms;
 	o->dso.debuginfod = !c->no_debuginfod;
+	o->dso.source = c->source;
 	o->dso.threads = c->tree ? 1 : cmd_jobs(c);
 	o->binary = c->binary;
-	o->dsos = c->dsos;
-	o->nr_dsos = c->nr_dsos;
+	o->dsos = c->dsos.v;
+	o->nr_dsos = c->dsos.nr;
 }
 
 int cmd_annot_init(const struct cmd_common *c, struct annot *a,
@@ -163,22 +78,38 @@ int cmd_annot_init(const struct cmd_common *c, struct annot *a,
 	return r ? cli_fail(cli_status(r), "%s", err) : 0;
 }
 
-int cmd_load(const struct cmd_common *c, struct annot *a,
-	     const char *const *symbols, size_t nr_symbols, const char *done,
-	     const char *verb)
+int cmd_annot_open(const struct cmd_common *c, unsigned parts,
+		   struct annot *a)
 {
-	int r = cmd_check_symbols(c, a, symbols, nr_symbols);
+	struct resolver_opts so;
+	struct annot_cfg cfg;
 
-	if (!r)
-		r = cmd_collect(c, a);
+	cmd_resolver_opts(c, &so);
+	cmd_annot_cfg(c, parts, &cfg);
+	return cmd_annot_init(c, a, &so, &cfg);
+}
+
+int cmd_load(const struct cmd_common *c, unsigned parts, struct annot *a,
+	     const char *done, const char *verb)
+{
+	const struct cli_strings *sy = &c->symbols;
+	int r = cmd_annot_open(c, parts, a);
+
 	if (r)
 		return r;
-	summary_print(stderr, &a->s, done, annot_nr_dsos(a));
-	if (!annot_nr_dsos(a) && !annot_nr_profiles(a) && !nr_symbols) {
-		summary_nothing(stderr, &a->s, verb);
-		return CLI_EXIT_INPUT;
+	r = cmd_check_symbols(c, a, sy->v, sy->nr);
+	if (!r)
+		r = cmd_collect(c, a);
+	if (!r) {
+		summary_print(stderr, &a->s, done, annot_nr_dsos(a));
+		if (!annot_nr_dsos(a) && !annot_nr_profiles(a) && !sy->nr) {
+			summary_nothing(stderr, &a->s, verb);
+			r = CLI_EXIT_INPUT;
+		}
 	}
-	return 0;
+	if (r)
+		annot_free(a);
+	return r;
 }
 
 void cmd_annot_cfg(const struct cmd_common *c, unsigned parts,
@@ -191,7 +122,7 @@ void cmd_annot_cfg(const struct cmd_common *c, unsigned parts,
 
 unsigned cmd_jobs(const struct cmd_common *c)
 {
-	return c->jobs ? c->jobs : par_default_jobs();
+	return c->jobs ? (unsigned)c->jobs : par_default_jobs();
 }
 
 bool cmd_progress(const struct cmd_common *c)

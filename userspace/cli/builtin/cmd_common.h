@@ -6,54 +6,46 @@
 #ifndef BLOCKRANGE_CLI_CMD_COMMON_H
 #define BLOCKRANGE_CLI_CMD_COMMON_H
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "builtin/cli.h"
 #include "input/events.h"
 #include "resolve/resolver.h"
 
-enum {
-	CMD_OPT_INPUT = 'i',
-	CMD_OPT_PERFSCRIPT = 1000,
-	CMD_OPT_BINARY,
-	CMD_OPT_DSO,
-	CMD_OPT_SYMFS,
-	CMD_OPT_VMLINUX,
-	CMD_OPT_KALLSYMS,
-	CMD_OPT_DEBUG_DIR,
-	CMD_OPT_BUILDID_DIR,
-	CMD_OPT_NO_DEBUGINFOD,
-	CMD_OPT_SKIP_BAD,
-	CMD_OPT_ENGINE,
-	CMD_OPT_PROGRESS,
-	CMD_OPT_NO_PROGRESS,
-	CMD_OPT_NEXT,		/* first value free for a subcommand */
-	CMD_OPT_JOBS = 'j',
-};
-
-#define CMD_LOOKUP_OPTIONS \
-	{ "input", required_argument, NULL, CMD_OPT_INPUT }, \
-	{ "perfscript", required_argument, NULL, CMD_OPT_PERFSCRIPT }, \
-	{ "binary", required_argument, NULL, CMD_OPT_BINARY }, \
-	{ "dso", required_argument, NULL, CMD_OPT_DSO }, \
-	{ "symfs", required_argument, NULL, CMD_OPT_SYMFS }, \
-	{ "vmlinux", required_argument, NULL, CMD_OPT_VMLINUX }, \
-	{ "kallsyms", required_argument, NULL, CMD_OPT_KALLSYMS }, \
-	{ "debug-file-directory", required_argument, NULL, CMD_OPT_DEBUG_DIR }, \
-	{ "buildid-dir", required_argument, NULL, CMD_OPT_BUILDID_DIR }, \
-	{ "no-debuginfod", no_argument, NULL, CMD_OPT_NO_DEBUGINFOD }, \
-	{ "skip-bad", no_argument, NULL, CMD_OPT_SKIP_BAD }
+/*
+ * The entries of the shared options in a subcommand's table
+ * (builtin/options.h).  T is the subcommand's arguments: a structure with
+ * its struct cmd_common as the member c.
+ */
+#define CMD_LOOKUP_OPTIONS(T) \
+	CLI_STRING("input", 'i', T, c.input), \
+	CLI_STRING("perfscript", 0, T, c.input), \
+	CLI_STRING("binary", 0, T, c.binary), \
+	CLI_CALL("dso", 0, T, c.dsos, cli_strings_add, NULL), \
+	CLI_STRING("symfs", 0, T, c.symfs), \
+	CLI_STRING("vmlinux", 0, T, c.vmlinux), \
+	CLI_STRING("kallsyms", 0, T, c.kallsyms), \
+	CLI_STRING("debug-file-directory", 0, T, c.debug_dir), \
+	CLI_STRING("buildid-dir", 0, T, c.buildid_dir), \
+	CLI_FLAG("no-debuginfod", 0, T, c.no_debuginfod), \
+	CLI_FLAG("skip-bad", 0, T, c.skip_bad)
 
 /* Most threads -j takes. */
 #define CMD_MAX_JOBS 256
+#define CMD_STR(x) #x
+#define CMD_XSTR(x) CMD_STR(x)
 
-/* Reading the input: threads and progress (the subcommand's "j:" too). */
-#define CMD_RUN_OPTIONS \
-	{ "jobs", required_argument, NULL, CMD_OPT_JOBS }, \
-	{ "progress", no_argument, NULL, CMD_OPT_PROGRESS }, \
-	{ "no-progress", no_argument, NULL, CMD_OPT_NO_PROGRESS }
+/* Reading the input: threads and progress. */
+#define CMD_RUN_OPTIONS(T) \
+	CLI_U64("jobs", 'j', T, c.jobs, 1, CMD_MAX_JOBS, \
+		"-j N with N from 1 to " CMD_XSTR(CMD_MAX_JOBS)), \
+	CLI_SET("progress", T, c.progress, 1), \
+	CLI_SET("no-progress", T, c.progress, 0)
+
+/* -o FILE (each subcommand says what FILE is). */
+#define CMD_OUTPUT_OPTION(T) CLI_STRING("output", 'o', T, c.output)
 
 #define CMD_RUN_HELP \
 	"  -j, --jobs N          read the input with N threads (default: the online CPUs;\n" \
@@ -62,9 +54,9 @@ enum {
 	"                        stderr (default when stderr is a terminal)\n" \
 	"  --no-progress         no progress line\n"
 
-/* The libblockrange engine of annotate and report. */
-#define CMD_ENGINE_OPTION \
-	{ "engine", required_argument, NULL, CMD_OPT_ENGINE }
+/* The libblockrange engine of annotate and report (c.tree: 1 for tree). */
+#define CMD_ENGINE_OPTION(T) \
+	CLI_WORD("engine", T, c.tree, "--engine=batch|tree", "batch", "tree")
 
 #define CMD_ENGINE_HELP \
 	"  --engine=batch|tree   batch (default): aggregate the distinct blocks, build the\n" \
@@ -87,9 +79,11 @@ enum {
 
 struct cmd_common {
 	const char *input;
+	const char *output;	/* -o, when the subcommand takes it */
 	const char *binary;
-	const char **dsos;
-	size_t nr_dsos;
+	struct cli_strings dsos;
+	struct cli_strings symbols;	/* --symbol, where a subcommand takes it */
+	bool source;			/* --source, likewise */
 	const char *symfs;
 	const char *vmlinux;
 	const char *kallsyms;
@@ -97,41 +91,48 @@ struct cmd_common {
 	const char *buildid_dir;
 	bool no_debuginfod;
 	bool skip_bad;
-	unsigned jobs;		/* -j N, 0: the online CPUs */
-	bool tree;		/* --engine=tree */
+	uint64_t jobs;		/* -j N, 0: the online CPUs */
+	int tree;		/* --engine=tree 1, batch 0 */
 	int progress;		/* --progress 1, --no-progress 0, auto -1 */
+};
+
+/* The arguments of a subcommand whose options are the common ones only. */
+struct cmd_args {
+	struct cmd_common c;
 };
 
 void cmd_common_init(struct cmd_common *c);
 void cmd_common_free(struct cmd_common *c);
 
 /*
- * Handle option @c if it is a common one: 0 handled, CMD_NOT_COMMON not a
- * common option, > 0 an exit status after a usage message.
+ * A subcommand's run: the options of @argv into @args, whose struct
+ * cmd_common is @c (cmd_common_init()ed, with the subcommand's defaults),
+ * then @work(@cmd, @args) unless the parser says to stop; @c is freed.
+ * The exit status.
  */
-#define CMD_NOT_COMMON (-1)
-int cmd_common_opt(const struct cli_cmd *cmd, struct cmd_common *c, int opt,
-		   char **argv);
+int cmd_run(const struct cli_cmd *cmd, int argc, char **argv, void *args,
+	    struct cmd_common *c,
+	    int (*work)(const struct cli_cmd *cmd, void *args));
 
 /*
- * Parse the command line of a subcommand whose options are the common
- * ones, -o FILE (into @output, left alone when absent) and -h: 0 to go on,
- * CLI_HELP_SHOWN after the help was printed, or an exit status after a
- * usage message.
- * Arguments other than options are a usage error.  @cmd->options must give
- * "output" and "help" the values 'o' and 'h'.
+ * For the subcommands that write the profile of one DSO: --dso and
+ * --binary together are a usage error.  0, or the exit status after it.
  */
-int cmd_parse_output(const struct cli_cmd *cmd, struct cmd_common *c,
-		     int argc, char **argv, const char **output);
-
-/* Append @s to a growing array of strings; 0 or BR_ESYS (out of memory). */
-int cmd_push(const char ***v, size_t *nr, const char *s);
+int cmd_dso_or_binary(const struct cli_cmd *cmd, const struct cmd_common *c);
 
 /* The resolver options the common options give. */
 void cmd_resolver_opts(const struct cmd_common *c, struct resolver_opts *o);
 
 struct annot;
 struct annot_cfg;
+
+/*
+ * annot_init() of @a for the input the common options name, with their
+ * resolver and engine options and the collector's @parts (ANNOT_*): 0, or
+ * an exit status after its one-line message.
+ */
+int cmd_annot_open(const struct cmd_common *c, unsigned parts,
+		   struct annot *a);
 
 /*
  * annot_init() of @a for the input the common options name: 0, or an exit
@@ -141,16 +142,16 @@ int cmd_annot_init(const struct cmd_common *c, struct annot *a,
 		   const struct resolver_opts *so, const struct annot_cfg *cfg);
 
 /*
- * What annotate, report and profile do first, into @a (annot_init()ed):
- * with --binary every name of @symbols must be one of its function symbols
- * (cmd_check_symbols(), before the input is read), then the input is read
- * (cmd_collect()) and the summary line says what was @done ("annotated");
- * when no DSO has data (and no --symbol asks for one anyway), the "nothing
- * to @verb" line.  0, or an exit status after its message.
+ * What annotate, report and profile do first, into @a: cmd_annot_open()
+ * with the collector's @parts; with --binary every --symbol must be one of
+ * its function symbols (cmd_check_symbols(), before the input is read),
+ * then the input is read (cmd_collect()) and the summary line says what
+ * was @done ("annotated"); when no DSO has data (and no --symbol asks for
+ * one anyway), the "nothing to @verb" line.  0 (annot_free() @a then), or
+ * an exit status after its message (@a is freed).
  */
-int cmd_load(const struct cmd_common *c, struct annot *a,
-	     const char *const *symbols, size_t nr_symbols, const char *done,
-	     const char *verb);
+int cmd_load(const struct cmd_common *c, unsigned parts, struct annot *a,
+	     const char *done, const char *verb);
 
 /* The engine options the common options give (parts: ANNOT_*). */
 void cmd_annot_cfg(const struct cmd_common *c, unsigned parts,

@@ -2,7 +2,7 @@
 /* `blockrange merge`: profiles added up.  See output/brprof_write.h. */
 #define _GNU_SOURCE
 
-#include <getopt.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,43 +33,33 @@ static const char help[] =
 	"Exit status: 0 success, 1 usage or I/O error, 2 a malformed profile or counts\n"
 	"whose sum does not fit in 64 bits.\n";
 
-static const struct option opts[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+struct args {
+	const char *output;
+};
+
+static const struct cli_opt opts[] = {
+	{ .name = "output", .letter = 'o', .kind = CLI_OPT_STRING,
+	  .off = offsetof(struct args, output), .needed = "-o FILE.brprof" },
+	CLI_OPT_HELP_END,
 };
 
 static int run(const struct cli_cmd *cmd, int argc, char **argv)
 {
-	const char *output = NULL;
+	struct args a = { NULL };
+	struct cli_parsed p;
 	char err[BR_ERR_MAX];
 	size_t bytes;
-	int o, r;
+	int r;
 
-	optind = 1;
-	opterr = 0;
-	while ((o = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
-		switch (o) {
-		case 'o':
-			output = optarg;
-			break;
-		case 'h':
-			return cli_help(cmd);
-		default:
-			return cli_bad_option(cmd, o, argv);
-		}
-	}
-	if (!output)
-		return cli_usage(cmd, "merge needs -o FILE.brprof");
-	if (optind >= argc)
-		return cli_usage(cmd, "merge needs at least one FILE.brprof");
-	r = brprof_merge((const char *const *)argv + optind,
-			 (size_t)(argc - optind), output, &bytes, err,
+	if (cli_parse_options(cmd, argc, argv, &a, &p) != CLI_PARSE_RUN)
+		return p.status;
+	r = brprof_merge((const char *const *)argv + p.first,
+			 (size_t)(p.end - p.first), a.output, &bytes, err,
 			 sizeof(err));
 	if (r)
 		return cli_fail(cli_status(r), "%s", err);
-	if (strcmp(output, "-"))
-		fprintf(stderr, "blockrange: wrote %s (%zu bytes)\n", output,
+	if (strcmp(a.output, "-"))
+		fprintf(stderr, "blockrange: wrote %s (%zu bytes)\n", a.output,
 			bytes);
 	return 0;
 }
@@ -80,5 +70,7 @@ const struct cli_cmd cli_cmd_merge = {
 	.synopsis = synopsis,
 	.help = help,
 	.options = opts,
+	.operands = CLI_OPERANDS_ANY,
+	.operands_needed = "at least one FILE.brprof",
 	.run = run,
 };

@@ -2,7 +2,7 @@
 /* `blockrange profile`: a mergeable .brprof.  See output/brprof_write.h. */
 #define _GNU_SOURCE
 
-#include <getopt.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,62 +43,45 @@ static const char help[] =
 	"Exit status: 0 success, 1 usage or I/O error, 2 malformed input or nothing to\n"
 	"profile.\n";
 
-enum {
-	O_HELP = 'h',
-	O_OUTPUT = 'o',
+static const struct cli_opt opts[] = {
+	CMD_LOOKUP_OPTIONS(struct cmd_args),
+	CMD_RUN_OPTIONS(struct cmd_args),
+	{ .name = "output", .letter = 'o', .kind = CLI_OPT_STRING,
+	  .off = offsetof(struct cmd_args, c.output),
+	  .needed = "-o FILE.brprof" },
+	CLI_OPT_HELP_END,
 };
 
-static const struct option opts[] = {
-	CMD_LOOKUP_OPTIONS,
-	CMD_RUN_OPTIONS,
-	{ "output", required_argument, NULL, O_OUTPUT },
-	{ "help", no_argument, NULL, O_HELP },
-	{ NULL, 0, NULL, 0 },
-};
-
-static int profile(const struct cmd_common *c, const char *output)
+/* The batch engine always: profile takes no --engine. */
+static int profile(const struct cli_cmd *cmd, void *arg)
 {
-	struct resolver_opts so;
-	struct annot_cfg cfg;
-	struct annot an;
+	const struct cmd_common *c = &((struct cmd_args *)arg)->c;
+	const char *output = c->output;
 	char err[BR_ERR_MAX];
+	struct annot an;
 	size_t bytes = 0;
-	int r;
+	int r = cmd_load(c, ANNOT_BLOCKS | ANNOT_PROFGEN | ANNOT_BOLT, &an,
+			 "profiled", "profile");
 
-	cmd_resolver_opts(c, &so);
-	cmd_annot_cfg(c, ANNOT_BLOCKS | ANNOT_PROFGEN | ANNOT_BOLT, &cfg);
-	cfg.engine = ANNOT_ENGINE_BATCH;
-	r = cmd_annot_init(c, &an, &so, &cfg);
+	(void)cmd;
 	if (r)
 		return r;
-	r = cmd_load(c, &an, NULL, 0, "profiled", "profile");
-	if (r)
-		goto out;
 	r = brprof_write(&an, output, &bytes, err, sizeof(err));
 	if (r)
 		r = cli_fail(CLI_EXIT_USAGE, "%s", err);
 	else if (strcmp(output, "-"))
 		fprintf(stderr, "blockrange: wrote %s (%zu bytes)\n", output,
 			bytes);
-out:
 	annot_free(&an);
 	return r;
 }
 
 static int run(const struct cli_cmd *cmd, int argc, char **argv)
 {
-	struct cmd_common c;
-	const char *output = NULL;
-	int r;
+	struct cmd_args a;
 
-	cmd_common_init(&c);
-	r = cmd_parse_output(cmd, &c, argc, argv, &output);
-	if (!r && !output)
-		r = cli_usage(cmd, "profile needs -o FILE.brprof");
-	if (!r)
-		r = profile(&c, output);
-	cmd_common_free(&c);
-	return r == CLI_HELP_SHOWN ? 0 : r;
+	cmd_common_init(&a.c);
+	return cmd_run(cmd, argc, argv, &a, &a.c, profile);
 }
 
 const struct cli_cmd cli_cmd_profile = {

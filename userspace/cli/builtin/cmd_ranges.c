@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -53,45 +52,51 @@ static const char help[] =
 	"Exit status: 0 success, 1 usage or I/O error, 2 malformed input or nothing to\n"
 	"profile.\n";
 
-enum {
-	O_BASE = CMD_OPT_NEXT,
-	O_USE_OFFSET,
-	O_EVENT,
-	O_LEADING_IP,
-	O_NO_PAGER,
-	O_HELP = 'h',
-};
-
-static const struct option opts[] = {
-	CMD_LOOKUP_OPTIONS,
-	CMD_RUN_OPTIONS,
-	{ "output", required_argument, NULL, 'o' },
-	{ "base", required_argument, NULL, O_BASE },
-	{ "use-offset", required_argument, NULL, O_USE_OFFSET },
-	{ "perf-event", required_argument, NULL, O_EVENT },
-	{ "leading-ip-only", no_argument, NULL, O_LEADING_IP },
-	{ "no-pager", no_argument, NULL, O_NO_PAGER },
-	{ "help", no_argument, NULL, O_HELP },
-	{ NULL, 0, NULL, 0 },
+/* --base ADDR */
+struct base {
+	bool given;
+	uint64_t addr;
 };
 
 struct args {
-	struct cmd_common c;
-	const char *outdir;
-	bool have_base;
-	uint64_t base;
-	bool no_offset;
+	struct cmd_common c;	/* c.output: -o DIR */
+	struct base base;
+	int offset;		/* --use-offset=0 0, =1 1 */
 	const char *event;
 	bool leading_ip;
 	bool no_pager;
 };
 
+static int parse_base(void *field, const char *value)
+{
+	struct base *b = field;
+
+	if (!cli_parse_u64(value, &b->addr))
+		return BR_EUSAGE;
+	b->given = true;
+	return 0;
+}
+
+static const struct cli_opt opts[] = {
+	CMD_LOOKUP_OPTIONS(struct args),
+	CMD_RUN_OPTIONS(struct args),
+	CMD_OUTPUT_OPTION(struct args),
+	CLI_CALL("base", 0, struct args, base, parse_base,
+		 "--base ADDR (hex 0x... or decimal)"),
+	CLI_WORD("use-offset", struct args, offset, "--use-offset=0|1", "0",
+		 "1"),
+	CLI_STRING("perf-event", 0, struct args, event),
+	CLI_FLAG("leading-ip-only", 0, struct args, leading_ip),
+	CLI_FLAG("no-pager", 0, struct args, no_pager),
+	CLI_OPT_HELP_END,
+};
+
 static uint64_t base_of(const struct args *a, const struct profile *prof)
 {
-	if (a->no_offset)
+	if (!a->offset)
 		return 0;
-	if (a->have_base)
-		return a->base;
+	if (a->base.given)
+		return a->base.addr;
 	if (prof->has_base)
 		return prof->base;
 	return prof->dso ? prof->dso->bin.text_base : 0;
@@ -113,8 +118,8 @@ static int write_dir(const struct args *a, const struct annot *p)
 {
 	size_t i, k, n = annot_nr_profiles(p);
 
-	if (mkdir(a->outdir, 0777) && errno != EEXIST)
-		return cli_fail(CLI_EXIT_USAGE, "%s: %s", a->outdir,
+	if (mkdir(a->c.output, 0777) && errno != EEXIST)
+		return cli_fail(CLI_EXIT_USAGE, "%s: %s", a->c.output,
 				strerror(errno));
 	for (i = 0; i < n; i++) {
 		const struct profile *prof = annot_profile_at(p, i);
@@ -129,10 +134,10 @@ static int write_dir(const struct args *a, const struct annot *p)
 					      d->short_name))
 				dup = true;
 		br_build_id_hex(d->build_id, d->build_id_size, hex);
-		if (asprintf(&path, "%s/%s%s%s.rawprof", a->outdir,
+		if (asprintf(&path, "%s/%s%s%s.rawprof", a->c.output,
 			     d->short_name, dup ? "-" : "",
 			     dup ? (d->build_id_size ? hex : "nobuildid") : "") < 0)
-			return cli_fail(CLI_EXIT_USAGE, "out of memory");
+			return cli_fail(CLI_EXIT_NOMEM, "out of memory");
 		f = fopen(path, "w");
 		if (!f) {
 			r = cli_fail(CLI_EXIT_USAGE, "%s: %s", path,
@@ -175,7 +180,7 @@ static int pick_output(const struct args *a, struct annot *p)
 		summary_nothing(stderr, &p->s, "profile");
 		return CLI_EXIT_INPUT;
 	}
-	if (a->outdir)
+	if (a->c.output)
 		return write_dir(a, p);
 	if (n == 1)
 		return write_one(a, annot_profile_at(p, 0), stdout, NULL);
@@ -188,22 +193,24 @@ static int pick_output(const struct args *a, struct annot *p)
 	return CLI_EXIT_USAGE;
 }
 
-static int ranges(struct args *a)
+static int ranges(const struct cli_cmd *cmd, void *arg)
 {
+	const struct args *a = arg;
 	struct resolver_opts so;
 	struct annot_cfg po = {
 		.parts = ANNOT_PROFGEN,
 		.event = a->event,
 		.leading_ip_only = a->leading_ip,
-		.raw = !a->c.binary && !a->c.nr_dsos &&
-		       (a->have_base || a->no_offset),
+		.raw = !a->c.binary && !a->c.dsos.nr &&
+		       (a->base.given || !a->offset),
 	};
 	struct annot p;
 	struct cli_pager pager = { 0 };
-	int r;
+	int r = cmd_dso_or_binary(cmd, &a->c);
 
 	cmd_resolver_opts(&a->c, &so);
-	r = cmd_annot_init(&a->c, &p, &so, &po);
+	if (!r)
+		r = cmd_annot_init(&a->c, &p, &so, &po);
 	if (r)
 		return r;
 	r = cmd_collect(&a->c, &p);
@@ -216,7 +223,7 @@ static int ranges(struct args *a)
 				p.s.st.samples, p.s.st.entries, p.raw.ranges.nr,
 				p.raw.branches.nr);
 		/* Only a profile on stdout is paged, not -o DIR's messages. */
-		if (!a->outdir)
+		if (!a->c.output)
 			cli_pager_start(&pager, a->no_pager);
 		r = pick_output(a, &p);
 		cli_pager_end(&pager);
@@ -227,61 +234,10 @@ static int ranges(struct args *a)
 
 static int run(const struct cli_cmd *cmd, int argc, char **argv)
 {
-	struct args a;
-	int c, r = 0;
+	struct args a = { .offset = 1 };
 
-	memset(&a, 0, sizeof(a));
 	cmd_common_init(&a.c);
-	optind = 1;
-	opterr = 0;
-	while (!r && (c = getopt_long(argc, argv, "+:i:o:j:h", opts, NULL)) != -1) {
-		r = cmd_common_opt(cmd, &a.c, c, argv);
-		if (r != CMD_NOT_COMMON)
-			continue;
-		r = 0;
-		switch (c) {
-		case 'o':
-			a.outdir = optarg;
-			break;
-		case O_BASE:
-			if (!cli_parse_u64(optarg, &a.base))
-				r = cli_usage(cmd, "expected --base ADDR (hex 0x... or decimal), got '%s'",
-					      optarg);
-			a.have_base = true;
-			break;
-		case O_USE_OFFSET:
-			if (!strcmp(optarg, "0"))
-				a.no_offset = true;
-			else if (strcmp(optarg, "1"))
-				r = cli_usage(cmd, "expected --use-offset=0|1, got '%s'",
-					      optarg);
-			break;
-		case O_EVENT:
-			a.event = optarg;
-			break;
-		case O_LEADING_IP:
-			a.leading_ip = true;
-			break;
-		case O_NO_PAGER:
-			a.no_pager = true;
-			break;
-		case O_HELP:
-			cli_help(cmd);
-			r = CLI_HELP_SHOWN;
-			break;
-		default:
-			r = cli_bad_option(cmd, c, argv);
-			break;
-		}
-	}
-	if (!r && optind < argc)
-		r = cli_usage(cmd, "unexpected argument '%s'", argv[optind]);
-	if (!r && a.c.binary && a.c.nr_dsos)
-		r = cli_usage(cmd, "ranges takes --dso NAME or --binary BIN, not both");
-	if (!r)
-		r = ranges(&a);
-	cmd_common_free(&a.c);
-	return r == CLI_HELP_SHOWN ? 0 : r;
+	return cmd_run(cmd, argc, argv, &a, &a.c, ranges);
 }
 
 const struct cli_cmd cli_cmd_ranges = {

@@ -5,7 +5,7 @@
  */
 #define _GNU_SOURCE
 
-#include <getopt.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -83,39 +83,6 @@ static const char help[] =
 	"Exit status: PROGRAM's; 1 usage error, a program that cannot be run or a\n"
 	"recording that failed.\n";
 
-enum {
-	O_DEPTH = 256,
-	O_PERIOD,
-	O_COUNTS,
-	O_FORMAT,
-	O_START,
-	O_COPY,
-	O_TASKS,
-	O_ENGINE,
-	O_EXACT,
-	O_JITTER,
-	O_CPU,
-	O_HELP = 'h',
-};
-
-static const struct option opts[] = {
-	{ "engine", required_argument, NULL, O_ENGINE },
-	{ "output", required_argument, NULL, 'o' },
-	{ "exact", no_argument, NULL, O_EXACT },
-	{ "jitter", required_argument, NULL, O_JITTER },
-	{ "cpu", required_argument, NULL, O_CPU },
-	{ "format", required_argument, NULL, O_FORMAT },
-	{ "depth", required_argument, NULL, O_DEPTH },
-	{ "period", required_argument, NULL, O_PERIOD },
-	{ "start", required_argument, NULL, O_START },
-	{ "counts", required_argument, NULL, O_COUNTS },
-	{ "script-copy", required_argument, NULL, O_COPY },
-	{ "fields", required_argument, NULL, 'F' },
-	{ "show-task-events", no_argument, NULL, O_TASKS },
-	{ "help", no_argument, NULL, O_HELP },
-	{ NULL, 0, NULL, 0 },
-};
-
 /* What each engine takes: an option of the other one is a usage error. */
 enum {
 	SEEN_START = 1u << 0,
@@ -126,158 +93,81 @@ enum {
 	SEEN_PERIOD = 1u << 5,
 	SEEN_FORMAT = 1u << 6,
 	SEEN_TEXT = 1u << 7,	/* --script-copy, -F, --show-task-events */
+	SEEN_OUTPUT = 1u << 8,
 };
 
-/* The options that pick and tune an engine. */
-struct engine_opts {
-	bool qemu;		/* --engine=qemu (the default) */
+/* The options: the recorder's, and those that pick and tune an engine. */
+struct args {
+	struct record_opts o;
+	int qemu;		/* --engine=qemu 1 (the default), ptrace 0 */
+	int format;		/* --format=perfscript 1, perfdata 0 */
+	int from_exec;		/* --start=exec 1, entry 0 */
 	bool exact;
 	uint64_t jitter;
 	const char *cpu;
+	uint64_t depth;
 	unsigned seen;		/* SEEN_* */
 };
 
-/*
- * The engine's own option @c into @x: 0, an exit status after a usage
- * message, or 1 if @c is none of them.
- */
-static int parse_engine(const struct cli_cmd *cmd, int c,
-			struct engine_opts *x)
+/* --cpu MODEL: a name, no list. */
+static int parse_cpu(void *field, const char *value)
 {
-	switch (c) {
-	case O_ENGINE:
-		if (!strcmp(optarg, "qemu"))
-			x->qemu = true;
-		else if (!strcmp(optarg, "ptrace"))
-			x->qemu = false;
-		else
-			return cli_usage(cmd, "expected --engine=qemu or ptrace, got '%s'",
-					 optarg);
-		return 0;
-	case O_EXACT:
-		x->exact = true;
-		return 0;
-	case O_JITTER:
-		x->seen |= SEEN_JITTER;
-		if (!cli_parse_u64(optarg, &x->jitter))
-			return cli_usage(cmd, "expected --jitter J (a number of taken branches), got '%s'",
-					 optarg);
-		return 0;
-	case O_CPU:
-		x->seen |= SEEN_CPU;
-		if (!*optarg || strchr(optarg, ','))
-			return cli_usage(cmd, "expected --cpu MODEL (a name from qemu-x86_64 -cpu help), got '%s'",
-					 optarg);
-		x->cpu = optarg;
-		return 0;
-	default:
-		return 1;
-	}
-}
-
-/* The text options of @c into @o and @x; as parse_engine(). */
-static int parse_text(const struct cli_cmd *cmd, int c,
-		      struct record_opts *o, struct engine_opts *x)
-{
-	switch (c) {
-	case O_FORMAT:
-		x->seen |= SEEN_FORMAT;
-		if (!strcmp(optarg, "perfdata"))
-			o->format = RECORD_PERFDATA;
-		else if (!strcmp(optarg, "perfscript"))
-			o->format = RECORD_PERFSCRIPT;
-		else
-			return cli_usage(cmd, "expected --format=perfdata or perfscript, got '%s'",
-					 optarg);
-		return 0;
-	case O_COPY:
-		x->seen |= SEEN_TEXT;
-		o->script_copy = optarg;
-		return 0;
-	case 'F':
-		x->seen |= SEEN_TEXT;
-		if (!psw_parse_fields(optarg, &o->fields))
-			return cli_usage(cmd, "expected -F with some of comm,pid,tid,time,ip,brstack, got '%s'",
-					 optarg);
-		return 0;
-	case O_TASKS:
-		x->seen |= SEEN_TEXT;
-		o->task_events = true;
-		return 0;
-	default:
-		return parse_engine(cmd, c, x);
-	}
-}
-
-/*
- * The options of @argv into @o and @x (*@depth, *@have_output: -o was
- * given): 0 to go on, CLI_HELP_SHOWN after the help, or an exit status
- * after a usage message.
- */
-static int parse(const struct cli_cmd *cmd, int argc, char **argv,
-		 struct record_opts *o, struct engine_opts *x,
-		 uint64_t *depth, bool *have_output)
-{
-	int c, r;
-
-	optind = 1;
-	opterr = 0;
-	/* '+': stop at the first non-option (PROGRAM). */
-	while ((c = getopt_long(argc, argv, "+:o:F:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			o->output = optarg;
-			*have_output = true;
-			break;
-		case O_START:
-			x->seen |= SEEN_START;
-			if (!strcmp(optarg, "entry"))
-				o->from_exec = false;
-			else if (!strcmp(optarg, "exec"))
-				o->from_exec = true;
-			else
-				return cli_usage(cmd, "expected --start=entry or exec, got '%s'",
-						 optarg);
-			break;
-		case O_COUNTS:
-			x->seen |= SEEN_COUNTS;
-			o->counts = optarg;
-			break;
-		case O_DEPTH:
-			x->seen |= SEEN_DEPTH;
-			if (!cli_parse_u64(optarg, depth) || *depth > 1u << 20)
-				return cli_usage(cmd, "expected --depth N (0 = unbounded, at most 1048576), got '%s'",
-						 optarg);
-			break;
-		case O_PERIOD:
-			x->seen |= SEEN_PERIOD;
-			if (!cli_parse_u64(optarg, &o->period) || !o->period)
-				return cli_usage(cmd, "expected --period P >= 1, got '%s'",
-						 optarg);
-			break;
-		case O_HELP:
-			cli_help(cmd);
-			return CLI_HELP_SHOWN;
-		default:
-			r = parse_text(cmd, c, o, x);
-			if (r == 1)
-				return cli_bad_option(cmd, c, argv);
-			if (r)
-				return r;
-		}
-	}
-	if (optind >= argc)
-		return cli_usage(cmd, "record needs -- PROGRAM [ARGS...]");
+	if (!*value || strchr(value, ','))
+		return BR_EUSAGE;
+	*(const char **)field = value;
 	return 0;
 }
 
-/* What the options say together; 0 or an exit status after a message. */
-static int check(const struct cli_cmd *cmd, struct record_opts *o,
-		 const struct engine_opts *x, uint64_t depth, bool have_output)
+/* -F LIST */
+static int parse_fields(void *field, const char *value)
 {
-	if (!have_output && x->exact)
+	return psw_parse_fields(value, field) ? 0 : BR_EUSAGE;
+}
+
+#define OPT(N, L, K, F, SEEN) \
+	.name = (N), .letter = (L), .kind = (K), \
+	.off = offsetof(struct args, F), .mark = (SEEN)
+
+static const struct cli_opt opts[] = {
+	CLI_WORD("engine", struct args, qemu, "--engine=qemu or ptrace",
+		 "ptrace", "qemu"),
+	{ OPT("output", 'o', CLI_OPT_STRING, o.output, SEEN_OUTPUT) },
+	CLI_FLAG("exact", 0, struct args, exact),
+	{ OPT("jitter", 0, CLI_OPT_U64, jitter, SEEN_JITTER),
+	  .max = UINT64_MAX,
+	  .expect = "--jitter J (a number of taken branches)" },
+	{ OPT("cpu", 0, CLI_OPT_CALL, cpu, SEEN_CPU), .call = parse_cpu,
+	  .expect = "--cpu MODEL (a name from qemu-x86_64 -cpu help)" },
+	{ OPT("format", 0, CLI_OPT_WORD, format, SEEN_FORMAT),
+	  .expect = "--format=perfdata or perfscript",
+	  .words = (const char *const[]){ "perfdata", "perfscript", NULL } },
+	{ OPT("depth", 0, CLI_OPT_U64, depth, SEEN_DEPTH), .max = 1u << 20,
+	  .expect = "--depth N (0 = unbounded, at most 1048576)" },
+	{ OPT("period", 0, CLI_OPT_U64, o.period, SEEN_PERIOD), .min = 1,
+	  .max = UINT64_MAX, .expect = "--period P >= 1" },
+	{ OPT("start", 0, CLI_OPT_WORD, from_exec, SEEN_START),
+	  .expect = "--start=entry or exec",
+	  .words = (const char *const[]){ "entry", "exec", NULL } },
+	{ OPT("counts", 0, CLI_OPT_STRING, o.counts, SEEN_COUNTS) },
+	{ OPT("script-copy", 0, CLI_OPT_STRING, o.script_copy, SEEN_TEXT) },
+	{ OPT("fields", 'F', CLI_OPT_CALL, o.fields, SEEN_TEXT),
+	  .call = parse_fields,
+	  .expect = "-F with some of comm,pid,tid,time,ip,brstack" },
+	{ OPT("show-task-events", 0, CLI_OPT_FLAG, o.task_events, SEEN_TEXT) },
+	CLI_OPT_HELP_END,
+};
+
+/* What the options say together; 0 or an exit status after a message. */
+static int check(const struct cli_cmd *cmd, struct args *x)
+{
+	struct record_opts *o = &x->o;
+	uint64_t depth = x->depth;
+
+	o->format = x->format ? RECORD_PERFSCRIPT : RECORD_PERFDATA;
+	o->from_exec = x->from_exec;
+	if (!(x->seen & SEEN_OUTPUT) && x->exact)
 		o->output = "blockrange.brprof";
-	else if (!have_output && o->format == RECORD_PERFSCRIPT)
+	else if (!(x->seen & SEEN_OUTPUT) && o->format == RECORD_PERFSCRIPT)
 		o->output = "blockrange.perfscript";
 	if (!x->qemu && (x->exact || (x->seen & (SEEN_JITTER | SEEN_CPU))))
 		return cli_usage(cmd, "%s is an option of --engine=qemu",
@@ -300,10 +190,20 @@ static int check(const struct cli_cmd *cmd, struct record_opts *o,
 }
 
 /* The QEMU engine's checks and run; record's exit status. */
-static int run_qemu(const struct cli_cmd *cmd, const struct record_opts *ro,
-		    const struct engine_opts *x, uint64_t depth)
+static int run_qemu(const struct cli_cmd *cmd, const struct args *x)
 {
-	struct qrec_opts o;
+	const struct record_opts *ro = &x->o;
+	uint64_t depth = x->depth;
+	struct qrec_opts o = {
+		.output = ro->output, .format = ro->format,
+		.script_copy = ro->script_copy, .fields = ro->fields,
+		.task_events = ro->task_events, .exact = x->exact,
+		.depth = (unsigned)depth,
+		.period = x->seen & SEEN_PERIOD ? ro->period :
+			  QREC_DEFAULT_PERIOD,
+		.jitter = x->jitter, .cpu = x->cpu, .argv = ro->argv,
+		.cmd_argc = ro->cmd_argc, .cmd_argv = ro->cmd_argv,
+	};
 	char err[BR_ERR_MAX];
 	int r, status = 0;
 
@@ -313,20 +213,6 @@ static int run_qemu(const struct cli_cmd *cmd, const struct record_opts *ro,
 	if (x->exact && (x->seen & (SEEN_DEPTH | SEEN_PERIOD | SEEN_JITTER |
 				    SEEN_FORMAT | SEEN_TEXT)))
 		return cli_usage(cmd, "--exact counts every branch into a .brprof: it takes no --depth, --period, --jitter, --format, --script-copy, -F or --show-task-events");
-	memset(&o, 0, sizeof(o));
-	o.output = ro->output;
-	o.format = ro->format;
-	o.script_copy = ro->script_copy;
-	o.fields = ro->fields;
-	o.task_events = ro->task_events;
-	o.exact = x->exact;
-	o.depth = (unsigned)depth;
-	o.period = x->seen & SEEN_PERIOD ? ro->period : QREC_DEFAULT_PERIOD;
-	o.jitter = x->jitter;
-	o.cpu = x->cpu;
-	o.argv = ro->argv;
-	o.cmd_argc = ro->cmd_argc;
-	o.cmd_argv = ro->cmd_argv;
 	if (!depth)
 		return cli_usage(cmd, "expected --depth of at least 1 with --engine=qemu (ptrace's --depth 0 is a full trace: use --exact)");
 	if (x->jitter >= o.period)
@@ -363,29 +249,26 @@ static int run_ptrace(struct record_opts *o)
 
 static int run(const struct cli_cmd *cmd, int argc, char **argv)
 {
-	struct record_opts o;
-	struct engine_opts x = { .qemu = true };
-	uint64_t depth = 32;
-	bool have_output = false;
+	struct args a = { .qemu = 1, .depth = 32 };
+	struct cli_parsed p;
 	int r;
 
-	memset(&o, 0, sizeof(o));
-	o.output = "perf.data";
-	o.format = RECORD_PERFDATA;
-	o.fields = PSW_DEFAULT_FIELDS;
-	o.period = 1;
-	o.cmd_argc = argc;
-	o.cmd_argv = argv;
-	r = parse(cmd, argc, argv, &o, &x, &depth, &have_output);
-	if (!r)
-		r = check(cmd, &o, &x, depth, have_output);
+	a.o.output = "perf.data";
+	a.o.fields = PSW_DEFAULT_FIELDS;
+	a.o.period = 1;
+	a.o.cmd_argc = argc;
+	a.o.cmd_argv = argv;
+	if (cli_parse_options(cmd, argc, argv, &a, &p) != CLI_PARSE_RUN)
+		return p.status;
+	a.seen = p.marks;
+	r = check(cmd, &a);
 	if (r)
-		return r == CLI_HELP_SHOWN ? 0 : r;
-	o.depth = (unsigned)depth;
-	o.argv = argv + optind;
-	if (x.qemu)
-		return run_qemu(cmd, &o, &x, depth);
-	return run_ptrace(&o);
+		return r;
+	a.o.depth = (unsigned)a.depth;
+	a.o.argv = argv + p.first;
+	if (a.qemu)
+		return run_qemu(cmd, &a);
+	return run_ptrace(&a.o);
 }
 
 const struct cli_cmd cli_cmd_record = {
@@ -394,5 +277,7 @@ const struct cli_cmd cli_cmd_record = {
 	.synopsis = synopsis,
 	.help = help,
 	.options = opts,
+	.operands = CLI_OPERANDS_REST,
+	.operands_needed = "-- PROGRAM [ARGS...]",
 	.run = run,
 };

@@ -3,7 +3,6 @@
 #define _GNU_SOURCE
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,114 +58,44 @@ static const char help[] =
 	"Exit status: 0 success, 1 usage or I/O error, 2 malformed input or nothing to\n"
 	"report.\n";
 
-enum {
-	O_SYMBOL = CMD_OPT_NEXT,
-	O_MAX_SYMBOLS,
-	O_MAX_BLOCKS,
-	O_HELP = 'h',
-	O_OUTPUT = 'o',
-};
-
-static const struct option opts[] = {
-	CMD_LOOKUP_OPTIONS,
-	CMD_RUN_OPTIONS,
-	CMD_ENGINE_OPTION,
-	{ "output", required_argument, NULL, O_OUTPUT },
-	{ "symbol", required_argument, NULL, O_SYMBOL },
-	{ "max-symbols", required_argument, NULL, O_MAX_SYMBOLS },
-	{ "max-blocks", required_argument, NULL, O_MAX_BLOCKS },
-	{ "help", no_argument, NULL, O_HELP },
-	{ NULL, 0, NULL, 0 },
-};
-
 struct args {
 	struct cmd_common c;
-	const char *output;
-	const char **symbols;
-	size_t nr_symbols;
-	size_t max_symbols;
-	size_t max_blocks;
+	uint64_t max_symbols;
+	uint64_t max_blocks;
 };
 
-static bool parse_count(const char *s, size_t *v)
+static const struct cli_opt opts[] = {
+	CMD_LOOKUP_OPTIONS(struct args),
+	CMD_RUN_OPTIONS(struct args),
+	CMD_ENGINE_OPTION(struct args),
+	CMD_OUTPUT_OPTION(struct args),
+	CLI_CALL("symbol", 0, struct args, c.symbols, cli_strings_add, NULL),
+	CLI_U64("max-symbols", 0, struct args, max_symbols, 1, 1000000,
+		"--max-symbols N (1 to 1000000)"),
+	CLI_U64("max-blocks", 0, struct args, max_blocks, 1, 1000000,
+		"--max-blocks N (1 to 1000000)"),
+	CLI_OPT_HELP_END,
+};
+
+static int report(const struct cli_cmd *cmd, void *arg)
 {
-	uint64_t x;
-
-	if (!cli_parse_u64(s, &x) || !x || x > 1000000)
-		return false;
-	*v = (size_t)x;
-	return true;
-}
-
-static int parse(const struct cli_cmd *cmd, int argc, char **argv,
-		 struct args *a)
-{
-	int c, r;
-
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:i:o:j:h", opts, NULL)) != -1) {
-		r = cmd_common_opt(cmd, &a->c, c, argv);
-		if (r > 0)
-			return r;
-		if (!r)
-			continue;
-		switch (c) {
-		case O_OUTPUT:
-			a->output = optarg;
-			break;
-		case O_SYMBOL:
-			if (cmd_push(&a->symbols, &a->nr_symbols, optarg))
-				return cli_fail(CLI_EXIT_USAGE, "out of memory");
-			break;
-		case O_MAX_SYMBOLS:
-			if (!parse_count(optarg, &a->max_symbols))
-				return cli_usage(cmd, "expected --max-symbols N (1 to 1000000), got '%s'",
-						 optarg);
-			break;
-		case O_MAX_BLOCKS:
-			if (!parse_count(optarg, &a->max_blocks))
-				return cli_usage(cmd, "expected --max-blocks N (1 to 1000000), got '%s'",
-						 optarg);
-			break;
-		case O_HELP:
-			cli_help(cmd);
-			return CLI_HELP_SHOWN;
-		default:
-			return cli_bad_option(cmd, c, argv);
-		}
-	}
-	if (optind < argc)
-		return cli_usage(cmd, "unexpected argument '%s'", argv[optind]);
-	return 0;
-}
-
-static int report(const struct args *a)
-{
-	struct resolver_opts so;
-	struct annot_cfg cfg;
+	const struct args *a = arg;
 	struct report_opts ro;
 	struct annot an;
 	char err[BR_ERR_MAX];
-	bool to_stdout = !strcmp(a->output, "-");
+	bool to_stdout = !strcmp(a->c.output, "-");
 	FILE *out = NULL;
 	struct stat st;
 	bool regular;
 	long size;
-	int r;
+	int r = cmd_load(&a->c, ANNOT_BLOCKS, &an, "reported", "report");
 
-	cmd_resolver_opts(&a->c, &so);
-	cmd_annot_cfg(&a->c, ANNOT_BLOCKS, &cfg);
-	r = cmd_annot_init(&a->c, &an, &so, &cfg);
+	(void)cmd;
 	if (r)
 		return r;
-	r = cmd_load(&a->c, &an, a->symbols, a->nr_symbols, "reported",
-		     "report");
-	if (r)
-		goto out;
-	out = to_stdout ? stdout : fopen(a->output, "w");
+	out = to_stdout ? stdout : fopen(a->c.output, "w");
 	if (!out) {
-		r = cli_fail(CLI_EXIT_USAGE, "%s: %s", a->output,
+		r = cli_fail(CLI_EXIT_USAGE, "%s: %s", a->c.output,
 			     strerror(errno));
 		goto out;
 	}
@@ -174,25 +103,25 @@ static int report(const struct args *a)
 	regular = !to_stdout && !fstat(fileno(out), &st) && S_ISREG(st.st_mode);
 	memset(&ro, 0, sizeof(ro));
 	ro.input = cli_input_name(a->c.input);
-	ro.symbols = a->symbols;
-	ro.nr_symbols = a->nr_symbols;
-	ro.max_symbols = a->max_symbols;
-	ro.max_blocks = a->max_blocks;
+	ro.symbols = a->c.symbols.v;
+	ro.nr_symbols = a->c.symbols.nr;
+	ro.max_symbols = (size_t)a->max_symbols;
+	ro.max_blocks = (size_t)a->max_blocks;
 	r = report_write(&an, &ro, out, err, sizeof(err));
 	if (r) {
 		r = cli_fail(cli_status(r), "%s", err);
 	} else if (fflush(out) || ferror(out)) {
 		r = cli_fail(CLI_EXIT_USAGE, "%s: cannot write the report",
-			     a->output);
+			     a->c.output);
 	}
 	size = to_stdout ? -1 : ftell(out);
 	if (!to_stdout && fclose(out) && !r)
-		r = cli_fail(CLI_EXIT_USAGE, "%s: %s", a->output,
+		r = cli_fail(CLI_EXIT_USAGE, "%s: %s", a->c.output,
 			     strerror(errno));
 	if (r && regular)
-		unlink(a->output);
+		unlink(a->c.output);
 	else if (!to_stdout && !r)
-		fprintf(stderr, "blockrange: wrote %s (%ld bytes)\n", a->output,
+		fprintf(stderr, "blockrange: wrote %s (%ld bytes)\n", a->c.output,
 			size);
 out:
 	annot_free(&an);
@@ -202,21 +131,13 @@ out:
 static int run(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct args a = {
-		.output = "report.html",
 		.max_symbols = REPORT_MAX_SYMBOLS,
 		.max_blocks = REPORT_MAX_BLOCKS,
 	};
-	int r;
 
 	cmd_common_init(&a.c);
-	r = parse(cmd, argc, argv, &a);
-	if (!r)
-		r = report(&a);
-	else if (r == CLI_HELP_SHOWN)
-		r = 0;
-	free(a.symbols);
-	cmd_common_free(&a.c);
-	return r;
+	a.c.output = "report.html";
+	return cmd_run(cmd, argc, argv, &a, &a.c, report);
 }
 
 const struct cli_cmd cli_cmd_report = {

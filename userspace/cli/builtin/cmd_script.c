@@ -6,8 +6,8 @@
  */
 #define _GNU_SOURCE
 
-#include <getopt.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -53,26 +53,21 @@ static const char help[] =
 	"Exit status: 0 success, 1 usage or I/O error, 2 malformed input (or no\n"
 	"sample at all).\n";
 
-enum {
-	O_SKIP_BAD = 256,
-	O_STATS,
-	O_DUMP,
-	O_PROGRESS,
-	O_NO_PROGRESS,
-	O_HELP = 'h',
+struct args {
+	struct cmd_common c;
+	bool stats;
+	bool dump;
 };
 
-static const struct option opts[] = {
-	{ "input", required_argument, NULL, 'i' },
-	{ "jobs", required_argument, NULL, 'j' },
-	{ "progress", no_argument, NULL, O_PROGRESS },
-	{ "no-progress", no_argument, NULL, O_NO_PROGRESS },
-	{ "skip-bad", no_argument, NULL, O_SKIP_BAD },
-	{ "stats", no_argument, NULL, O_STATS },
+static const struct cli_opt opts[] = {
+	{ .name = "input", .letter = 'i', .kind = CLI_OPT_STRING,
+	  .off = offsetof(struct args, c.input), .needed = "-i FILE|-" },
+	CMD_RUN_OPTIONS(struct args),
+	CLI_FLAG("skip-bad", 0, struct args, c.skip_bad),
+	CLI_FLAG("stats", 0, struct args, stats),
 	/* test only: every event in a normalised text (check-tests/cli) */
-	{ "dump-events", no_argument, NULL, O_DUMP },
-	{ "help", no_argument, NULL, O_HELP },
-	{ NULL, 0, NULL, 0 },
+	CLI_FLAG("dump-events", 0, struct args, dump),
+	CLI_OPT_HELP_END,
 };
 
 struct out {
@@ -339,71 +334,11 @@ static void print_stats(const char *name, const struct input_stats *st,
 	fputc('\n', stderr);
 }
 
-struct args {
-	const char *input;
-	bool stats;
-	bool dump;
-	unsigned jobs;
-	int progress;		/* -1: when stderr is a terminal */
-	struct input_opts io;
-};
-
-/*
- * 0 to go on, CLI_HELP_SHOWN after the help, or an exit status after a
- * message.
- */
-static int parse(const struct cli_cmd *cmd, int argc, char **argv,
-		 struct args *a)
-{
-	uint64_t n;
-	int c;
-
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:i:j:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			a->input = optarg;
-			break;
-		case 'j':
-			if (!cli_parse_u64(optarg, &n) || !n || n > CMD_MAX_JOBS)
-				return cli_usage(cmd, "expected -j N with N from 1 to %u, got '%s'",
-						 CMD_MAX_JOBS, optarg);
-			a->jobs = (unsigned)n;
-			break;
-		case O_PROGRESS:
-			a->progress = 1;
-			break;
-		case O_NO_PROGRESS:
-			a->progress = 0;
-			break;
-		case O_SKIP_BAD:
-			a->io.skip_bad = true;
-			break;
-		case O_STATS:
-			a->stats = true;
-			break;
-		case O_DUMP:
-			a->dump = true;
-			break;
-		case O_HELP:
-			cli_help(cmd);
-			return CLI_HELP_SHOWN;
-		default:
-			return cli_bad_option(cmd, c, argv);
-		}
-	}
-	if (optind < argc)
-		return cli_usage(cmd, "unexpected argument '%s'", argv[optind]);
-	if (!a->input)
-		return cli_usage(cmd, "script needs -i FILE|-");
-	return 0;
-}
-
 /* The input to stdout: its samples' lines, or every event (--dump). */
 static int script(const struct args *a, struct out *o, struct input_stats *st,
 		  char *err, size_t errsz)
 {
+	struct input_opts io = { .skip_bad = a->c.skip_bad };
 	struct par_progress pr;
 	struct progress prog;
 	struct ev_sink sink;
@@ -418,32 +353,28 @@ static int script(const struct args *a, struct out *o, struct input_stats *st,
 		sink.task = dump_task;
 		sink.build_id = dump_build_id;
 		sink.lost = dump_lost;
-		return input_read(a->input, &a->io, &sink, st, err, errsz);
+		return input_read(a->c.input, &io, &sink, st, err, errsz);
 	}
-	if (a->progress < 0 ? isatty(STDERR_FILENO) : a->progress) {
-		progress_init(&prog, stderr);
-		pr.show = progress_show;
-		pr.arg = &prog;
-	} else {
-		pr.show = NULL;
-	}
-	return par_script(a->input, &a->io, a->jobs, pr.show ? &pr : NULL,
-			  fmt_sample, NULL, a->stats ? stats_attr : NULL, o,
-			  stdout, st, err, errsz);
+	return par_script(a->c.input, &io, cmd_jobs(&a->c),
+			  cmd_progress_of(&a->c, &pr, &prog), fmt_sample, NULL,
+			  a->stats ? stats_attr : NULL, o, stdout, st, err,
+			  errsz);
 }
 
 static int run(const struct cli_cmd *cmd, int argc, char **argv)
 {
-	struct args a = { .jobs = par_default_jobs(), .progress = -1 };
+	struct args a = { .stats = false };
 	struct input_stats st;
 	struct out o = { stdout, NULL, 0, NULL, 0 };
+	struct cli_parsed p;
 	char err[BR_ERR_MAX];
 	const char *name;
-	int r = parse(cmd, argc, argv, &a);
+	int r;
 
-	if (r)
-		return r == CLI_HELP_SHOWN ? 0 : r;
-	name = cli_input_name(a.input);
+	cmd_common_init(&a.c);
+	if (cli_parse_options(cmd, argc, argv, &a, &p) != CLI_PARSE_RUN)
+		return p.status;
+	name = cli_input_name(a.c.input);
 	/* whole lines go out in large writes */
 	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
 	r = script(&a, &o, &st, err, sizeof(err));
@@ -457,7 +388,7 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv)
 	free(o.names);
 	if (r)
 		return cli_fail(cli_status(r), "%s", err);
-	if (st.format == INPUT_PERFSCRIPT && a.io.skip_bad)
+	if (st.format == INPUT_PERFSCRIPT && a.c.skip_bad)
 		fprintf(stderr, "blockrange: skipped %lu malformed line%s\n",
 			st.ps.bad_lines, st.ps.bad_lines == 1 ? "" : "s");
 	if (a.dump)

@@ -97,7 +97,7 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], "--no-pager")) {
 			/* The subcommand's cli_pager_start() reads it. */
 			if (setenv("BLOCKRANGE_PAGER", "cat", 1))
-				return cli_fail(CLI_EXIT_USAGE, "out of memory");
+				return cli_fail(CLI_EXIT_NOMEM, "out of memory");
 		} else if (!strcmp(argv[1], "--")) {
 			argc--;
 			argv++;
