@@ -136,6 +136,7 @@ static int annotate(const struct args *a)
 	struct annot_cfg cfg;
 	struct annot an;
 	struct annot_opts o;
+	struct annot_syms syms;
 	struct cli_pager pager;
 	char err[BR_ERR_MAX];
 	int r;
@@ -150,13 +151,15 @@ static int annotate(const struct args *a)
 		     "annotate");
 	if (r)
 		goto out;
-	o.symbols = a->symbols;
-	o.nr_symbols = a->nr_symbols;
 	o.json = a->json;
 	o.source = a->source;
 	o.color = cli_color_on(a->color);
 	cli_pager_start(&pager, a->no_pager);
-	r = annot_print(&an, &o, stdout, err, sizeof(err));
+	r = annot_symbols(&an, a->symbols, a->nr_symbols, &syms, err,
+			  sizeof(err));
+	if (!r)
+		r = annot_print(&an, &syms, &o, stdout, err, sizeof(err));
+	annot_symbols_free(&syms);
 	if (r)
 		r = cli_fail(cli_status(r), "%s", err);
 	else if (fflush(stdout))

@@ -146,6 +146,7 @@ static int report(const struct args *a)
 	struct resolver_opts so;
 	struct annot_cfg cfg;
 	struct report_opts ro;
+	struct annot_syms syms;
 	struct annot an;
 	char err[BR_ERR_MAX];
 	bool to_stdout = !strcmp(a->output, "-");
@@ -174,11 +175,13 @@ static int report(const struct args *a)
 	regular = !to_stdout && !fstat(fileno(out), &st) && S_ISREG(st.st_mode);
 	memset(&ro, 0, sizeof(ro));
 	ro.input = cli_input_name(a->c.input);
-	ro.symbols = a->symbols;
-	ro.nr_symbols = a->nr_symbols;
 	ro.max_symbols = a->max_symbols;
 	ro.max_blocks = a->max_blocks;
-	r = report_write(&an, &ro, out, err, sizeof(err));
+	r = annot_symbols(&an, a->symbols, a->nr_symbols, &syms, err,
+			  sizeof(err));
+	if (!r)
+		r = report_write(&an, &syms, &ro, out, err, sizeof(err));
+	annot_symbols_free(&syms);
 	if (r) {
 		r = cli_fail(cli_status(r), "%s", err);
 	} else if (fflush(out) || ferror(out)) {
