@@ -342,11 +342,16 @@ static int read_profile(int fd, bool regular, const char *name,
 	return BR_EINPUT;
 }
 
+const char *input_name(const char *path)
+{
+	return strcmp(path, "-") ? path : "<stdin>";
+}
+
 int input_read(const char *path, const struct input_opts *opts,
 	       const struct ev_sink *sink, struct input_stats *stats,
 	       char *err, size_t errsz)
 {
-	const char *name = strcmp(path, "-") ? path : "<stdin>";
+	const char *name = input_name(path);
 	struct input_stats dummy;
 	struct prefixed pre;
 	struct stat sb;

@@ -19,6 +19,7 @@
 #include "base/pages.h"
 #include "base/status.h"
 #include "format/perf_file.h"
+#include "input/input.h"
 #include "input/perfdata.h"
 #include "input/perfscript.h"
 
@@ -1471,6 +1472,21 @@ static void close_source(struct source *src)
 		close(src->fd);
 }
 
+/*
+ * @path opened as @src for @jobs threads: false (nothing open) when one
+ * thread reads it, for @jobs < 2 or an input that cannot be cut.
+ */
+static bool split_source(const char *path, unsigned jobs, struct source *src)
+{
+	if (jobs < 2)
+		return false;
+	open_source(path, src);
+	if (src->split)
+		return true;
+	close_source(src);
+	return false;
+}
+
 static void sum_text_stats(struct par *p, struct input_stats *st)
 {
 	unsigned i;
@@ -1531,12 +1547,24 @@ FWD(profile, struct ev_profile)
 FWD(profile_dso, struct ev_profile_dso)
 #undef FWD
 
+/* What read_one() reads through: the sink's callbacks, with the progress. */
+static const struct ev_sink seq_sink = {
+	.sample = seq_sample,
+	.mmap = seq_mmap,
+	.comm = seq_comm,
+	.task = seq_task,
+	.build_id = seq_build_id,
+	.lost = seq_lost,
+	.attr = seq_attr,
+	.profile = seq_profile,
+};
+
 static int read_one(const char *path, const struct input_opts *opts,
 		    const struct par_progress *pr, const struct ev_sink *sink,
 		    struct input_stats *st, char *err, size_t errsz)
 {
 	struct seq_progress sp;
-	struct ev_sink wrap = { 0 };
+	struct ev_sink wrap;
 	struct source src = { .fd = -1 };
 	int r;
 
@@ -1552,14 +1580,7 @@ static int read_one(const char *path, const struct input_opts *opts,
 		memset(&src.sb, 0, sizeof(src.sb));
 	}
 	progress_begin(&sp.p, pr, &src);
-	wrap.sample = seq_sample;
-	wrap.mmap = seq_mmap;
-	wrap.comm = seq_comm;
-	wrap.task = seq_task;
-	wrap.build_id = seq_build_id;
-	wrap.lost = seq_lost;
-	wrap.attr = seq_attr;
-	wrap.profile = seq_profile;
+	wrap = seq_sink;
 	/* input_read() takes a .brprof for a sink that takes profiles */
 	wrap.profile_dso = sink->profile_dso ? seq_profile_dso : NULL;
 	wrap.arg = &sp;
@@ -1641,26 +1662,40 @@ static int merge_workers(struct par *p, char *err, size_t errsz)
 
 #define READ_AGAIN 4	/* par_collect(): read with one thread for the message */
 
+/*
+ * perf.data (file or pipe mode) read by the reader through @sink, whose
+ * samples go into units: the sink is completed with the reader's sync, the
+ * records kept in place, and @p as its argument; the last unit is handed
+ * over at the end.
+ */
+static int read_units(struct par *p, const char *path, struct ev_sink *sink,
+		      struct input_stats *st, char *err, size_t errsz)
+{
+	int r;
+
+	sink->sync = r_sync;
+	sink->keep_raw = true;
+	sink->arg = p;
+	r = input_read(path, p->opts, sink, st, err, errsz);
+	if ((!r || r == STOPPED) && flush_cur(p))
+		r = oom(p, err, errsz);
+	return r;
+}
+
 /* perf.data (file or pipe mode) read by the reader into units. */
 static int read_records(struct par *p, const char *path,
 			struct input_stats *st, char *err, size_t errsz)
 {
-	struct ev_sink sink = { 0 };
-	int r;
+	struct ev_sink sink = {
+		.sample = r_sample,
+		.sample_raw = r_raw,
+		.mmap = r_mmap,
+		.comm = r_comm,
+		.task = r_task,
+		.build_id = r_build_id,
+	};
 
-	sink.sample = r_sample;
-	sink.sample_raw = r_raw;
-	sink.mmap = r_mmap;
-	sink.comm = r_comm;
-	sink.task = r_task;
-	sink.build_id = r_build_id;
-	sink.sync = r_sync;
-	sink.keep_raw = true;
-	sink.arg = p;
-	r = input_read(path, p->opts, &sink, st, err, errsz);
-	if ((!r || r == STOPPED) && flush_cur(p))
-		r = oom(p, err, errsz);
-	return r;
+	return read_units(p, path, &sink, st, err, errsz);
 }
 
 /*
@@ -1704,7 +1739,7 @@ int par_collect(const char *path, const struct input_opts *opts,
 		const struct par_consumer *c, struct input_stats *st,
 		char *err, size_t errsz)
 {
-	const char *name = strcmp(path, "-") ? path : "<stdin>";
+	const char *name = input_name(path);
 	struct input_stats dummy;
 	struct source src;
 	struct ev_sink sink;
@@ -1713,11 +1748,7 @@ int par_collect(const char *path, const struct input_opts *opts,
 
 	if (!st)
 		st = &dummy;
-	if (jobs > 1)
-		open_source(path, &src);
-	if (jobs < 2 || !src.split) {
-		if (jobs > 1)
-			close_source(&src);
+	if (!split_source(path, jobs, &src)) {
 		c->sink(c->master, &sink);
 		return read_one(path, opts, pr, &sink, st, err, errsz);
 	}
@@ -1875,14 +1906,8 @@ static int script_read(struct par *p, const struct source *src,
 	}
 	sink.sample = s_dec;
 	sink.sample_raw = s_raw;
-	sink.sync = r_sync;
-	sink.keep_raw = true;
 	sink.attr = p->attr ? s_attr : NULL;
-	sink.arg = p;
-	r = input_read(path, p->opts, &sink, st, err, errsz);
-	if ((!r || r == STOPPED) && flush_cur(p))
-		r = oom(p, err, errsz);
-	return r;
+	return read_units(p, path, &sink, st, err, errsz);
 }
 
 /* The outcome of a read whose workers are done (@r: the reader's). */
@@ -1922,17 +1947,13 @@ int par_script(const char *path, const struct input_opts *opts,
 	struct input_stats dummy;
 	struct source src;
 	struct par p;
-	const char *name = strcmp(path, "-") ? path : "<stdin>";
+	const char *name = input_name(path);
 	unsigned i;
 	int r;
 
 	if (!st)
 		st = &dummy;
-	if (jobs > 1)
-		open_source(path, &src);
-	if (jobs < 2 || !src.split) {
-		if (jobs > 1)
-			close_source(&src);
+	if (!split_source(path, jobs, &src)) {
 		return script_one(path, opts, pr, format, arg, attr, attr_arg,
 				  out, st, err, errsz);
 	}
