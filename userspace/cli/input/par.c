@@ -721,6 +721,35 @@ static uint8_t *cur_room(struct par *p, size_t n, size_t in, bool ref)
 	return u->buf + u->used;
 }
 
+/*
+ * A record of @kind for the current unit: its header (@size, @off) written
+ * in room for @n bytes (cur_room(): @in, @ref), the workers started first.
+ * Where its @size bytes go, or NULL with *@r the handler's status (STOPPED,
+ * or out of memory).
+ */
+static uint8_t *new_record(struct par *p, size_t n, size_t in, bool ref,
+			   uint32_t kind, size_t size, uint64_t off, int *r,
+			   char *err, size_t errsz)
+{
+	struct rec_hdr *h;
+	uint8_t *at;
+
+	if (p->stop) {
+		*r = STOPPED;
+		return NULL;
+	}
+	at = p->started || !start(p) ? cur_room(p, n, in, ref) : NULL;
+	if (!at) {
+		*r = oom(p, err, errsz);
+		return NULL;
+	}
+	h = (struct rec_hdr *)at;
+	h->kind = kind;
+	h->size = (uint32_t)size;
+	h->off = off;
+	return at + sizeof(*h);
+}
+
 /* A kept record goes by its address (and its span), others as a copy. */
 static int r_raw(void *arg, const struct pd_decoder *dec, const uint8_t *rec,
 		 size_t size, uint64_t off, bool kept, char *err, size_t errsz)
@@ -729,26 +758,19 @@ static int r_raw(void *arg, const struct pd_decoder *dec, const uint8_t *rec,
 	size_t body = kept ? sizeof(rec) : size;
 	size_t n = sizeof(struct rec_hdr) + ((body + 7) & ~(size_t)7);
 	struct unit *u;
-	struct rec_hdr *h;
 	uint8_t *at;
+	int r;
 
-	if (p->stop)
-		return STOPPED;
-	if (!p->started && start(p))
-		return oom(p, err, errsz);
-	at = cur_room(p, n, size, kept);
+	at = new_record(p, n, size, kept, kept ? R_REF : R_RAW, size, off, &r,
+			err, errsz);
 	if (!at)
-		return oom(p, err, errsz);
+		return r;
 	u = p->cur;
 	if (u->dec && u->dec != dec)
 		return oom(p, err, errsz);
 	u->dec = dec;
-	h = (struct rec_hdr *)at;
-	h->kind = kept ? R_REF : R_RAW;
-	h->size = (uint32_t)size;
-	h->off = off;
 	if (kept) {
-		memcpy(at + sizeof(*h), &rec, sizeof(rec));
+		memcpy(at, &rec, sizeof(rec));
 		if (!u->lo || rec < u->lo)
 			u->lo = rec;
 		if (!p->dropped)
@@ -757,7 +779,7 @@ static int r_raw(void *arg, const struct pd_decoder *dec, const uint8_t *rec,
 		if (rec + size > p->ref_hi)
 			p->ref_hi = rec + size;
 	} else {
-		memcpy(at + sizeof(*h), rec, size);
+		memcpy(at, rec, size);
 	}
 	u->used += n;
 	u->in_bytes += size;
@@ -773,22 +795,14 @@ static int r_sample(void *arg, const struct ev_sample *s, char *err,
 	size_t ev = strlen(s->event) + 1;
 	size_t body = sizeof(*s) + s->nr * sizeof(*s->br) + ev;
 	size_t n = sizeof(struct rec_hdr) + ((body + 7) & ~(size_t)7);
-	struct rec_hdr *h;
 	uint8_t *at;
+	int r;
 
-	if (p->stop)
-		return STOPPED;
-	if (!p->started && start(p))
-		return oom(p, err, errsz);
-	at = cur_room(p, n, body, false);
+	at = new_record(p, n, body, false, R_DEC, body, s->pos.offset, &r, err,
+			errsz);
 	if (!at)
-		return oom(p, err, errsz);
+		return r;
 	p->cur->in_bytes += body;
-	h = (struct rec_hdr *)at;
-	h->kind = R_DEC;
-	h->size = (uint32_t)body;
-	h->off = s->pos.offset;
-	at += sizeof(*h);
 	memcpy(at, s, sizeof(*s));
 	if (s->nr)
 		memcpy(at + sizeof(*s), s->br, s->nr * sizeof(*s->br));
@@ -823,60 +837,70 @@ static struct item *new_item(struct par *p, enum item_kind kind, int *r,
 	return it;
 }
 
+/* @it to every worker: 0, or out of memory. */
+static int send_item(struct par *p, struct item *it, char *err, size_t errsz)
+{
+	return broadcast(p, it, -1) ? oom(p, err, errsz) : 0;
+}
+
+/* @it owns a copy of @str (*@copy), or is freed: false out of memory. */
+static bool own_str(struct item *it, const char *str, const char **copy)
+{
+	it->str = strdup(str);
+	if (!it->str) {
+		free(it);
+		return false;
+	}
+	*copy = it->str;
+	return true;
+}
+
 static int r_mmap(void *arg, const struct ev_mmap *m, char *err, size_t errsz)
 {
 	struct par *p = arg;
-	struct item *it;
 	bool bar = false;
 	int r;
+	struct item *it = new_item(p, IT_MMAP, &r, err, errsz);
 
-	it = new_item(p, IT_MMAP, &r, err, errsz);
 	if (!it)
 		return r;
 	it->mmap = *m;
 	r = p->c->mmap_prepare(p->c->master, m, it->res, &bar, err, errsz);
 	if (!r && bar)
 		barrier(p);	/* e.g. a DSO the workers may be loading */
-	it->str = strdup(m->path);
-	if (r || !it->str) {
-		free(it->str);
+	if (r) {
 		free(it);
-		return r ? r : oom(p, err, errsz);
+		return r;
 	}
-	it->mmap.path = it->str;
-	return broadcast(p, it, -1) ? oom(p, err, errsz) : 0;
+	if (!own_str(it, m->path, &it->mmap.path))
+		return oom(p, err, errsz);
+	return send_item(p, it, err, errsz);
 }
 
 static int r_comm(void *arg, const struct ev_comm *c, char *err, size_t errsz)
 {
 	struct par *p = arg;
-	struct item *it;
 	int r;
+	struct item *it = new_item(p, IT_COMM, &r, err, errsz);
 
-	it = new_item(p, IT_COMM, &r, err, errsz);
 	if (!it)
 		return r;
 	it->comm = *c;
-	it->str = strdup(c->comm);
-	if (!it->str) {
-		free(it);
+	if (!own_str(it, c->comm, &it->comm.comm))
 		return oom(p, err, errsz);
-	}
-	it->comm.comm = it->str;
-	return broadcast(p, it, -1) ? oom(p, err, errsz) : 0;
+	return send_item(p, it, err, errsz);
 }
 
 static int r_task(void *arg, const struct ev_task *t, char *err, size_t errsz)
 {
 	struct par *p = arg;
-	struct item *it;
 	int r;
+	struct item *it = new_item(p, IT_TASK, &r, err, errsz);
 
-	it = new_item(p, IT_TASK, &r, err, errsz);
 	if (!it)
 		return r;
 	it->task = *t;
-	return broadcast(p, it, -1) ? oom(p, err, errsz) : 0;
+	return send_item(p, it, err, errsz);
 }
 
 static int r_build_id(void *arg, const struct ev_build_id *b, char *err,

@@ -1640,12 +1640,55 @@ static int build_id_record(struct pd_reader *r, const uint8_t *p, size_t size,
 	return k && k->build_id ? k->build_id(k->arg, &b, r->err, r->errsz) : 0;
 }
 
+/* r->dbuf grown to @cap bytes: 0, or out of memory. */
+static int dbuf_grow(struct pd_reader *r, size_t cap)
+{
+	uint8_t *b = realloc(r->dbuf, cap);
+
+	if (!b)
+		return oom(r, "decompressed data");
+	r->dbuf = b;
+	r->dcap = cap;
+	return 0;
+}
+
+static int decompressed_too_large(struct pd_reader *r)
+{
+	return fail_at(r, r->off, r->sub,
+		       "expected compressed data that decompresses to at most %zu bytes, got more",
+		       r->decomp_max);
+}
+
+/*
+ * One step of zstd from @in into r->dbuf after its first *@outlen bytes;
+ * *@outlen: the bytes there now.  @at_byte: the message says where in @in
+ * zstd stopped.
+ */
+static int zstd_step(struct pd_reader *r, ZSTD_inBuffer *in, size_t *outlen,
+		     bool at_byte)
+{
+	ZSTD_outBuffer out = { r->dbuf, r->dcap, *outlen };
+	size_t ret = ZSTD_decompressStream(r->zctx, &out, in);
+
+	if (ZSTD_isError(ret) && at_byte)
+		return fail_at(r, r->off, r->sub,
+			       "expected zstd data in the COMPRESSED record, got '%s' at byte %zu of %zu",
+			       ZSTD_getErrorName(ret), in->pos, in->size);
+	if (ZSTD_isError(ret))
+		return fail_at(r, r->off, r->sub,
+			       "expected zstd data in the COMPRESSED record, got '%s'",
+			       ZSTD_getErrorName(ret));
+	*outlen = out.pos;
+	return 0;
+}
+
 /* zstd frames of a PERF_RECORD_COMPRESSED into r->dbuf; the length. */
 static int decompress(struct pd_reader *r, const uint8_t *src, size_t n,
 		      size_t *outlen)
 {
 	ZSTD_inBuffer in = { src, n, 0 };
 	size_t limit = r->decomp_max;
+	int ret;
 
 	if (!r->zctx) {
 		r->zctx = ZSTD_createDCtx();
@@ -1660,70 +1703,36 @@ static int decompress(struct pd_reader *r, const uint8_t *src, size_t n,
 	 */
 	*outlen = 0;
 	while (in.pos < in.size) {
-		ZSTD_outBuffer out;
-		size_t ret;
-
 		if (*outlen == r->dcap) {
 			size_t cap = r->dcap ? 2 * r->dcap : 1 << 18;
-			uint8_t *b;
 
 			if (r->dcap >= limit)
-				return fail_at(r, r->off, r->sub,
-					       "expected compressed data that decompresses to at most %zu bytes, got more",
-					       limit);
-			if (cap > limit)
-				cap = limit;
-			b = realloc(r->dbuf, cap);
-			if (!b)
-				return oom(r, "decompressed data");
-			r->dbuf = b;
-			r->dcap = cap;
+				return decompressed_too_large(r);
+			ret = dbuf_grow(r, cap > limit ? limit : cap);
+			if (ret)
+				return ret;
 		}
-		out = (ZSTD_outBuffer){ r->dbuf, r->dcap, *outlen };
-		ret = ZSTD_decompressStream(r->zctx, &out, &in);
-		if (ZSTD_isError(ret))
-			return fail_at(r, r->off, r->sub,
-				       "expected zstd data in the COMPRESSED record, got '%s' at byte %zu of %zu",
-				       ZSTD_getErrorName(ret), in.pos, n);
-		*outlen = out.pos;
+		ret = zstd_step(r, &in, outlen, true);
+		if (ret)
+			return ret;
 	}
 	/* a frame not flushed out yet (output buffer was full) */
-	for (;;) {
-		ZSTD_outBuffer out;
-		size_t ret;
-
-		if (*outlen < r->dcap)
-			break;
+	while (*outlen >= r->dcap) {
 		if (r->dcap >= limit) {
 			/* is there more? */
 			uint8_t one;
 			ZSTD_outBuffer o1 = { &one, 1, 0 };
+			size_t more = ZSTD_decompressStream(r->zctx, &o1, &in);
 
-			ret = ZSTD_decompressStream(r->zctx, &o1, &in);
-			if (!ZSTD_isError(ret) && o1.pos)
-				return fail_at(r, r->off, r->sub,
-					       "expected compressed data that decompresses to at most %zu bytes, got more",
-					       limit);
+			if (!ZSTD_isError(more) && o1.pos)
+				return decompressed_too_large(r);
 			break;
 		}
-		{
-			size_t cap = 2 * r->dcap > limit ? limit : 2 * r->dcap;
-			uint8_t *b = realloc(r->dbuf, cap);
-
-			if (!b)
-				return oom(r, "decompressed data");
-			r->dbuf = b;
-			r->dcap = cap;
-		}
-		out = (ZSTD_outBuffer){ r->dbuf, r->dcap, *outlen };
-		ret = ZSTD_decompressStream(r->zctx, &out, &in);
-		if (ZSTD_isError(ret))
-			return fail_at(r, r->off, r->sub,
-				       "expected zstd data in the COMPRESSED record, got '%s'",
-				       ZSTD_getErrorName(ret));
-		*outlen = out.pos;
-		if (out.pos < out.size)
-			break;
+		ret = dbuf_grow(r, 2 * r->dcap > limit ? limit : 2 * r->dcap);
+		if (!ret)
+			ret = zstd_step(r, &in, outlen, false);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
