@@ -1138,15 +1138,16 @@ static int announce(struct pd_reader *r)
 			r->renamed[i] = false;
 		if (!k || !k->attr)
 			continue;
-		memset(&ea, 0, sizeof(ea));
-		ea.idx = (unsigned)i;
-		ea.name = a->name;
-		ea.type = a->type;
-		ea.config = a->config;
-		ea.sample_type = a->sample_type;
-		ea.branch_sample_type = a->branch_sample_type;
-		ea.read_format = a->read_format;
-		ea.pos = pos_of(r, r->off);
+		ea = (struct ev_attr){
+			.idx = (unsigned)i,
+			.name = a->name,
+			.type = a->type,
+			.config = a->config,
+			.sample_type = a->sample_type,
+			.branch_sample_type = a->branch_sample_type,
+			.read_format = a->read_format,
+			.pos = pos_of(r, r->off),
+		};
 		ret = k->attr(k->arg, &ea, r->err, r->errsz);
 		if (ret)
 			return ret;
