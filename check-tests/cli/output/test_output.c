@@ -11,8 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/status.h"
 #include "cli_tests.h"
+#include "collect/annot.h"
+#include "collect/symbols.h"
+#include "input/input.h"
+#include "output/annotate.h"
 #include "output/json.h"
+#include "output/report.h"
 
 static char golden_bin[512];
 
@@ -315,6 +321,121 @@ START_TEST(brprof_mixed_events)
 }
 END_TEST
 
+/*
+ * annot_symbols() finishes the collector and picks the symbols once; the
+ * printers take both read-only, so printing any number of times, in any
+ * order, gives the same bytes: annotate's text is the golden file before
+ * and after a report, and the report is the same twice.
+ */
+static char *print_annotate(const struct annot *a,
+			    const struct annot_syms *syms)
+{
+	struct annot_opts o = { .color = false };
+	char *buf = NULL, err[256];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_msg(!annot_print(a, syms, &o, f, err, sizeof(err)), "%s",
+		      err);
+	fclose(f);
+	return buf;
+}
+
+static char *print_report(const struct annot *a,
+			  const struct annot_syms *syms)
+{
+	struct report_opts o = {
+		.input = "flags.perfscript",
+		.max_symbols = REPORT_MAX_SYMBOLS,
+		.max_blocks = REPORT_MAX_BLOCKS,
+	};
+	char *buf = NULL, err[256];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_msg(!report_write(a, syms, &o, f, err, sizeof(err)), "%s",
+		      err);
+	fclose(f);
+	return buf;
+}
+
+START_TEST(printers_read_only)
+{
+	char ps[512], gp[512], err[256];
+	struct resolver_opts so = { .binary = golden_bin };
+	struct input_opts io = { 0 };
+	struct input_stats st;
+	struct annot_syms syms;
+	struct ev_sink sink;
+	struct annot an;
+	char *want, *first, *second, *rep1, *rep2;
+
+	gpath("flags.perfscript", ps, sizeof(ps));
+	ck_assert_msg(!annot_init(&an, ps, &so, NULL, err, sizeof(err)), "%s",
+		      err);
+	annot_sink(&an, &sink);
+	ck_assert_msg(!input_read(ps, &io, &sink, &st, err, sizeof(err)),
+		      "%s", err);
+	ck_assert(!an.finished);
+	ck_assert_msg(!annot_symbols(&an, NULL, 0, &syms, err, sizeof(err)),
+		      "%s", err);
+	ck_assert(an.finished);
+	ck_assert_uint_eq(syms.nr, 2);
+	ck_assert_str_eq(syms.v[0].name, "hot");
+	ck_assert_str_eq(syms.v[1].name, "leaf");
+
+	want = slurp(gpath("annotate-flags.txt", gp, sizeof(gp)), NULL);
+	first = print_annotate(&an, &syms);
+	ck_assert_str_eq(first, want);
+	rep1 = print_report(&an, &syms);
+	rep2 = print_report(&an, &syms);
+	ck_assert_str_eq(rep1, rep2);
+	ck_assert_ptr_nonnull(strstr(rep1, "hot"));
+	second = print_annotate(&an, &syms);
+	ck_assert_str_eq(second, want);
+	ck_assert_uint_eq(syms.nr, 2);
+
+	free(want);
+	free(first);
+	free(second);
+	free(rep1);
+	free(rep2);
+	annot_symbols_free(&syms);
+	annot_free(&an);
+}
+END_TEST
+
+/*
+ * A --symbol that no DSO has, after one that it has: BR_EINPUT and its
+ * message; what was picked before is freed as after success.
+ */
+START_TEST(symbols_unknown_name)
+{
+	static const char *const names[] = { "hot", "nosuch" };
+	char ps[512], err[256] = "";
+	struct resolver_opts so = { .binary = golden_bin };
+	struct input_opts io = { 0 };
+	struct input_stats st;
+	struct annot_syms syms;
+	struct ev_sink sink;
+	struct annot an;
+
+	gpath("flags.perfscript", ps, sizeof(ps));
+	ck_assert_msg(!annot_init(&an, ps, &so, NULL, err, sizeof(err)), "%s",
+		      err);
+	annot_sink(&an, &sink);
+	ck_assert_msg(!input_read(ps, &io, &sink, &st, err, sizeof(err)),
+		      "%s", err);
+	ck_assert_int_eq(annot_symbols(&an, names, 2, &syms, err, sizeof(err)),
+			 BR_EINPUT);
+	ck_assert_msg(strstr(err, "got 'nosuch'"), "%s", err);
+	annot_symbols_free(&syms);
+	annot_free(&an);
+}
+END_TEST
+
 Suite *output_suite(void)
 {
 	Suite *s = suite_create("output");
@@ -332,6 +453,8 @@ Suite *output_suite(void)
 	tcase_add_test(t, annotate_unknown_symbol);
 	tcase_add_test(t, usage_errors);
 	tcase_add_test(t, json_escapes);
+	tcase_add_test(t, printers_read_only);
+	tcase_add_test(t, symbols_unknown_name);
 	tcase_add_loop_test(t, brprof_mixed_events, 0, 3);
 	suite_add_tcase(s, t);
 	return s;

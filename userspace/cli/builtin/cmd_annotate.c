@@ -75,6 +75,7 @@ static int annotate(const struct cli_cmd *cmd, void *arg)
 	const struct args *a = arg;
 	struct annot an;
 	struct annot_opts o;
+	struct annot_syms syms;
 	struct cli_pager pager;
 	char err[BR_ERR_MAX];
 	int r = cmd_load(&a->c, ANNOT_BLOCKS, &an, "annotated", "annotate");
@@ -82,13 +83,15 @@ static int annotate(const struct cli_cmd *cmd, void *arg)
 	(void)cmd;
 	if (r)
 		return r;
-	o.symbols = a->c.symbols.v;
-	o.nr_symbols = a->c.symbols.nr;
 	o.json = a->json;
 	o.source = a->c.source;
 	o.color = cli_color_on(a->color);
 	cli_pager_start(&pager, a->no_pager);
-	r = annot_print(&an, &o, stdout, err, sizeof(err));
+	r = annot_symbols(&an, a->c.symbols.v,
+			  a->c.symbols.nr, &syms, err, sizeof(err));
+	if (!r)
+		r = annot_print(&an, &syms, &o, stdout, err, sizeof(err));
+	annot_symbols_free(&syms);
 	if (r)
 		r = cli_fail(cli_status(r), "%s", err);
 	else if (fflush(stdout))

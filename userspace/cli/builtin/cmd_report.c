@@ -81,6 +81,7 @@ static int report(const struct cli_cmd *cmd, void *arg)
 {
 	const struct args *a = arg;
 	struct report_opts ro;
+	struct annot_syms syms;
 	struct annot an;
 	char err[BR_ERR_MAX];
 	bool to_stdout = !strcmp(a->c.output, "-");
@@ -103,11 +104,13 @@ static int report(const struct cli_cmd *cmd, void *arg)
 	regular = !to_stdout && !fstat(fileno(out), &st) && S_ISREG(st.st_mode);
 	memset(&ro, 0, sizeof(ro));
 	ro.input = cli_input_name(a->c.input);
-	ro.symbols = a->c.symbols.v;
-	ro.nr_symbols = a->c.symbols.nr;
 	ro.max_symbols = (size_t)a->max_symbols;
 	ro.max_blocks = (size_t)a->max_blocks;
-	r = report_write(&an, &ro, out, err, sizeof(err));
+	r = annot_symbols(&an, a->c.symbols.v,
+			  a->c.symbols.nr, &syms, err, sizeof(err));
+	if (!r)
+		r = report_write(&an, &syms, &ro, out, err, sizeof(err));
+	annot_symbols_free(&syms);
 	if (r) {
 		r = cli_fail(cli_status(r), "%s", err);
 	} else if (fflush(out) || ferror(out)) {

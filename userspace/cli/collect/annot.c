@@ -524,15 +524,16 @@ int annot_sample(void *arg, const struct ev_sample *smp, char *err,
 
 void annot_sink(struct annot *a, struct ev_sink *sink)
 {
-	memset(sink, 0, sizeof(*sink));
-	sink->sample = annot_sample;
-	sink->mmap = resolver_mmap;
-	sink->comm = resolver_comm;
-	sink->task = resolver_task;
-	sink->build_id = resolver_build_id;
-	sink->profile = annot_profile;
-	sink->profile_dso = annot_profile_dso;
-	sink->arg = a;
+	*sink = (struct ev_sink){
+		.sample = annot_sample,
+		.mmap = resolver_mmap,
+		.comm = resolver_comm,
+		.task = resolver_task,
+		.build_id = resolver_build_id,
+		.profile = annot_profile,
+		.profile_dso = annot_profile_dso,
+		.arg = a,
+	};
 }
 
 /*

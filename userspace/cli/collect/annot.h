@@ -13,7 +13,9 @@
  * (dso_sym_at()).  Sample IPs give annotate's Percent column.
  *
  * What a printer asks of the collected data (the hot symbols, their
- * figures and branches) is collect/symbols.h; the printers are in output/.
+ * figures and branches) is collect/symbols.h; the printers are in output/
+ * and take the collector finished and read-only (annot_symbols() finishes
+ * it).
  */
 #ifndef BLOCKRANGE_CLI_COLLECT_ANNOT_H
 #define BLOCKRANGE_CLI_COLLECT_ANNOT_H

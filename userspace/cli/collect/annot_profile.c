@@ -21,6 +21,42 @@ static uint64_t field(const struct ev_profile_dso *e, enum ev_agg_kind kind,
 	return ev_u64le(e->rec[kind] + 8 * (fields * i + f));
 }
 
+/*
+ * The taken branches of @kind (from, to, times taken, times mispredicted)
+ * into @taken and, those mispredicted, @miss.  0, or pairmap_add()'s error.
+ */
+static int add_branches(const struct ev_profile_dso *e, enum ev_agg_kind kind,
+			struct pairmap *taken, struct pairmap *miss)
+{
+	uint64_t i;
+	int r = 0;
+
+	for (i = 0; i < e->nr[kind] && !r; i++) {
+		uint64_t f = field(e, kind, 4, i, 0);
+		uint64_t t = field(e, kind, 4, i, 1);
+		uint64_t m = field(e, kind, 4, i, 3);
+
+		r = pairmap_add(taken, f, t, field(e, kind, 4, i, 2));
+		if (!r && m)
+			r = pairmap_add(miss, f, t, m);
+	}
+	return r;
+}
+
+/* The records of @kind (a, b, count) into @pm. */
+static int add_pairs(const struct ev_profile_dso *e, enum ev_agg_kind kind,
+		     struct pairmap *pm)
+{
+	uint64_t i;
+	int r = 0;
+
+	for (i = 0; i < e->nr[kind] && !r; i++)
+		r = pairmap_add(pm, field(e, kind, 3, i, 0),
+				field(e, kind, 3, i, 1),
+				field(e, kind, 3, i, 2));
+	return r;
+}
+
 static int load_blocks(struct annot *a, struct annot_dso *ad,
 		       const struct ev_profile_dso *e)
 {
@@ -39,57 +75,31 @@ static int load_blocks(struct annot *a, struct annot_dso *ad,
 	for (i = 0; i < e->nr[EV_AGG_IPS] && !r; i++)
 		r = pairmap_add(&ad->ips, field(e, EV_AGG_IPS, 2, i, 0), 0,
 				field(e, EV_AGG_IPS, 2, i, 1));
-	for (i = 0; i < e->nr[EV_AGG_EDGES] && !r; i++) {
-		uint64_t f = field(e, EV_AGG_EDGES, 4, i, 0);
-		uint64_t t = field(e, EV_AGG_EDGES, 4, i, 1);
-		uint64_t miss = field(e, EV_AGG_EDGES, 4, i, 3);
-
-		r = pairmap_add(&ad->edges, f, t,
-				field(e, EV_AGG_EDGES, 4, i, 2));
-		if (!r && miss)
-			r = pairmap_add(&ad->edges_miss, f, t, miss);
-	}
+	if (!r)
+		r = add_branches(e, EV_AGG_EDGES, &ad->edges, &ad->edges_miss);
 	return r;
 }
 
 static int load_prof(struct annot_dso *ad, const struct ev_profile_dso *e)
 {
-	uint64_t i;
-	int r = 0;
+	int r;
 
 	ad->prof.has_base = true;
 	ad->prof.base = e->text_base;
 	if (ad->prof.samples > UINT64_MAX - e->prof_samples)
 		return BR_EINPUT;
 	ad->prof.samples += e->prof_samples;
-	for (i = 0; i < e->nr[EV_AGG_RANGES] && !r; i++)
-		r = pairmap_add(&ad->prof.ranges,
-				field(e, EV_AGG_RANGES, 3, i, 0),
-				field(e, EV_AGG_RANGES, 3, i, 1),
-				field(e, EV_AGG_RANGES, 3, i, 2));
-	for (i = 0; i < e->nr[EV_AGG_BRANCHES] && !r; i++)
-		r = pairmap_add(&ad->prof.branches,
-				field(e, EV_AGG_BRANCHES, 3, i, 0),
-				field(e, EV_AGG_BRANCHES, 3, i, 1),
-				field(e, EV_AGG_BRANCHES, 3, i, 2));
+	r = add_pairs(e, EV_AGG_RANGES, &ad->prof.ranges);
+	if (!r)
+		r = add_pairs(e, EV_AGG_BRANCHES, &ad->prof.branches);
 	return r;
 }
 
 static int load_bolt(struct bolt_dso *bd, const struct ev_profile_dso *e)
 {
 	uint64_t i;
-	int r = 0;
+	int r = add_branches(e, EV_AGG_BOLT_BR, &bd->br, &bd->br_miss);
 
-	for (i = 0; i < e->nr[EV_AGG_BOLT_BR] && !r; i++) {
-		uint64_t f = field(e, EV_AGG_BOLT_BR, 4, i, 0);
-		uint64_t t = field(e, EV_AGG_BOLT_BR, 4, i, 1);
-		uint64_t miss = field(e, EV_AGG_BOLT_BR, 4, i, 3);
-
-		r = pairmap_add(&bd->br, f, t,
-				field(e, EV_AGG_BOLT_BR, 4, i, 2));
-		if (!r && miss)
-			r = pairmap_add(&bd->br_miss, f, t, miss);
-	}
 	for (i = 0; i < e->nr[EV_AGG_BOLT_FT] && !r; i++) {
 		uint64_t s = field(e, EV_AGG_BOLT_FT, 4, i, 0);
 		uint64_t t = field(e, EV_AGG_BOLT_FT, 4, i, 1);

@@ -64,7 +64,7 @@ static bool in_symbol(const struct dso *d, uint64_t addr)
  * Pseudo-symbols over the hot code no symbol covers (all of it in a DSO
  * without symbols): runs of covered ranges and sample IPs.
  */
-static int pseudo_picks(struct annot_dso *ad, struct annot_syms *ps)
+static int pseudo_picks(const struct annot_dso *ad, struct annot_syms *ps)
 {
 	const struct dso *d = ad->dso;
 	struct pairmap_slot *ips = pairmap_sorted(&ad->ips);
@@ -126,7 +126,7 @@ static int pseudo_picks(struct annot_dso *ad, struct annot_syms *ps)
 	return 0;
 }
 
-static int sym_pick(struct annot_dso *ad, size_t i, struct annot_syms *ps,
+static int sym_pick(const struct annot_dso *ad, size_t i, struct annot_syms *ps,
 		    bool always)
 {
 	const struct dso *d = ad->dso;
@@ -159,56 +159,55 @@ static int sym_pick(struct annot_dso *ad, size_t i, struct annot_syms *ps,
 	return 0;
 }
 
-/* An annot_dso for a DSO that has the symbol but no data. */
-static struct annot_dso *ensure_per(struct annot *a, struct dso *d)
-{
-	return annot_blocks_of(a, d);
-}
-
-int annot_symbols(struct annot *a, const char *const *symbols,
-		  size_t nr_symbols, struct annot_syms *ps, char *err,
-		  size_t errsz)
+/*
+ * The @symbols named, each in every DSO that has it; a DSO with the symbol
+ * but no data gets its (empty) block data.
+ */
+static int named_picks(struct annot *a, const char *const *symbols,
+		       size_t nr_symbols, struct annot_syms *ps, char *err,
+		       size_t errsz)
 {
 	size_t i, k;
 
-	memset(ps, 0, sizeof(*ps));
-	if (annot_finish(a))
-		return BR_ESYS;
-	if (nr_symbols) {
-		for (k = 0; k < nr_symbols; k++) {
-			bool found = false;
+	for (k = 0; k < nr_symbols; k++) {
+		bool found = false;
 
-			for (i = 0; i < dso_count(a->s.reg); i++) {
-				struct dso *d = dso_at(a->s.reg, i);
-				const struct eb_sym *s;
-				struct annot_dso *ad;
+		for (i = 0; i < dso_count(a->s.reg); i++) {
+			struct dso *d = dso_at(a->s.reg, i);
+			const struct eb_sym *s;
+			struct annot_dso *ad;
 
-				if (d->state != DSO_READY ||
-				    !resolver_wants(&a->s, d) ||
-				    (!annot_dso_of(a, d) && a->s.bin_dso != d))
-					continue;
-				s = eb_sym_by_name(&d->bin, symbols[k]);
-				if (!s)
-					continue;
-				ad = ensure_per(a, d);
-				if (!ad ||
-				    sym_pick(ad, (size_t)(s - d->bin.syms), ps,
-					     true))
-					return BR_ESYS;
-				found = true;
-			}
-			if (!found) {
-				snprintf(err, errsz,
-					 "expected a function symbol of %s for --symbol, got '%s'",
-					 a->s.bin_dso ? a->s.bin_dso->path :
-					 "the profiled DSOs", symbols[k]);
-				return BR_EINPUT;
-			}
+			if (d->state != DSO_READY ||
+			    !resolver_wants(&a->s, d) ||
+			    (!annot_dso_of(a, d) && a->s.bin_dso != d))
+				continue;
+			s = eb_sym_by_name(&d->bin, symbols[k]);
+			if (!s)
+				continue;
+			ad = annot_blocks_of(a, d);
+			if (!ad ||
+			    sym_pick(ad, (size_t)(s - d->bin.syms), ps, true))
+				return BR_ESYS;
+			found = true;
 		}
-		return 0;
+		if (!found) {
+			snprintf(err, errsz,
+				 "expected a function symbol of %s for --symbol, got '%s'",
+				 a->s.bin_dso ? a->s.bin_dso->path :
+				 "the profiled DSOs", symbols[k]);
+			return BR_EINPUT;
+		}
 	}
+	return 0;
+}
+
+/* Every symbol and pseudo-symbol with data, hottest first. */
+static int hot_picks(const struct annot *a, struct annot_syms *ps)
+{
+	size_t i, k;
+
 	for (i = 0; i < a->nr_per; i++) {
-		struct annot_dso *ad = a->per[i];
+		const struct annot_dso *ad = a->per[i];
 
 		if (!ad || !ad->ctx)
 			continue;
@@ -221,6 +220,22 @@ int annot_symbols(struct annot *a, const char *const *symbols,
 	if (ps->nr > 1)
 		qsort(ps->v, ps->nr, sizeof(*ps->v), cmp_pick);
 	return 0;
+}
+
+int annot_symbols(struct annot *a, const char *const *symbols,
+		  size_t nr_symbols, struct annot_syms *ps, char *err,
+		  size_t errsz)
+{
+	int r;
+
+	memset(ps, 0, sizeof(*ps));
+	r = annot_finish(a);
+	if (!r)
+		r = nr_symbols ? named_picks(a, symbols, nr_symbols, ps, err,
+					     errsz) : hot_picks(a, ps);
+	if (r == BR_ESYS)
+		snprintf(err, errsz, "out of memory");
+	return r;
 }
 
 /* Coverage of @br as the seed shows it, relative to the pick's maximum. */

@@ -37,7 +37,7 @@
  * @ksym:    a kallsyms symbol: ranges only, no instructions
  */
 struct annot_sym {
-	struct annot_dso *ad;
+	const struct annot_dso *ad;
 	const char *name;
 	char *own_name;
 	uint64_t start;
@@ -58,8 +58,12 @@ struct annot_syms {
 /*
  * The symbols to show, hottest first (samples, then highest coverage, then
  * DSO order and address), or the @symbols named, in that order, each in
- * every DSO that has it.  0, BR_EINPUT with a message (a name no DSO
- * has), BR_ESYS out of memory.  Free with annot_symbols_free().
+ * every DSO that has it.  Called once the input is read: it finishes @a
+ * (annot_finish()) and gives a DSO that has a named symbol but no data its
+ * empty per-DSO data, so that the printers (output/) take @a and the
+ * symbols read-only.  0, BR_EINPUT with a message (a name no DSO has),
+ * BR_ESYS with "out of memory".  Free with annot_symbols_free() (also
+ * after an error).
  */
 int annot_symbols(struct annot *a, const char *const *symbols,
 		  size_t nr_symbols, struct annot_syms *out, char *err,

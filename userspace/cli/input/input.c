@@ -199,17 +199,43 @@ void input_text_no_samples(const char *name, const struct input_opts *opts,
 			 name, st->ps.lines, st->ps.lines == 1 ? "" : "s");
 }
 
+/* Perf script text: a stream (@f), else @len bytes at @buf. */
+struct text_src {
+	FILE *f;
+	const char *buf;
+	size_t len;
+	unsigned long line_base;
+	bool at_end;
+};
+
+static int read_text_src(const struct text_src *src, const char *name,
+			 const struct input_opts *opts,
+			 const struct ev_sink *sink, struct input_stats *st,
+			 char *err, size_t errsz)
+{
+	struct ps_adapter ad = { sink, name, NULL, 0, st };
+	struct ps_callbacks cb = { ad_sample, ad_mmap, &ad };
+	bool skip_bad = opts && opts->skip_bad;
+	int r;
+
+	st->format = INPUT_PERFSCRIPT;
+	if (src->f)
+		r = ps_read(src->f, name, skip_bad, &cb, &st->ps, err, errsz);
+	else
+		r = ps_read_mem(src->buf, src->len, name, src->line_base,
+				src->at_end, skip_bad, &cb, &st->ps, err,
+				errsz);
+	free(ad.br);
+	return r;
+}
+
 static int read_text(FILE *f, const char *name, const struct input_opts *opts,
 		     const struct ev_sink *sink, struct input_stats *st,
 		     char *err, size_t errsz)
 {
-	struct ps_adapter ad = { sink, name, NULL, 0, st };
-	struct ps_callbacks cb = { ad_sample, ad_mmap, &ad };
-	int r;
+	struct text_src src = { .f = f };
+	int r = read_text_src(&src, name, opts, sink, st, err, errsz);
 
-	st->format = INPUT_PERFSCRIPT;
-	r = ps_read(f, name, opts && opts->skip_bad, &cb, &st->ps, err, errsz);
-	free(ad.br);
 	if (r || st->ps.samples)
 		return r;
 	/* Text without a single sample is malformed (llvm-profgen agrees). */
@@ -223,15 +249,14 @@ int input_read_text_mem(const char *buf, size_t len, const char *name,
 			const struct ev_sink *sink, struct input_stats *st,
 			char *err, size_t errsz)
 {
-	struct ps_adapter ad = { sink, name, NULL, 0, st };
-	struct ps_callbacks cb = { ad_sample, ad_mmap, &ad };
-	int r;
+	struct text_src src = {
+		.buf = buf,
+		.len = len,
+		.line_base = line_base,
+		.at_end = at_end,
+	};
 
-	st->format = INPUT_PERFSCRIPT;
-	r = ps_read_mem(buf, len, name, line_base, at_end,
-			opts && opts->skip_bad, &cb, &st->ps, err, errsz);
-	free(ad.br);
-	return r;
+	return read_text_src(&src, name, opts, sink, st, err, errsz);
 }
 
 /* The first 8 bytes of @fd into @pre (a regular file: read in place). */
@@ -317,11 +342,16 @@ static int read_profile(int fd, bool regular, const char *name,
 	return BR_EINPUT;
 }
 
+const char *input_name(const char *path)
+{
+	return strcmp(path, "-") ? path : "<stdin>";
+}
+
 int input_read(const char *path, const struct input_opts *opts,
 	       const struct ev_sink *sink, struct input_stats *stats,
 	       char *err, size_t errsz)
 {
-	const char *name = strcmp(path, "-") ? path : "<stdin>";
+	const char *name = input_name(path);
 	struct input_stats dummy;
 	struct prefixed pre;
 	struct stat sb;

@@ -96,6 +96,9 @@ void input_text_no_samples(const char *name, const struct input_opts *opts,
 			   const struct input_stats *st, char *err,
 			   size_t errsz);
 
+/* The name of input @path in messages: "<stdin>" for "-", else @path. */
+const char *input_name(const char *path);
+
 /* "perf script text", "perf.data", "perf.data (pipe mode)". */
 const char *input_format_name(enum input_format f);
 

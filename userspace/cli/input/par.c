@@ -19,6 +19,7 @@
 #include "base/pages.h"
 #include "base/status.h"
 #include "format/perf_file.h"
+#include "input/input.h"
 #include "input/perfdata.h"
 #include "input/perfscript.h"
 
@@ -720,6 +721,35 @@ static uint8_t *cur_room(struct par *p, size_t n, size_t in, bool ref)
 	return u->buf + u->used;
 }
 
+/*
+ * A record of @kind for the current unit: its header (@size, @off) written
+ * in room for @n bytes (cur_room(): @in, @ref), the workers started first.
+ * Where its @size bytes go, or NULL with *@r the handler's status (STOPPED,
+ * or out of memory).
+ */
+static uint8_t *new_record(struct par *p, size_t n, size_t in, bool ref,
+			   uint32_t kind, size_t size, uint64_t off, int *r,
+			   char *err, size_t errsz)
+{
+	struct rec_hdr *h;
+	uint8_t *at;
+
+	if (p->stop) {
+		*r = STOPPED;
+		return NULL;
+	}
+	at = p->started || !start(p) ? cur_room(p, n, in, ref) : NULL;
+	if (!at) {
+		*r = oom(p, err, errsz);
+		return NULL;
+	}
+	h = (struct rec_hdr *)at;
+	h->kind = kind;
+	h->size = (uint32_t)size;
+	h->off = off;
+	return at + sizeof(*h);
+}
+
 /* A kept record goes by its address (and its span), others as a copy. */
 static int r_raw(void *arg, const struct pd_decoder *dec, const uint8_t *rec,
 		 size_t size, uint64_t off, bool kept, char *err, size_t errsz)
@@ -728,26 +758,19 @@ static int r_raw(void *arg, const struct pd_decoder *dec, const uint8_t *rec,
 	size_t body = kept ? sizeof(rec) : size;
 	size_t n = sizeof(struct rec_hdr) + ((body + 7) & ~(size_t)7);
 	struct unit *u;
-	struct rec_hdr *h;
 	uint8_t *at;
+	int r;
 
-	if (p->stop)
-		return STOPPED;
-	if (!p->started && start(p))
-		return oom(p, err, errsz);
-	at = cur_room(p, n, size, kept);
+	at = new_record(p, n, size, kept, kept ? R_REF : R_RAW, size, off, &r,
+			err, errsz);
 	if (!at)
-		return oom(p, err, errsz);
+		return r;
 	u = p->cur;
 	if (u->dec && u->dec != dec)
 		return oom(p, err, errsz);
 	u->dec = dec;
-	h = (struct rec_hdr *)at;
-	h->kind = kept ? R_REF : R_RAW;
-	h->size = (uint32_t)size;
-	h->off = off;
 	if (kept) {
-		memcpy(at + sizeof(*h), &rec, sizeof(rec));
+		memcpy(at, &rec, sizeof(rec));
 		if (!u->lo || rec < u->lo)
 			u->lo = rec;
 		if (!p->dropped)
@@ -756,7 +779,7 @@ static int r_raw(void *arg, const struct pd_decoder *dec, const uint8_t *rec,
 		if (rec + size > p->ref_hi)
 			p->ref_hi = rec + size;
 	} else {
-		memcpy(at + sizeof(*h), rec, size);
+		memcpy(at, rec, size);
 	}
 	u->used += n;
 	u->in_bytes += size;
@@ -772,22 +795,14 @@ static int r_sample(void *arg, const struct ev_sample *s, char *err,
 	size_t ev = strlen(s->event) + 1;
 	size_t body = sizeof(*s) + s->nr * sizeof(*s->br) + ev;
 	size_t n = sizeof(struct rec_hdr) + ((body + 7) & ~(size_t)7);
-	struct rec_hdr *h;
 	uint8_t *at;
+	int r;
 
-	if (p->stop)
-		return STOPPED;
-	if (!p->started && start(p))
-		return oom(p, err, errsz);
-	at = cur_room(p, n, body, false);
+	at = new_record(p, n, body, false, R_DEC, body, s->pos.offset, &r, err,
+			errsz);
 	if (!at)
-		return oom(p, err, errsz);
+		return r;
 	p->cur->in_bytes += body;
-	h = (struct rec_hdr *)at;
-	h->kind = R_DEC;
-	h->size = (uint32_t)body;
-	h->off = s->pos.offset;
-	at += sizeof(*h);
 	memcpy(at, s, sizeof(*s));
 	if (s->nr)
 		memcpy(at + sizeof(*s), s->br, s->nr * sizeof(*s->br));
@@ -822,60 +837,70 @@ static struct item *new_item(struct par *p, enum item_kind kind, int *r,
 	return it;
 }
 
+/* @it to every worker: 0, or out of memory. */
+static int send_item(struct par *p, struct item *it, char *err, size_t errsz)
+{
+	return broadcast(p, it, -1) ? oom(p, err, errsz) : 0;
+}
+
+/* @it owns a copy of @str (*@copy), or is freed: false out of memory. */
+static bool own_str(struct item *it, const char *str, const char **copy)
+{
+	it->str = strdup(str);
+	if (!it->str) {
+		free(it);
+		return false;
+	}
+	*copy = it->str;
+	return true;
+}
+
 static int r_mmap(void *arg, const struct ev_mmap *m, char *err, size_t errsz)
 {
 	struct par *p = arg;
-	struct item *it;
 	bool bar = false;
 	int r;
+	struct item *it = new_item(p, IT_MMAP, &r, err, errsz);
 
-	it = new_item(p, IT_MMAP, &r, err, errsz);
 	if (!it)
 		return r;
 	it->mmap = *m;
 	r = p->c->mmap_prepare(p->c->master, m, it->res, &bar, err, errsz);
 	if (!r && bar)
 		barrier(p);	/* e.g. a DSO the workers may be loading */
-	it->str = strdup(m->path);
-	if (r || !it->str) {
-		free(it->str);
+	if (r) {
 		free(it);
-		return r ? r : oom(p, err, errsz);
+		return r;
 	}
-	it->mmap.path = it->str;
-	return broadcast(p, it, -1) ? oom(p, err, errsz) : 0;
+	if (!own_str(it, m->path, &it->mmap.path))
+		return oom(p, err, errsz);
+	return send_item(p, it, err, errsz);
 }
 
 static int r_comm(void *arg, const struct ev_comm *c, char *err, size_t errsz)
 {
 	struct par *p = arg;
-	struct item *it;
 	int r;
+	struct item *it = new_item(p, IT_COMM, &r, err, errsz);
 
-	it = new_item(p, IT_COMM, &r, err, errsz);
 	if (!it)
 		return r;
 	it->comm = *c;
-	it->str = strdup(c->comm);
-	if (!it->str) {
-		free(it);
+	if (!own_str(it, c->comm, &it->comm.comm))
 		return oom(p, err, errsz);
-	}
-	it->comm.comm = it->str;
-	return broadcast(p, it, -1) ? oom(p, err, errsz) : 0;
+	return send_item(p, it, err, errsz);
 }
 
 static int r_task(void *arg, const struct ev_task *t, char *err, size_t errsz)
 {
 	struct par *p = arg;
-	struct item *it;
 	int r;
+	struct item *it = new_item(p, IT_TASK, &r, err, errsz);
 
-	it = new_item(p, IT_TASK, &r, err, errsz);
 	if (!it)
 		return r;
 	it->task = *t;
-	return broadcast(p, it, -1) ? oom(p, err, errsz) : 0;
+	return send_item(p, it, err, errsz);
 }
 
 static int r_build_id(void *arg, const struct ev_build_id *b, char *err,
@@ -1471,6 +1496,21 @@ static void close_source(struct source *src)
 		close(src->fd);
 }
 
+/*
+ * @path opened as @src for @jobs threads: false (nothing open) when one
+ * thread reads it, for @jobs < 2 or an input that cannot be cut.
+ */
+static bool split_source(const char *path, unsigned jobs, struct source *src)
+{
+	if (jobs < 2)
+		return false;
+	open_source(path, src);
+	if (src->split)
+		return true;
+	close_source(src);
+	return false;
+}
+
 static void sum_text_stats(struct par *p, struct input_stats *st)
 {
 	unsigned i;
@@ -1531,12 +1571,24 @@ FWD(profile, struct ev_profile)
 FWD(profile_dso, struct ev_profile_dso)
 #undef FWD
 
+/* What read_one() reads through: the sink's callbacks, with the progress. */
+static const struct ev_sink seq_sink = {
+	.sample = seq_sample,
+	.mmap = seq_mmap,
+	.comm = seq_comm,
+	.task = seq_task,
+	.build_id = seq_build_id,
+	.lost = seq_lost,
+	.attr = seq_attr,
+	.profile = seq_profile,
+};
+
 static int read_one(const char *path, const struct input_opts *opts,
 		    const struct par_progress *pr, const struct ev_sink *sink,
 		    struct input_stats *st, char *err, size_t errsz)
 {
 	struct seq_progress sp;
-	struct ev_sink wrap = { 0 };
+	struct ev_sink wrap;
 	struct source src = { .fd = -1 };
 	int r;
 
@@ -1552,14 +1604,7 @@ static int read_one(const char *path, const struct input_opts *opts,
 		memset(&src.sb, 0, sizeof(src.sb));
 	}
 	progress_begin(&sp.p, pr, &src);
-	wrap.sample = seq_sample;
-	wrap.mmap = seq_mmap;
-	wrap.comm = seq_comm;
-	wrap.task = seq_task;
-	wrap.build_id = seq_build_id;
-	wrap.lost = seq_lost;
-	wrap.attr = seq_attr;
-	wrap.profile = seq_profile;
+	wrap = seq_sink;
 	/* input_read() takes a .brprof for a sink that takes profiles */
 	wrap.profile_dso = sink->profile_dso ? seq_profile_dso : NULL;
 	wrap.arg = &sp;
@@ -1641,26 +1686,40 @@ static int merge_workers(struct par *p, char *err, size_t errsz)
 
 #define READ_AGAIN 4	/* par_collect(): read with one thread for the message */
 
+/*
+ * perf.data (file or pipe mode) read by the reader through @sink, whose
+ * samples go into units: the sink is completed with the reader's sync, the
+ * records kept in place, and @p as its argument; the last unit is handed
+ * over at the end.
+ */
+static int read_units(struct par *p, const char *path, struct ev_sink *sink,
+		      struct input_stats *st, char *err, size_t errsz)
+{
+	int r;
+
+	sink->sync = r_sync;
+	sink->keep_raw = true;
+	sink->arg = p;
+	r = input_read(path, p->opts, sink, st, err, errsz);
+	if ((!r || r == STOPPED) && flush_cur(p))
+		r = oom(p, err, errsz);
+	return r;
+}
+
 /* perf.data (file or pipe mode) read by the reader into units. */
 static int read_records(struct par *p, const char *path,
 			struct input_stats *st, char *err, size_t errsz)
 {
-	struct ev_sink sink = { 0 };
-	int r;
+	struct ev_sink sink = {
+		.sample = r_sample,
+		.sample_raw = r_raw,
+		.mmap = r_mmap,
+		.comm = r_comm,
+		.task = r_task,
+		.build_id = r_build_id,
+	};
 
-	sink.sample = r_sample;
-	sink.sample_raw = r_raw;
-	sink.mmap = r_mmap;
-	sink.comm = r_comm;
-	sink.task = r_task;
-	sink.build_id = r_build_id;
-	sink.sync = r_sync;
-	sink.keep_raw = true;
-	sink.arg = p;
-	r = input_read(path, p->opts, &sink, st, err, errsz);
-	if ((!r || r == STOPPED) && flush_cur(p))
-		r = oom(p, err, errsz);
-	return r;
+	return read_units(p, path, &sink, st, err, errsz);
 }
 
 /*
@@ -1704,7 +1763,7 @@ int par_collect(const char *path, const struct input_opts *opts,
 		const struct par_consumer *c, struct input_stats *st,
 		char *err, size_t errsz)
 {
-	const char *name = strcmp(path, "-") ? path : "<stdin>";
+	const char *name = input_name(path);
 	struct input_stats dummy;
 	struct source src;
 	struct ev_sink sink;
@@ -1713,11 +1772,7 @@ int par_collect(const char *path, const struct input_opts *opts,
 
 	if (!st)
 		st = &dummy;
-	if (jobs > 1)
-		open_source(path, &src);
-	if (jobs < 2 || !src.split) {
-		if (jobs > 1)
-			close_source(&src);
+	if (!split_source(path, jobs, &src)) {
 		c->sink(c->master, &sink);
 		return read_one(path, opts, pr, &sink, st, err, errsz);
 	}
@@ -1875,14 +1930,8 @@ static int script_read(struct par *p, const struct source *src,
 	}
 	sink.sample = s_dec;
 	sink.sample_raw = s_raw;
-	sink.sync = r_sync;
-	sink.keep_raw = true;
 	sink.attr = p->attr ? s_attr : NULL;
-	sink.arg = p;
-	r = input_read(path, p->opts, &sink, st, err, errsz);
-	if ((!r || r == STOPPED) && flush_cur(p))
-		r = oom(p, err, errsz);
-	return r;
+	return read_units(p, path, &sink, st, err, errsz);
 }
 
 /* The outcome of a read whose workers are done (@r: the reader's). */
@@ -1922,17 +1971,13 @@ int par_script(const char *path, const struct input_opts *opts,
 	struct input_stats dummy;
 	struct source src;
 	struct par p;
-	const char *name = strcmp(path, "-") ? path : "<stdin>";
+	const char *name = input_name(path);
 	unsigned i;
 	int r;
 
 	if (!st)
 		st = &dummy;
-	if (jobs > 1)
-		open_source(path, &src);
-	if (jobs < 2 || !src.split) {
-		if (jobs > 1)
-			close_source(&src);
+	if (!split_source(path, jobs, &src)) {
 		return script_one(path, opts, pr, format, arg, attr, attr_arg,
 				  out, st, err, errsz);
 	}

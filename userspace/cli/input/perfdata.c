@@ -783,34 +783,41 @@ static bool cstring(const uint8_t *p, const uint8_t *e)
 	return p < e && memchr(p, '\0', (size_t)(e - p));
 }
 
-/* PERF_RECORD_MMAP and MMAP2 (@end: where its sample_id trailer starts). */
-static int decode_mmap(const struct pd_decoder *d, const struct pd_attr *a,
-		       const uint8_t *rec, size_t size, size_t end,
-		       struct pd_record *out, char *err, size_t errsz)
+/**
+ * struct side_band - what every side-band record type has
+ * @type:   its PERF_RECORD_* type
+ * @kind:   its name in messages
+ * @fixed:  the size of its own fields, header included
+ * @string: a NUL-terminated string follows them (at least one byte)
+ * @decode: its fields into @out (@end: where the sample_id trailer starts,
+ *          at least @fixed + @string): 0 or BR_EINPUT with a message
+ */
+struct side_band {
+	uint32_t type;
+	const char *kind;
+	size_t fixed;
+	bool string;
+	int (*decode)(const struct pd_decoder *d, const struct side_band *sb,
+		      const uint8_t *rec, size_t end, struct pd_record *out,
+		      char *err, size_t errsz);
+};
+
+/* PERF_RECORD_MMAP and MMAP2. */
+static int decode_mmap(const struct pd_decoder *d, const struct side_band *sb,
+		       const uint8_t *rec, size_t end, struct pd_record *out,
+		       char *err, size_t errsz)
 {
-	uint32_t type = ld32(d->swap, rec);
 	uint16_t misc = ld16(d->swap, rec + 4);
-	const char *kind = type == PERF_RECORD_MMAP ? "MMAP" : "MMAP2";
 	struct ev_mmap *m = &out->mmap;
 	const uint8_t *p = rec + HDR;
-	size_t fixed = HDR + (type == PERF_RECORD_MMAP ? 32 : 64);
-	/* at least one byte of file name */
-	int r = parse_sample_id(a, rec, size, fixed + 1, d->swap, out, err,
-				errsz);
 
-	if (r)
-		return r;
-	if (size < fixed + 1 || end < fixed + 1)
-		return errf(err, errsz,
-			    "expected a %s record of at least %zu bytes, got %zu",
-			    kind, fixed + 1 + (size - end), size);
 	m->pid = (int32_t)ld32(d->swap, p);
 	m->tid = (int32_t)ld32(d->swap, p + 4);
 	m->start = ld64(d->swap, p + 8);
 	m->len = ld64(d->swap, p + 16);
 	m->pgoff = ld64(d->swap, p + 24);
 	m->cpumode = cpumode(misc);
-	if (type == PERF_RECORD_MMAP2) {
+	if (sb->type == PERF_RECORD_MMAP2) {
 		if (misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
 			m->build_id_size = p[32];
 			if (m->build_id_size > BR_BUILD_ID_MAX)
@@ -832,91 +839,114 @@ static int decode_mmap(const struct pd_decoder *d, const struct pd_attr *a,
 	} else {
 		m->exec = !(misc & PERF_RECORD_MISC_MMAP_DATA);
 	}
-	if (!cstring(rec + fixed, rec + end))
+	if (!cstring(rec + sb->fixed, rec + end))
 		return errf(err, errsz,
 			    "expected a NUL-terminated file name in the %s record, got %zu bytes without NUL",
-			    kind, end - fixed);
-	m->path = (const char *)rec + fixed;
+			    sb->kind, end - sb->fixed);
+	m->path = (const char *)rec + sb->fixed;
 	m->has_time = out->has_time;
 	m->time = out->time;
 	out->kind = PD_REC_MMAP;
 	return 0;
 }
 
-static int decode_comm(const struct pd_decoder *d, const struct pd_attr *a,
-		       const uint8_t *rec, size_t size, size_t end,
-		       struct pd_record *out, char *err, size_t errsz)
+static int decode_comm(const struct pd_decoder *d, const struct side_band *sb,
+		       const uint8_t *rec, size_t end, struct pd_record *out,
+		       char *err, size_t errsz)
 {
-	size_t fixed = HDR + 8;
-	int r = parse_sample_id(a, rec, size, fixed + 1, d->swap, out, err,
-				errsz);
-
-	if (r)
-		return r;
-	if (end < fixed + 1)
-		return errf(err, errsz,
-			    "expected a COMM record of at least %zu bytes, got %zu",
-			    fixed + 1 + (size - end), size);
-	if (!cstring(rec + fixed, rec + end))
+	if (!cstring(rec + sb->fixed, rec + end))
 		return errf(err, errsz,
 			    "expected a NUL-terminated name in the COMM record, got %zu bytes without NUL",
-			    end - fixed);
+			    end - sb->fixed);
 	out->comm.pid = (int32_t)ld32(d->swap, rec + HDR);
 	out->comm.tid = (int32_t)ld32(d->swap, rec + HDR + 4);
-	out->comm.comm = (const char *)rec + fixed;
+	out->comm.comm = (const char *)rec + sb->fixed;
 	out->comm.exec = ld16(d->swap, rec + 4) & PERF_RECORD_MISC_COMM_EXEC;
 	out->kind = PD_REC_COMM;
 	return 0;
 }
 
 /* PERF_RECORD_FORK and EXIT. */
-static int decode_task(const struct pd_decoder *d, const struct pd_attr *a,
-		       const uint8_t *rec, size_t size, size_t end,
-		       struct pd_record *out, char *err, size_t errsz)
+static int decode_task(const struct pd_decoder *d, const struct side_band *sb,
+		       const uint8_t *rec, size_t end, struct pd_record *out,
+		       char *err, size_t errsz)
 {
-	uint32_t type = ld32(d->swap, rec);
 	const uint8_t *p = rec + HDR;
-	size_t fixed = HDR + 24;
-	int r = parse_sample_id(a, rec, size, fixed, d->swap, out, err,
-				errsz);
 
-	if (r)
-		return r;
-	if (end < fixed)
-		return errf(err, errsz,
-			    "expected a %s record of at least %zu bytes, got %zu",
-			    type == PERF_RECORD_FORK ? "FORK" : "EXIT",
-			    fixed + (size - end), size);
+	(void)end;
+	(void)err;
+	(void)errsz;
 	out->task.pid = (int32_t)ld32(d->swap, p);
 	out->task.ppid = (int32_t)ld32(d->swap, p + 4);
 	out->task.tid = (int32_t)ld32(d->swap, p + 8);
 	out->task.ptid = (int32_t)ld32(d->swap, p + 12);
 	out->task.time = ld64(d->swap, p + 16);
-	out->task.exit = type == PERF_RECORD_EXIT;
+	out->task.exit = sb->type == PERF_RECORD_EXIT;
 	out->kind = PD_REC_TASK;
 	return 0;
 }
 
-/* PERF_RECORD_LOST and LOST_SAMPLES. */
-static int decode_lost(const struct pd_decoder *d, const struct pd_attr *a,
-		       const uint8_t *rec, size_t size, size_t end,
-		       struct pd_record *out, char *err, size_t errsz)
+/* PERF_RECORD_LOST and LOST_SAMPLES: the count is the last field. */
+static int decode_lost(const struct pd_decoder *d, const struct side_band *sb,
+		       const uint8_t *rec, size_t end, struct pd_record *out,
+		       char *err, size_t errsz)
 {
-	uint32_t type = ld32(d->swap, rec);
-	size_t fixed = HDR + (type == PERF_RECORD_LOST ? 16 : 8);
-	int r = parse_sample_id(a, rec, size, fixed, d->swap, out, err,
-				errsz);
-
-	if (r)
-		return r;
-	if (end < fixed)
-		return errf(err, errsz,
-			    "expected a LOST record of at least %zu bytes, got %zu",
-			    fixed + (size - end), size);
-	out->lost.lost = ld64(d->swap, rec + fixed - 8);
-	out->lost.samples = type == PERF_RECORD_LOST_SAMPLES;
+	(void)end;
+	(void)err;
+	(void)errsz;
+	out->lost.lost = ld64(d->swap, rec + sb->fixed - 8);
+	out->lost.samples = sb->type == PERF_RECORD_LOST_SAMPLES;
 	out->kind = PD_REC_LOST;
 	return 0;
+}
+
+static const struct side_band side_bands[] = {
+	{ PERF_RECORD_MMAP, "MMAP", HDR + 32, true, decode_mmap },
+	{ PERF_RECORD_MMAP2, "MMAP2", HDR + 64, true, decode_mmap },
+	{ PERF_RECORD_COMM, "COMM", HDR + 8, true, decode_comm },
+	{ PERF_RECORD_FORK, "FORK", HDR + 24, false, decode_task },
+	{ PERF_RECORD_EXIT, "EXIT", HDR + 24, false, decode_task },
+	{ PERF_RECORD_LOST, "LOST", HDR + 16, false, decode_lost },
+	{ PERF_RECORD_LOST_SAMPLES, "LOST", HDR + 8, false, decode_lost },
+};
+
+/*
+ * A record of another type than SAMPLE: its sample_id trailer, then, for a
+ * side-band record, that it has its fields, and those.
+ */
+static int decode_other(const struct pd_decoder *d, const struct pd_attr *a,
+			uint32_t type, const uint8_t *rec, size_t size,
+			struct pd_record *out, char *err, size_t errsz)
+{
+	size_t end = size - (a->sample_id_all ? a->id_hdr_size : 0);
+	const struct side_band *sb = NULL;
+	size_t i, min;
+	int r;
+
+	for (i = 0; i < sizeof(side_bands) / sizeof(side_bands[0]); i++)
+		if (side_bands[i].type == type)
+			sb = &side_bands[i];
+	if (!sb) {
+		/* THROTTLE, AUX, SWITCH, KSYMBOL, ...: only their time. */
+		if (type < PERF_RECORD_MAX) {
+			r = parse_sample_id(a, rec, size, HDR, d->swap, out,
+					    err, errsz);
+			if (r)
+				return r;
+		}
+		out->kind = PD_REC_SKIP;
+		return 0;
+	}
+	min = sb->fixed + sb->string;
+	r = parse_sample_id(a, rec, size, min, d->swap, out, err, errsz);
+	if (r)
+		return r;
+	/* parse_sample_id() made sure that @end did not wrap */
+	if (end < min)
+		return errf(err, errsz,
+			    "expected a %s record of at least %zu bytes, got %zu",
+			    sb->kind, min + (size - end), size);
+	return sb->decode(d, sb, rec, end, out, err, errsz);
 }
 
 int pd_decode_record(const struct pd_decoder *d, const uint8_t *rec,
@@ -925,7 +955,6 @@ int pd_decode_record(const struct pd_decoder *d, const uint8_t *rec,
 {
 	uint32_t type = ld32(d->swap, rec);
 	const struct pd_attr *a;
-	size_t end;
 	bool unknown;
 	int ai;
 
@@ -947,31 +976,7 @@ int pd_decode_record(const struct pd_decoder *d, const uint8_t *rec,
 		}
 		return decode_sample(d, a, ai, rec, size, br, out, err, errsz);
 	}
-	end = size - (a->sample_id_all ? a->id_hdr_size : 0);
-	switch (type) {
-	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2:
-		return decode_mmap(d, a, rec, size, end, out, err, errsz);
-	case PERF_RECORD_COMM:
-		return decode_comm(d, a, rec, size, end, out, err, errsz);
-	case PERF_RECORD_FORK:
-	case PERF_RECORD_EXIT:
-		return decode_task(d, a, rec, size, end, out, err, errsz);
-	case PERF_RECORD_LOST:
-	case PERF_RECORD_LOST_SAMPLES:
-		return decode_lost(d, a, rec, size, end, out, err, errsz);
-	default:
-		/* THROTTLE, AUX, SWITCH, KSYMBOL, ...: only their time. */
-		if (type < PERF_RECORD_MAX) {
-			int r = parse_sample_id(a, rec, size, HDR, d->swap,
-						out, err, errsz);
-
-			if (r)
-				return r;
-		}
-		out->kind = PD_REC_SKIP;
-		return 0;
-	}
+	return decode_other(d, a, type, rec, size, out, err, errsz);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1133,15 +1138,16 @@ static int announce(struct pd_reader *r)
 			r->renamed[i] = false;
 		if (!k || !k->attr)
 			continue;
-		memset(&ea, 0, sizeof(ea));
-		ea.idx = (unsigned)i;
-		ea.name = a->name;
-		ea.type = a->type;
-		ea.config = a->config;
-		ea.sample_type = a->sample_type;
-		ea.branch_sample_type = a->branch_sample_type;
-		ea.read_format = a->read_format;
-		ea.pos = pos_of(r, r->off);
+		ea = (struct ev_attr){
+			.idx = (unsigned)i,
+			.name = a->name,
+			.type = a->type,
+			.config = a->config,
+			.sample_type = a->sample_type,
+			.branch_sample_type = a->branch_sample_type,
+			.read_format = a->read_format,
+			.pos = pos_of(r, r->off),
+		};
 		ret = k->attr(k->arg, &ea, r->err, r->errsz);
 		if (ret)
 			return ret;
@@ -1635,12 +1641,55 @@ static int build_id_record(struct pd_reader *r, const uint8_t *p, size_t size,
 	return k && k->build_id ? k->build_id(k->arg, &b, r->err, r->errsz) : 0;
 }
 
+/* r->dbuf grown to @cap bytes: 0, or out of memory. */
+static int dbuf_grow(struct pd_reader *r, size_t cap)
+{
+	uint8_t *b = realloc(r->dbuf, cap);
+
+	if (!b)
+		return oom(r, "decompressed data");
+	r->dbuf = b;
+	r->dcap = cap;
+	return 0;
+}
+
+static int decompressed_too_large(struct pd_reader *r)
+{
+	return fail_at(r, r->off, r->sub,
+		       "expected compressed data that decompresses to at most %zu bytes, got more",
+		       r->decomp_max);
+}
+
+/*
+ * One step of zstd from @in into r->dbuf after its first *@outlen bytes;
+ * *@outlen: the bytes there now.  @at_byte: the message says where in @in
+ * zstd stopped.
+ */
+static int zstd_step(struct pd_reader *r, ZSTD_inBuffer *in, size_t *outlen,
+		     bool at_byte)
+{
+	ZSTD_outBuffer out = { r->dbuf, r->dcap, *outlen };
+	size_t ret = ZSTD_decompressStream(r->zctx, &out, in);
+
+	if (ZSTD_isError(ret) && at_byte)
+		return fail_at(r, r->off, r->sub,
+			       "expected zstd data in the COMPRESSED record, got '%s' at byte %zu of %zu",
+			       ZSTD_getErrorName(ret), in->pos, in->size);
+	if (ZSTD_isError(ret))
+		return fail_at(r, r->off, r->sub,
+			       "expected zstd data in the COMPRESSED record, got '%s'",
+			       ZSTD_getErrorName(ret));
+	*outlen = out.pos;
+	return 0;
+}
+
 /* zstd frames of a PERF_RECORD_COMPRESSED into r->dbuf; the length. */
 static int decompress(struct pd_reader *r, const uint8_t *src, size_t n,
 		      size_t *outlen)
 {
 	ZSTD_inBuffer in = { src, n, 0 };
 	size_t limit = r->decomp_max;
+	int ret;
 
 	if (!r->zctx) {
 		r->zctx = ZSTD_createDCtx();
@@ -1655,70 +1704,36 @@ static int decompress(struct pd_reader *r, const uint8_t *src, size_t n,
 	 */
 	*outlen = 0;
 	while (in.pos < in.size) {
-		ZSTD_outBuffer out;
-		size_t ret;
-
 		if (*outlen == r->dcap) {
 			size_t cap = r->dcap ? 2 * r->dcap : 1 << 18;
-			uint8_t *b;
 
 			if (r->dcap >= limit)
-				return fail_at(r, r->off, r->sub,
-					       "expected compressed data that decompresses to at most %zu bytes, got more",
-					       limit);
-			if (cap > limit)
-				cap = limit;
-			b = realloc(r->dbuf, cap);
-			if (!b)
-				return oom(r, "decompressed data");
-			r->dbuf = b;
-			r->dcap = cap;
+				return decompressed_too_large(r);
+			ret = dbuf_grow(r, cap > limit ? limit : cap);
+			if (ret)
+				return ret;
 		}
-		out = (ZSTD_outBuffer){ r->dbuf, r->dcap, *outlen };
-		ret = ZSTD_decompressStream(r->zctx, &out, &in);
-		if (ZSTD_isError(ret))
-			return fail_at(r, r->off, r->sub,
-				       "expected zstd data in the COMPRESSED record, got '%s' at byte %zu of %zu",
-				       ZSTD_getErrorName(ret), in.pos, n);
-		*outlen = out.pos;
+		ret = zstd_step(r, &in, outlen, true);
+		if (ret)
+			return ret;
 	}
 	/* a frame not flushed out yet (output buffer was full) */
-	for (;;) {
-		ZSTD_outBuffer out;
-		size_t ret;
-
-		if (*outlen < r->dcap)
-			break;
+	while (*outlen >= r->dcap) {
 		if (r->dcap >= limit) {
 			/* is there more? */
 			uint8_t one;
 			ZSTD_outBuffer o1 = { &one, 1, 0 };
+			size_t more = ZSTD_decompressStream(r->zctx, &o1, &in);
 
-			ret = ZSTD_decompressStream(r->zctx, &o1, &in);
-			if (!ZSTD_isError(ret) && o1.pos)
-				return fail_at(r, r->off, r->sub,
-					       "expected compressed data that decompresses to at most %zu bytes, got more",
-					       limit);
+			if (!ZSTD_isError(more) && o1.pos)
+				return decompressed_too_large(r);
 			break;
 		}
-		{
-			size_t cap = 2 * r->dcap > limit ? limit : 2 * r->dcap;
-			uint8_t *b = realloc(r->dbuf, cap);
-
-			if (!b)
-				return oom(r, "decompressed data");
-			r->dbuf = b;
-			r->dcap = cap;
-		}
-		out = (ZSTD_outBuffer){ r->dbuf, r->dcap, *outlen };
-		ret = ZSTD_decompressStream(r->zctx, &out, &in);
-		if (ZSTD_isError(ret))
-			return fail_at(r, r->off, r->sub,
-				       "expected zstd data in the COMPRESSED record, got '%s'",
-				       ZSTD_getErrorName(ret));
-		*outlen = out.pos;
-		if (out.pos < out.size)
-			break;
+		ret = dbuf_grow(r, 2 * r->dcap > limit ? limit : 2 * r->dcap);
+		if (!ret)
+			ret = zstd_step(r, &in, outlen, false);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }

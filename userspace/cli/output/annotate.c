@@ -200,7 +200,7 @@ static void src_free(struct src_cache *c)
 }
 
 struct printer {
-	struct annot *a;
+	const struct annot *a;
 	const struct annot_opts *o;
 	FILE *out;
 	struct annot_insn_text tx;
@@ -459,7 +459,7 @@ static int print_json_sym(struct printer *pr, const struct annot_sym *p)
 
 static int print_json(struct printer *pr, const struct annot_syms *ps)
 {
-	struct annot *a = pr->a;
+	const struct annot *a = pr->a;
 	const struct resolver_stats *st = &a->s.st;
 	FILE *out = pr->out;
 	bool has_pred = false, firstd = true;
@@ -486,7 +486,7 @@ static int print_json(struct printer *pr, const struct annot_syms *ps)
 	fputs("}},\n \"dsos\": [", out);
 	/* DSOs in the order of their hottest symbol, symbols in pick order. */
 	for (i = 0; i < ps->nr; i++) {
-		struct annot_dso *ad = ps->v[i].ad;
+		const struct annot_dso *ad = ps->v[i].ad;
 		const struct dso *d = ad->dso;
 		char hex[BR_BUILD_ID_HEX];
 		bool seen = false, firsts = true;
@@ -529,39 +529,31 @@ static int print_json(struct printer *pr, const struct annot_syms *ps)
 	return 0;
 }
 
-int annot_print(struct annot *a, const struct annot_opts *o, FILE *out,
-		char *err, size_t errsz)
+int annot_print(const struct annot *a, const struct annot_syms *ps,
+		const struct annot_opts *o, FILE *out, char *err,
+		size_t errsz)
 {
-	struct annot_syms ps = { 0 };
 	struct printer pr = { .a = a, .o = o, .out = out };
 	size_t i;
-	int r;
+	int r = 0;
 
 	pr.event = a->s.event ? a->s.event : "unknown event";
 	if (annot_insn_text_init(&pr.tx, a)) {
 		snprintf(err, errsz, "out of memory");
 		return BR_ESYS;
 	}
-	r = annot_symbols(a, o->symbols, o->nr_symbols, &ps, err, errsz);
-	if (r) {
-		if (r == BR_ESYS)
-			snprintf(err, errsz, "out of memory");
-		goto out;
-	}
 	if (o->json) {
-		if (print_json(&pr, &ps)) {
+		if (print_json(&pr, ps)) {
 			snprintf(err, errsz, "out of memory");
 			r = BR_ESYS;
 		}
 	} else {
-		for (i = 0; i < ps.nr; i++) {
+		for (i = 0; i < ps->nr; i++) {
 			if (i)
 				fputc('\n', out);
-			print_text_sym(&pr, &ps.v[i]);
+			print_text_sym(&pr, &ps->v[i]);
 		}
 	}
-out:
-	annot_symbols_free(&ps);
 	src_free(&pr.src);
 	annot_insn_text_free(&pr.tx);
 	return r;

@@ -20,8 +20,6 @@
 #include "collect/symbols.h"
 
 struct annot_opts {
-	const char *const *symbols;	/* NULL: every symbol with data */
-	size_t nr_symbols;
 	bool color;
 	bool json;
 	bool source;			/* interleave file:line */
@@ -83,11 +81,12 @@ unsigned annot_insn_line(const struct dso *d, uint64_t addr,
 const char *annot_symsrc_name(const struct dso *d);
 
 /*
- * Print; 0, or BR_EINPUT with a message in @err (a --symbol no DSO has:
- * the caller exits with status 2), BR_ESYS out of memory or an output
- * error.
+ * Print @syms (annot_symbols(), which finished @a) of @a, in their order;
+ * neither is changed.  0, or BR_ESYS with a message in @err (out of
+ * memory).
  */
-int annot_print(struct annot *a, const struct annot_opts *o, FILE *out,
-		char *err, size_t errsz);
+int annot_print(const struct annot *a, const struct annot_syms *syms,
+		const struct annot_opts *o, FILE *out, char *err,
+		size_t errsz);
 
 #endif /* BLOCKRANGE_CLI_OUTPUT_ANNOTATE_H */

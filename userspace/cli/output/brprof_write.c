@@ -16,6 +16,7 @@
 #include "base/grow.h"
 #include "base/pages.h"
 #include "base/status.h"
+#include "input/input.h"
 
 static inline uint64_t ld64(const uint8_t *p)
 {
@@ -614,7 +615,7 @@ static int merge_open(const char *const *in, size_t n, struct brprof_file *m,
 
 	*nr = 0;
 	for (i = 0; i < n && !r; i++) {
-		const char *name = strcmp(in[i], "-") ? in[i] : "<stdin>";
+		const char *name = input_name(in[i]);
 
 		r = brprof_map(in[i], name, &m[i], err, errsz);
 		if (!r)

@@ -38,12 +38,12 @@ struct rsym {
 };
 
 struct rep {
-	struct annot *a;
+	const struct annot *a;
 	const struct report_opts *o;
 	FILE *out;
 	GVC_t *gvc;
 	struct annot_insn_text tx;
-	struct annot_syms ps;
+	const struct annot_syms *ps;
 	struct rsym *rs;
 	size_t nr_rs;
 	bool pred;
@@ -484,7 +484,7 @@ static bool dso_listed(const struct rep *r, size_t i)
 	size_t k;
 
 	for (k = 0; k < i; k++)
-		if (r->ps.v[k].ad == r->ps.v[i].ad)
+		if (r->ps->v[k].ad == r->ps->v[i].ad)
 			return true;
 	return false;
 }
@@ -507,15 +507,15 @@ static void write_overview(struct rep *r)
 	th(out, NULL, "taken branches");
 	th(out, NULL, "mispredicted %");
 	fputs("</tr></thead><tbody>\n", out);
-	for (i = 0; i < r->ps.nr; i++) {
-		const struct annot_dso *ad = r->ps.v[i].ad;
+	for (i = 0; i < r->ps->nr; i++) {
+		const struct annot_dso *ad = r->ps->v[i].ad;
 		uint64_t taken, missed;
 		size_t nsym = 0;
 
 		if (dso_listed(r, i))
 			continue;
-		for (k = 0; k < r->ps.nr; k++)
-			nsym += r->ps.v[k].ad == ad;
+		for (k = 0; k < r->ps->nr; k++)
+			nsym += r->ps->v[k].ad == ad;
 		annot_dso_branch_totals(ad, &taken, &missed);
 		fputs("<tr>", out);
 		fputs("<td class=\"l\">", out);
@@ -706,7 +706,7 @@ static void write_data(struct rep *r)
 		st->samples, r->pred ? "true" : "false", st->blocks,
 		st->counted);
 	fprintf(out, " \"max_symbols\": %zu, \"max_blocks\": %zu, \"symbols_with_data\": %zu,\n \"symbols\": [",
-		r->o->max_symbols, r->o->max_blocks, r->ps.nr);
+		r->o->max_symbols, r->o->max_blocks, r->ps->nr);
 	for (si = 0; si < r->nr_rs; si++) {
 		const struct rsym *rs = &r->rs[si];
 		const struct annot_sym *p = rs->p;
@@ -774,7 +774,7 @@ static int prepare(struct rep *r, size_t nr)
 		return BR_ESYS;
 	for (i = 0; i < nr; i++) {
 		struct rsym *rs = &r->rs[i];
-		const struct annot_sym *p = &r->ps.v[i];
+		const struct annot_sym *p = &r->ps->v[i];
 		struct blockrange_cursor cur;
 		struct blockrange_rec rec;
 		struct annot_branch *br;
@@ -828,12 +828,12 @@ static void write_head(struct rep *r)
 	fprintf(out, "</code>: <span id=\"samples\">%" PRIu64 "</span> samples, <span id=\"counted\">%" PRIu64 "</span> of <span id=\"seen\">%" PRIu64 "</span> blocks counted, prediction flags: %s.</p>\n",
 		st->samples, st->counted, st->blocks, r->pred ? "yes" : "no");
 	fprintf(out, "<p class=\"cap\" id=\"caps\">");
-	if (r->nr_rs < r->ps.nr)
+	if (r->nr_rs < r->ps->nr)
 		fprintf(out, "Showing the %zu hottest of %zu symbols with data (at most %zu symbols per page, --max-symbols)",
-			r->nr_rs, r->ps.nr, r->o->max_symbols);
+			r->nr_rs, r->ps->nr, r->o->max_symbols);
 	else
 		fprintf(out, "Showing all %zu symbol%s with data (at most %zu per page, --max-symbols)",
-			r->ps.nr, r->ps.nr == 1 ? "" : "s",
+			r->ps->nr, r->ps->nr == 1 ? "" : "s",
 			r->o->max_symbols);
 	fprintf(out, "; each graph draws at most %zu blocks (--max-blocks).</p>\n",
 		r->o->max_blocks);
@@ -849,17 +849,14 @@ static void write_head(struct rep *r)
 	      out);
 }
 
-int report_write(struct annot *a, const struct report_opts *o, FILE *out,
-		 char *err, size_t errsz)
+int report_write(const struct annot *a, const struct annot_syms *syms,
+		 const struct report_opts *o, FILE *out, char *err,
+		 size_t errsz)
 {
-	struct rep r = { .a = a, .o = o, .out = out };
+	struct rep r = { .a = a, .ps = syms, .o = o, .out = out };
 	size_t i, nr;
 	int ret;
 
-	if (annot_finish(a)) {
-		snprintf(err, errsz, "out of memory");
-		return BR_ESYS;
-	}
 	for (i = 0; i < a->nr_per; i++)
 		if (a->per[i] && a->per[i]->ctx &&
 		    blockrange_has_pred(a->per[i]->ctx))
@@ -868,13 +865,7 @@ int report_write(struct annot *a, const struct report_opts *o, FILE *out,
 		snprintf(err, errsz, "out of memory");
 		return BR_ESYS;
 	}
-	ret = annot_symbols(a, o->symbols, o->nr_symbols, &r.ps, err, errsz);
-	if (ret) {
-		if (ret == BR_ESYS)
-			snprintf(err, errsz, "out of memory");
-		goto out;
-	}
-	nr = r.ps.nr < o->max_symbols ? r.ps.nr : o->max_symbols;
+	nr = r.ps->nr < o->max_symbols ? r.ps->nr : o->max_symbols;
 	ret = BR_ESYS;
 	if (prepare(&r, nr)) {
 		snprintf(err, errsz, "out of memory");
@@ -899,7 +890,6 @@ out:
 	for (i = 0; i < r.nr_rs; i++)
 		cfg_free(&r.rs[i].g);
 	free(r.rs);
-	annot_symbols_free(&r.ps);
 	annot_insn_text_free(&r.tx);
 	return ret;
 }

@@ -37,18 +37,18 @@
 
 struct report_opts {
 	const char *input;		/* shown in the title */
-	const char *const *symbols;	/* NULL: the hot symbols */
-	size_t nr_symbols;
 	size_t max_symbols;
 	size_t max_blocks;
 };
 
 /*
- * Write the page to @out.  0, BR_EINPUT with a message in @err (a --symbol
- * no DSO has: exit status 2), BR_ESYS with a message (out of memory,
- * Graphviz failed, an output error).
+ * Write the page of @syms (annot_symbols(), which finished @a; the first
+ * @o->max_symbols of them are shown) to @out; neither is changed.  0, or
+ * BR_ESYS with a message in @err (out of memory, Graphviz failed, an
+ * output error).
  */
-int report_write(struct annot *a, const struct report_opts *o, FILE *out,
-		 char *err, size_t errsz);
+int report_write(const struct annot *a, const struct annot_syms *syms,
+		 const struct report_opts *o, FILE *out, char *err,
+		 size_t errsz);
 
 #endif /* BLOCKRANGE_CLI_REPORT_H */

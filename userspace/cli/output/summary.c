@@ -118,6 +118,13 @@ void summary_print(FILE *f, const struct resolver *s, const char *what,
 	fputc('\n', f);
 }
 
+/* What summary_nothing() says of the blocks skipped for a reason, if more. */
+static const char *const nothing_advice[SKIP_NR] = {
+	[SKIP_KERNEL] = "are in the kernel; pass --vmlinux FILE or --kallsyms FILE",
+	[SKIP_MISMATCH] = "are in binaries whose build-id differs from the recorded one; pass --symfs DIR with the recorded files",
+	[SKIP_OTHER_DSO] = "are in DSOs that --dso/--binary left out",
+};
+
 void summary_nothing(FILE *f, const struct resolver *s, const char *what)
 {
 	const struct resolver_stats *st = &s->st;
@@ -140,32 +147,21 @@ void summary_nothing(FILE *f, const struct resolver *s, const char *what)
 		      f);
 		return;
 	}
-	switch (worst) {
-	case SKIP_KERNEL:
-		fprintf(f, "the %" PRIu64 " blocks are in the kernel; pass --vmlinux FILE or --kallsyms FILE\n",
-			st->skipped[worst]);
-		break;
-	case SKIP_NOT_FOUND:
-		fprintf(f, "%" PRIu64 " blocks are in binaries that were not found",
-			st->skipped[worst]);
+	if (worst < 0) {
+		fputs("no block and no sample IP in any DSO\n", f);
+		return;
+	}
+	if (worst == SKIP_KERNEL)
+		fputs("the ", f);
+	fprintf(f, "%" PRIu64 " blocks ", st->skipped[worst]);
+	if (worst == SKIP_NOT_FOUND) {
+		fputs("are in binaries that were not found", f);
 		list_dsos(s, DSO_NOT_FOUND, f);
 		fputs("; install them (or their debug packages), or pass --symfs DIR\n",
 		      f);
-		break;
-	case SKIP_MISMATCH:
-		fprintf(f, "%" PRIu64 " blocks are in binaries whose build-id differs from the recorded one; pass --symfs DIR with the recorded files\n",
-			st->skipped[worst]);
-		break;
-	case SKIP_OTHER_DSO:
-		fprintf(f, "%" PRIu64 " blocks are in DSOs that --dso/--binary left out\n",
-			st->skipped[worst]);
-		break;
-	case -1:
-		fputs("no block and no sample IP in any DSO\n", f);
-		break;
-	default:
-		fprintf(f, "%" PRIu64 " blocks were skipped as '%s'\n",
-			st->skipped[worst], skip_names[worst]);
-		break;
+	} else if (nothing_advice[worst]) {
+		fprintf(f, "%s\n", nothing_advice[worst]);
+	} else {
+		fprintf(f, "were skipped as '%s'\n", skip_names[worst]);
 	}
 }

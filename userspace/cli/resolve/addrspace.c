@@ -277,18 +277,20 @@ int as_mmap_apply(struct addrspace *as, const struct ev_mmap *e,
 	if (res->skip)
 		return 0;
 	changed(as);
-	memset(&nm, 0, sizeof(nm));
-	nm.start = e->start;
-	nm.end = e->start + e->len;
-	nm.pgoff = res->kernel_text ? 0 : e->pgoff;
-	nm.id = as->next_id;
-	nm.seq = as->next_id++;
-	nm.dso = res->dso;
-	nm.prot = e->prot;
-	nm.flags = e->flags;
-	nm.maj = e->maj;
-	nm.min = e->min;
-	nm.ino = e->ino;
+	nm = (struct as_map){
+		.start = e->start,
+		.end = e->start + e->len,
+		.pgoff = res->kernel_text ? 0 : e->pgoff,
+		.id = as->next_id,
+		.seq = as->next_id,
+		.dso = res->dso,
+		.prot = e->prot,
+		.flags = e->flags,
+		.maj = e->maj,
+		.min = e->min,
+		.ino = e->ino,
+	};
+	as->next_id++;
 	if (res->kernel_text)
 		as->kdso = res->dso;
 	if (is_kernel_mode(e->cpumode))
@@ -438,6 +440,23 @@ void as_resolve(struct addrspace *as, int32_t pid, enum ev_cpumode cpumode,
 	e->r = *out;
 }
 
+/*
+ * @d in mapping @map_id (0: none) as @out's DSO, wanted and loaded: false
+ * when @out->res says why it is not.
+ */
+static bool dso_ready(struct addrspace *as, struct dso *d, uint64_t map_id,
+		      struct as_resolved *out)
+{
+	out->dso = d;
+	out->map_id = map_id;
+	if (as->want && !as->want(as->want_arg, d)) {
+		out->res = AS_FILTERED;
+		return false;
+	}
+	out->res = state_res(dso_load(as->reg, d));
+	return out->res == AS_OK;
+}
+
 static void resolve(struct addrspace *as, int32_t pid, bool kernel,
 		    uint64_t addr, struct as_resolved *out)
 {
@@ -458,14 +477,7 @@ static void resolve(struct addrspace *as, int32_t pid, bool kernel,
 			out->dso = d;
 			return;
 		}
-		out->dso = d;
-		out->map_id = m ? m->id : 0;
-		if (as->want && !as->want(as->want_arg, d)) {
-			out->res = AS_FILTERED;
-			return;
-		}
-		out->res = state_res(dso_load(as->reg, d));
-		if (out->res != AS_OK)
+		if (!dso_ready(as, d, m ? m->id : 0, out))
 			return;
 		out->vaddr = addr - d->reloc;
 		if (d->state == DSO_READY && !eb_xsec_at(&d->bin, out->vaddr))
@@ -489,14 +501,7 @@ static void resolve(struct addrspace *as, int32_t pid, bool kernel,
 		return;
 	}
 	d = m->dso;
-	out->dso = d;
-	out->map_id = m->id;
-	if (as->want && !as->want(as->want_arg, d)) {
-		out->res = AS_FILTERED;
-		return;
-	}
-	out->res = state_res(dso_load(as->reg, d));
-	if (out->res != AS_OK)
+	if (!dso_ready(as, d, m->id, out))
 		return;
 	if (!dso_addr(d, m->pgoff + (addr - m->start), &out->vaddr) ||
 	    !eb_xsec_at(&d->bin, out->vaddr))

@@ -635,44 +635,39 @@ oom:
 	return BR_ESYS;
 }
 
+struct symbol_value {
+	const char *name;
+	uint64_t v;
+};
+
+static int symbol_value_of(void *arg, Elf *elf, const GElf_Shdr *symtab,
+			   const GElf_Sym *s)
+{
+	struct symbol_value *sv = arg;
+	const char *nm = elf_strptr(elf, symtab->sh_link, s->st_name);
+
+	if (!nm || strcmp(nm, sv->name))
+		return 0;
+	sv->v = s->st_value;
+	return 1;
+}
+
 /* The value of the symbol @name in the ELF file's .symtab, 0 if none. */
 static uint64_t elf_symbol(const char *path, const char *name)
 {
 	int fd = open(path, O_RDONLY);
-	uint64_t v = 0;
-	Elf_Scn *scn = NULL;
+	struct symbol_value sv = { name, 0 };
 	Elf *elf;
 
 	if (fd < 0)
 		return 0;
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	while (elf && !v && (scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *data;
-		size_t i, n;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB ||
-		    !sh.sh_entsize)
-			continue;
-		data = elf_getdata(scn, NULL);
-		n = sh.sh_size / sh.sh_entsize;
-		for (i = 0; data && i < n; i++) {
-			GElf_Sym s;
-			const char *nm;
-
-			if (!gelf_getsym(data, (int)i, &s))
-				continue;
-			nm = elf_strptr(elf, sh.sh_link, s.st_name);
-			if (nm && !strcmp(nm, name)) {
-				v = s.st_value;
-				break;
-			}
-		}
-	}
-	if (elf)
+	if (elf) {
+		eb_each_symtab_sym(elf, symbol_value_of, &sv);
 		elf_end(elf);
+	}
 	close(fd);
-	return v;
+	return sv.v;
 }
 
 static enum dso_state load_kernel(struct dso_registry *r, struct dso *d)

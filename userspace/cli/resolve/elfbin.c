@@ -1260,3 +1260,34 @@ int eb_decode_bytes(size_t handle, const uint8_t *code, size_t len,
 	cs_free(in, 1);
 	return ret;
 }
+
+int eb_each_symtab_sym(Elf *elf,
+		       int (*fn)(void *arg, Elf *elf, const GElf_Shdr *symtab,
+				 const GElf_Sym *sym),
+		       void *arg)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+		size_t i, n;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB ||
+		    !sh.sh_entsize)
+			continue;
+		data = elf_getdata(scn, NULL);
+		n = data ? sh.sh_size / sh.sh_entsize : 0;
+		for (i = 0; i < n; i++) {
+			GElf_Sym s;
+			int r;
+
+			if (!gelf_getsym(data, (int)i, &s))
+				continue;
+			r = fn(arg, elf, &sh, &s);
+			if (r)
+				return r;
+		}
+	}
+	return 0;
+}

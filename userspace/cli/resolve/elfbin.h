@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <gelf.h>
+
 #include "base/buildid.h"
 
 /* Control-flow class of an instruction. */
@@ -204,5 +206,17 @@ int eb_cs_open(size_t *handle);
 void eb_cs_close(size_t handle);
 int eb_decode_bytes(size_t handle, const uint8_t *code, size_t len,
 		    uint64_t addr, struct eb_insn *insn);
+
+/*
+ * Call @fn for every symbol of the SHT_SYMTAB sections of @elf (an ELF file
+ * has one at most), in table order, with the table's header (@symtab: its
+ * sh_link is the section of the names), until @fn returns non-zero; that
+ * value, or 0 when every symbol was seen.  Symbols libelf cannot read are
+ * passed over.
+ */
+int eb_each_symtab_sym(Elf *elf,
+		       int (*fn)(void *arg, Elf *elf, const GElf_Shdr *symtab,
+				 const GElf_Sym *sym),
+		       void *arg);
 
 #endif /* BLOCKRANGE_CLI_ELFBIN_H */

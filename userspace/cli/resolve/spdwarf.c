@@ -19,6 +19,7 @@
 #include "base/grow.h"
 #include "base/pairmap.h"
 #include "base/status.h"
+#include "resolve/elfbin.h"
 #include "resolve/spdwarf.h"
 
 #ifndef DW_AT_GNU_discriminator
@@ -423,6 +424,59 @@ static void dedup_franges(struct spd *d)
 	d->nr_fr = u;
 }
 
+struct sym_scan {
+	struct spd *d;
+	size_t shstrndx;
+};
+
+/* One symbol of read_symbols(): 0, or BR_ESYS out of memory. */
+static int entry_of_symbol(void *arg, Elf *elf, const GElf_Shdr *symtab,
+			   const GElf_Sym *s)
+{
+	struct sym_scan *sc = arg;
+	struct spd *d = sc->d;
+	GElf_Shdr ss;
+	Elf_Scn *sec;
+	const char *name, *secname;
+	char *c;
+	long fr;
+
+	if (s->st_shndx == SHN_UNDEF || s->st_shndx >= SHN_LORESERVE)
+		return 0;
+	sec = elf_getscn(elf, s->st_shndx);
+	if (!sec || !gelf_getshdr(sec, &ss))
+		return 0;
+	secname = elf_strptr(elf, sc->shstrndx, ss.sh_name);
+	name = elf_strptr(elf, symtab->sh_link, s->st_name);
+	if (GELF_ST_TYPE(s->st_info) == STT_SECTION)
+		name = secname;
+	if (!name)
+		name = "";
+	if (!(ss.sh_flags & SHF_EXECINSTR)) {
+		if (!strcmp(name, "__llvm_fs_discriminator__") &&
+		    ss.sh_size && ss.sh_type == SHT_PROGBITS)
+			d->fs_disc = true;
+		return 0;
+	}
+	if (!ss.sh_size || (secname && !strcmp(secname, ".plt")))
+		return 0;
+	fr = spd_find_range(d, s->st_value);
+	if (fr < 0 || d->fr[fr].entry)
+		return 0;
+	if (d->funcs[d->fr[fr].func].nr == 1) {
+		d->fr[fr].entry = true;
+		return 0;
+	}
+	c = strdup(name);
+	if (!c)
+		return BR_ESYS;
+	sp_canonical_name(c);
+	if (!strcmp(c, d->funcs[d->fr[fr].func].name))
+		d->fr[fr].entry = true;
+	free(c);
+	return 0;
+}
+
 /*
  * The entries (llvm-profgen's setIsFuncEntry on every symbol of a text
  * section other than .plt) and the FS-discriminator marker symbol.
@@ -431,10 +485,9 @@ static int read_symbols(struct spd *d, const char *sym_path, char *err,
 			size_t errsz)
 {
 	int fd = open(sym_path, O_RDONLY);
+	struct sym_scan sc = { .d = d };
 	Elf *elf;
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-	int r = 0;
+	int r;
 
 	if (fd < 0) {
 		snprintf(err, errsz, "%s: %s", sym_path, strerror(errno));
@@ -442,75 +495,14 @@ static int read_symbols(struct spd *d, const char *sym_path, char *err,
 	}
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF ||
-	    elf_getshdrstrndx(elf, &shstrndx)) {
+	    elf_getshdrstrndx(elf, &sc.shstrndx)) {
 		snprintf(err, errsz, "%s: expected an ELF file", sym_path);
 		if (elf)
 			elf_end(elf);
 		close(fd);
 		return BR_EINPUT;
 	}
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *data;
-		size_t i, n;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB ||
-		    !sh.sh_entsize)
-			continue;
-		data = elf_getdata(scn, NULL);
-		if (!data)
-			continue;
-		n = sh.sh_size / sh.sh_entsize;
-		for (i = 0; i < n; i++) {
-			GElf_Sym s;
-			GElf_Shdr ss;
-			Elf_Scn *sec;
-			const char *name, *secname;
-			char *c;
-			long fr;
-
-			if (!gelf_getsym(data, (int)i, &s) ||
-			    s.st_shndx == SHN_UNDEF ||
-			    s.st_shndx >= SHN_LORESERVE)
-				continue;
-			sec = elf_getscn(elf, s.st_shndx);
-			if (!sec || !gelf_getshdr(sec, &ss))
-				continue;
-			secname = elf_strptr(elf, shstrndx, ss.sh_name);
-			name = elf_strptr(elf, sh.sh_link, s.st_name);
-			if (GELF_ST_TYPE(s.st_info) == STT_SECTION)
-				name = secname;
-			if (!name)
-				name = "";
-			if (!(ss.sh_flags & SHF_EXECINSTR)) {
-				if (!strcmp(name, "__llvm_fs_discriminator__") &&
-				    ss.sh_size && ss.sh_type == SHT_PROGBITS)
-					d->fs_disc = true;
-				continue;
-			}
-			if (!ss.sh_size || (secname && !strcmp(secname, ".plt")))
-				continue;
-			fr = spd_find_range(d, s.st_value);
-			if (fr < 0)
-				continue;
-			if (d->funcs[d->fr[fr].func].nr == 1) {
-				d->fr[fr].entry = true;
-				continue;
-			}
-			if (d->fr[fr].entry)
-				continue;
-			c = strdup(name);
-			if (!c) {
-				r = BR_ESYS;
-				goto out;
-			}
-			sp_canonical_name(c);
-			if (!strcmp(c, d->funcs[d->fr[fr].func].name))
-				d->fr[fr].entry = true;
-			free(c);
-		}
-	}
-out:
+	r = eb_each_symtab_sym(elf, entry_of_symbol, &sc);
 	elf_end(elf);
 	close(fd);
 	return r;
