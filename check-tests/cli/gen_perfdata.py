@@ -1064,6 +1064,8 @@ def bad_cases():
 
     out['compressed-not-zstd'] = (comp(b'this is not zstd data at all....'),
                                   'A COMPRESSED record whose payload is not zstd.')
+    out['compressed-empty'] = (comp(b''),
+                               'A COMPRESSED record with no data (perf 6.1: "Couldn\'t decompress data").')
     out['compressed-bomb'] = (comp(zstd_compress(b'\0' * (80 << 20), 1)),
                               'A COMPRESSED record that decompresses to 80 MiB (a zip bomb; the limit is 64 MiB).')
     pd, a = _basic()

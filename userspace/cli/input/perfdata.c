@@ -1683,7 +1683,10 @@ static int zstd_step(struct pd_reader *r, ZSTD_inBuffer *in, size_t *outlen,
 	return 0;
 }
 
-/* zstd frames of a PERF_RECORD_COMPRESSED into r->dbuf; the length. */
+/*
+ * zstd frames of a PERF_RECORD_COMPRESSED into r->dbuf; the length.  @n > 0
+ * (compressed() refuses an empty record), so the buffer exists below.
+ */
 static int decompress(struct pd_reader *r, const uint8_t *src, size_t n,
 		      size_t *outlen)
 {
@@ -1745,6 +1748,10 @@ static int compressed(struct pd_reader *r, const uint8_t *rec, size_t size)
 	int ret;
 
 	r->st->compressed++;
+	/* perf 6.1 too: "Couldn't decompress data" */
+	if (size == HDR)
+		return fail_at(r, off, 0,
+			       "expected zstd data in the COMPRESSED record, got an empty record");
 	ret = decompress(r, rec + HDR, size - HDR, &len);
 	if (ret)
 		return ret;
