@@ -63,6 +63,7 @@ size_t qt_count(const char *path, const char *needle);
 /* The test cases of the suite's other files, each in a tcase of its own. */
 void qemu_add_oracle_tests(TCase *tc);
 void qemu_add_reader_tests(TCase *tc);
+void qemu_add_corpus_tests(TCase *tc);
 void qemu_add_plugin_tests(TCase *tc);
 
 #endif
