@@ -450,6 +450,29 @@ START_TEST(reader_records)
 	w_save(&w, dir, "77.0.1.qrec");
 	refused(dir, false, out, "77.0.1.qrec: offset 4096: expected a mapping id described once");
 
+	/*
+	 * mapping ids are sparse: the largest, 2^24, is one mapping like any
+	 * other (found by its id when the sample's record is written); one
+	 * more is refused
+	 */
+	for (i = 0; i < 2; i++) {
+		uint32_t id = (1u << 24) + (uint32_t)i;
+
+		w_dir(i ? "reader2-id-over" : "reader2-id-max", dir, sizeof(dir));
+		w_valid(&w, calls);
+		memcpy(w.buf + w_at(&w, 2) + 8 + offsetof(struct qrec_map, id), &id, 4);
+		w_save(&w, dir, "77.0.0.qrec");
+		if (i) {
+			refused(dir, false, out, "77.0.0.qrec: offset 4144: expected a mapping with an id and a range");
+			continue;
+		}
+		ck_assert_msg(!convert(dir, false, out, err, sizeof(err)), "%s", err);
+		s = slurp(out, NULL);
+		ck_assert_msg(strstr(s, "PERF_RECORD_MMAP2 77/77: [0x401000(0x1000) @ 0x1000 00:00 "),
+			      "%s", s);
+		free(s);
+	}
+
 	/* tables: shorter than their header, or not a table */
 	w_dir("reader2-table-short", dir, sizeof(dir));
 	memcpy(w.buf, QREC_TABLE_MAGIC, 8);
