@@ -532,16 +532,22 @@ static void qrec_free(struct qrec *r)
 	free(r->base);
 }
 
+static void qrec_init(struct qrec *r, const struct qrec_opts *o, char *err,
+		      size_t errsz)
+{
+	memset(r, 0, sizeof(*r));
+	r->o = o;
+	r->err = err;
+	r->errsz = errsz;
+}
+
 int qrec_record(const struct qrec_opts *o, int *status, char *err,
 		size_t errsz)
 {
 	struct qrec r;
 	int ret;
 
-	memset(&r, 0, sizeof(r));
-	r.o = o;
-	r.err = err;
-	r.errsz = errsz;
+	qrec_init(&r, o, err, errsz);
 	ret = qemu_run_prepare(&r.run, o, err, errsz);
 	if (!ret)
 		ret = qemu_run_program(&r.run, o, err, errsz);
@@ -569,10 +575,7 @@ int qrec_convert(const struct qrec_opts *o, const char *dir, char *err,
 	struct qrec r;
 	int ret;
 
-	memset(&r, 0, sizeof(r));
-	r.o = o;
-	r.err = err;
-	r.errsz = errsz;
+	qrec_init(&r, o, err, errsz);
 	snprintf(r.run.qemu, sizeof(r.run.qemu), "qemu-x86_64");
 	snprintf(r.run.plugin, sizeof(r.run.plugin), "the recorder plugin");
 	if (snprintf(r.run.dir, sizeof(r.run.dir), "%s", dir) >=
