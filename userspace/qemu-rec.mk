@@ -96,9 +96,9 @@ check-cli: export BLOCKRANGE_QEMU_WL := $(QREC_WL_OUT)
 # files) into a recording directory and reads it through input/qrec.c.  It
 # joins the Check runner, whose qemu-record suite replays the committed
 # corpus (check-tests/fuzz/qrec-corpus/: recordings the plugin made,
-# minimized, and the inputs of past findings) through it and through the
-# whole conversion.  The runner's link lists it after the CLI's archive:
-# the reader it calls is linked for record/ already.
+# trimmed by qrec_corpus.py; a crash's input would join them) through it
+# and through the whole conversion.  The runner's link lists it after the
+# CLI's archive: the reader it calls is linked for record/ already.
 QREC_FUZZ_SRC := $(FUZZ_TESTS)/fuzz_qrec.c
 QREC_FUZZ_CORPUS := $(FUZZ_TESTS)/qrec-corpus
 
@@ -139,6 +139,7 @@ fuzz-qrec: $(QREC_FUZZ_BIN)
 		  || true; }
 	grep -E '^(Done |stat::)' $(CLI_FUZZ_OUT)/qrec.log \
 		> $(CLI_FUZZ_OUT)/qrec-stats.txt
+
 # ---- the demo -----------------------------------------------------------------
 
 QREC_DEMO := $(CLI_OUT)/demo-qemu

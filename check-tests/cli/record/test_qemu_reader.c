@@ -139,6 +139,8 @@ END_TEST
 
 /* ---- the reader, on recordings made by hand ---------------------------------- */
 
+static char calls_path[512];
+
 struct wfile {
 	uint8_t buf[16384];
 	size_t len;
@@ -603,8 +605,52 @@ START_TEST(reader_records)
 }
 END_TEST
 
+/*
+ * Records cut short that the other cases do not reach, files whose names
+ * give the same pid, image and number (ordered by name), and two images
+ * of one process that began at the same time (ordered by number).
+ */
+START_TEST(reader_names)
+{
+	char dir[512], out[512], err[4608];
+	struct wfile w;
+	uint32_t v;
+	int i;
+
+	qt_qwl("calls", calls_path, sizeof(calls_path));
+	scratch("reader3.txt", out, sizeof(out));
+	for (i = 0; i < 2; i++) {
+		w_dir(i ? "reader3-end-short" : "reader3-map-short", dir, sizeof(dir));
+		w_valid(&w, calls_path);
+		v = 24;
+		memcpy(w.buf + w_at(&w, i ? 4 : 2) + 4, &v, 4);
+		w_save(&w, dir, "77.0.0.qrec");
+		refused(dir, false, out, i ? ": expected a whole end record" :
+			": expected a whole mapping record");
+	}
+	/* "077.0.0.qrec" comes first: the second end record is 77.0.0.qrec's */
+	w_dir("reader3-names", dir, sizeof(dir));
+	w_valid(&w, calls_path);
+	w_save(&w, dir, "77.0.0.qrec");
+	w_save(&w, dir, "077.0.0.qrec");
+	snprintf(err, sizeof(err), "/77.0.0.qrec: offset %zu: expected one end record per image",
+		 w_at(&w, 4));
+	refused(dir, false, out, err);
+	/* image 1 of process 77 began when image 0 did */
+	w_dir("reader3-images", dir, sizeof(dir));
+	w_valid(&w, calls_path);
+	w_save(&w, dir, "77.0.0.qrec");
+	w_header(&w, QREC_SAMPLED, 77, 77);
+	v = 1;
+	memcpy(w.buf + offsetof(struct qrec_header, image), &v, 4);
+	w_save(&w, dir, "77.1.0.qrec");
+	ck_assert_msg(!convert(dir, false, out, err, sizeof(err)), "%s", err);
+}
+END_TEST
+
 void qemu_add_reader_tests(TCase *tc)
 {
+	tcase_add_test(tc, reader_names);
 	tcase_add_test(tc, reader);
 	tcase_add_test(tc, reader_records);
 	tcase_add_test(tc, errors);
