@@ -21,8 +21,6 @@
 #include "base/status.h"
 #include "input/qrec.h"
 #include "output/perfdata_write.h"
-#include "output/pswrite.h"
-#include "record/qemu_rec.h"
 
 int qrec_fuzz_one(const uint8_t *data, size_t size);
 int qrec_fuzz_dir(const uint8_t *data, size_t size, const char *dir,
@@ -76,26 +74,6 @@ static uint32_t corpus_dir(const char *name, char *dir, size_t dirsz)
 	return mode;
 }
 
-/* Convert @dir in @mode to @out: its status, its message in @err. */
-static int convert_dir(const char *dir, uint32_t mode, const char *out,
-		       char *err, size_t errsz)
-{
-	char *argv[] = { "prog", NULL };
-	struct qrec_opts o;
-
-	memset(&o, 0, sizeof(o));
-	o.output = out;
-	o.format = RECORD_PERFSCRIPT;
-	o.fields = PSW_DEFAULT_FIELDS;
-	o.task_events = true;
-	o.exact = mode == QREC_EXACT;
-	o.depth = 32;
-	o.period = 10007;
-	o.argv = argv;
-	err[0] = '\0';
-	return qrec_convert(&o, dir, err, errsz);
-}
-
 START_TEST(corpus_present)
 {
 	int i, rec = 0;
@@ -115,7 +93,7 @@ START_TEST(corpus_replay)
 	int ret;
 
 	snprintf(out, sizeof(out), "%s.out", dir);
-	ret = convert_dir(dir, mode, out, err, sizeof(err));
+	ret = qt_convert(dir, mode == QREC_EXACT, true, out, err, sizeof(err));
 	if (!strncmp(name, "rec-", 4))
 		ck_assert_msg(ret == 0, "%s: %s", name, err);
 	ck_assert_msg(ret == 0 || ret == BR_EINPUT || ret == BR_ESYS, "%s: %d",

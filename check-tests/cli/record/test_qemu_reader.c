@@ -232,16 +232,7 @@ static void w_valid(struct wfile *w, const char *calls)
 static int convert(const char *dir, bool exact, const char *out, char *err,
 		   size_t errsz)
 {
-	struct qrec_opts o;
-
-	memset(&o, 0, sizeof(o));
-	o.output = out;
-	o.format = RECORD_PERFSCRIPT;
-	o.fields = PSW_DEFAULT_FIELDS;
-	o.exact = exact;
-	o.depth = 32;
-	o.period = 1;
-	return qrec_convert(&o, dir, err, errsz);
+	return qt_convert(dir, exact, false, out, err, errsz);
 }
 
 /*
@@ -532,18 +523,7 @@ START_TEST(reader_records)
 		w_rec(&w, QREC_END, &e, sizeof(e), NULL, 0);
 	}
 	w_save(&w, dir, "79.0.0.qrec");
-	{
-		struct qrec_opts o;
-
-		memset(&o, 0, sizeof(o));
-		o.output = out;
-		o.format = RECORD_PERFSCRIPT;
-		o.fields = PSW_DEFAULT_FIELDS;
-		o.task_events = true;
-		o.depth = 32;
-		o.period = 1;
-		ck_assert_msg(!qrec_convert(&o, dir, err, sizeof(err)), "%s", err);
-	}
+	ck_assert_msg(!qt_convert(dir, false, true, out, err, sizeof(err)), "%s", err);
 	s = slurp(out, NULL);
 	{
 		static const char *const order[] = {
