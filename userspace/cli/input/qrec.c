@@ -583,6 +583,8 @@ void qrec_item_branch(const struct qrec_item *it, uint32_t i,
 
 static int tvec_add(struct qrec_tracev *t, const void *e, size_t n)
 {
+	if (!n)
+		return 0;	/* a TRACES record of none: no room, no copy */
 	if (br_grow_from((void **)&t->v, &t->cap, t->n + n, sizeof(*t->v),
 			 4096))
 		return BR_ESYS;
