@@ -129,7 +129,8 @@ check-sanitize: deps
 	$(MAKE) --no-print-directory -O -j2 check-userspace-sanitize check-cli-sanitize
 
 # libFuzzer, every harness, FUZZ_SECONDS each (or FUZZ_RUNS executions).
-fuzz: fuzz-blockrange fuzz-perfscript fuzz-perfdata fuzz-brprof fuzz-dwarf
+fuzz: fuzz-blockrange fuzz-perfscript fuzz-perfdata fuzz-brprof fuzz-dwarf \
+	fuzz-qrec
 
 # Mutation testing of one file: N mutants (default 30, SEED 1) of FILE, each
 # built and tested by the suite that covers it, TEST overriding

@@ -13,6 +13,9 @@
 #                      and of libc, the same run counted exactly, and the
 #                      HTML report (build/cli/demo-qemu/report.html);
 #                      `make demo` runs it (a prerequisite of cli-demo)
+#   make fuzz-qrec     libFuzzer on the reader of recording directories
+#                      (input/qrec.c; FUZZ_SECONDS, FUZZ_RUNS); stats in
+#                      build/cli/fuzz/qrec-stats.txt
 #
 # The plugin is built for the host's qemu-x86_64 (Debian's qemu-user, QEMU
 # 7.2, plugin API version 1), with the project's warnings, never with the
@@ -96,6 +99,57 @@ $(QREC_WL_OUT)/libqa.so $(QREC_WL_OUT)/libqb.so: $(QREC_WL_OUT)/lib%.so: \
 
 check-cli: $(QREC_WL) $(QREC_PLUGIN)
 check-cli: export BLOCKRANGE_QEMU_WL := $(QREC_WL_OUT)
+
+# ---- the reader's fuzz harness ---------------------------------------------------
+#
+# check-tests/fuzz/fuzz_qrec.c turns its input (a small container of
+# files) into a recording directory and reads it through input/qrec.c.  It
+# joins the Check runner, whose qemu-record suite replays the committed
+# corpus (check-tests/fuzz/qrec-corpus/: recordings the plugin made,
+# trimmed by qrec_corpus.py; a crash's input would join them) through it
+# and through the whole conversion.  The runner's link lists it after the
+# CLI's archive: the reader it calls is linked for record/ already.
+QREC_FUZZ_SRC := $(FUZZ_TESTS)/fuzz_qrec.c
+QREC_FUZZ_CORPUS := $(FUZZ_TESTS)/qrec-corpus
+
+$(CLI_OUT)/tests/fuzz_qrec.o: $(QREC_FUZZ_SRC) $(TOP)/userspace/qemu-rec.mk | deps
+	@mkdir -p $(@D)
+	$(CLI_CC) $(CLI_CFLAGS) -MMD -MP -MT $@ -c $< -o $@
+
+$(CLI_CHECK_BIN): $(CLI_OUT)/tests/fuzz_qrec.o
+check-cli: export BLOCKRANGE_QREC_CORPUS := $(QREC_FUZZ_CORPUS)
+
+# libFuzzer: the reader and the harness, clang with ASan + UBSan (LSan on),
+# as fuzz-perfdata; a crash leaves its input in qrec-artifacts/.
+QREC_FUZZ_BIN := $(CLI_FUZZ_OUT)/fuzz_qrec
+QREC_FUZZ_CFLAGS := -std=c11 -Wall -Wextra -Werror -g -O1 -I$(CLI_SRC) \
+	-I$(TOP)/userspace -DBLOCKRANGE_FUZZ_LIBFUZZER \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+QREC_FUZZ_MAX_LEN := 32768
+
+.PHONY: fuzz-qrec
+
+$(QREC_FUZZ_BIN): $(QREC_FUZZ_SRC) $(CLI_SRC)/input/qrec.c \
+		$(CLI_SRC)/input/qrec.h $(CLI_SRC)/base/pairmap.c \
+		$(CLI_SRC)/base/pairmap.h $(TOP)/userspace/format/qrec_wire.h \
+		$(TOP)/userspace/qemu-rec.mk
+	@mkdir -p $(@D)
+	clang $(QREC_FUZZ_CFLAGS) -o $@ $(QREC_FUZZ_SRC) \
+		$(CLI_SRC)/input/qrec.c $(CLI_SRC)/base/pairmap.c
+
+fuzz-qrec: $(QREC_FUZZ_BIN)
+	mkdir -p $(CLI_FUZZ_OUT)/qrec-corpus $(CLI_FUZZ_OUT)/qrec-artifacts
+	cp $(QREC_FUZZ_CORPUS)/* $(CLI_FUZZ_OUT)/qrec-corpus/
+	cd $(CLI_FUZZ_OUT) && $(QREC_FUZZ_BIN) $(CLI_FUZZ_LIMITS) \
+		-max_len=$(QREC_FUZZ_MAX_LEN) -dict=$(FUZZ_TESTS)/qrec.dict \
+		-print_final_stats=1 \
+		-artifact_prefix=$(CLI_FUZZ_OUT)/qrec-artifacts/ \
+		qrec-corpus 2>&1 | tee $(CLI_FUZZ_OUT)/qrec.log | \
+		{ grep --line-buffered -Ev '^#[0-9]+[[:space:]]+(NEW|REDUCE) ' \
+		  || true; }
+	grep -E '^(Done |stat::)' $(CLI_FUZZ_OUT)/qrec.log \
+		> $(CLI_FUZZ_OUT)/qrec-stats.txt
+
 # ---- the demo -----------------------------------------------------------------
 
 QREC_DEMO := $(CLI_OUT)/demo-qemu

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The wire format between the QEMU recorder plugin (qemu-plugin/) and
- * `blockrange record` (the CLI's reader, qemu_rec.c): what the plugin
- * writes while the program runs, and what the CLI turns into perf.data or
- * a .brprof once every process of the program has ended.
+ * `blockrange record` (the CLI's reader, cli/input/qrec.c; its writers,
+ * cli/record/qemu_rec.c): what the plugin writes while the program runs,
+ * and what the CLI turns into perf.data or a .brprof once every process
+ * of the program has ended.
  *
  * The CLI makes an empty recording directory and passes it to the plugin
  * (out=DIR).  Every thread of every process image writes its own files

@@ -60,9 +60,18 @@ bool qt_parse_sample(const char *line, struct sample *s);
 
 size_t qt_count(const char *path, const char *needle);
 
+/*
+ * qrec_convert() of the recording directory @dir to perf-script text
+ * (sampled, with COMM/FORK/EXIT lines if @task_events, period 1) or a
+ * .brprof (@exact) at @out: its status, its message in @err.
+ */
+int qt_convert(const char *dir, bool exact, bool task_events, const char *out,
+	       char *err, size_t errsz);
+
 /* The test cases of the suite's other files, each in a tcase of its own. */
 void qemu_add_oracle_tests(TCase *tc);
 void qemu_add_reader_tests(TCase *tc);
+void qemu_add_corpus_tests(TCase *tc);
 void qemu_add_plugin_tests(TCase *tc);
 
 #endif

@@ -204,3 +204,22 @@ size_t qt_count(const char *path, const char *needle)
 	free(s);
 	return n;
 }
+
+int qt_convert(const char *dir, bool exact, bool task_events, const char *out,
+	       char *err, size_t errsz)
+{
+	char *argv[] = { "prog", NULL };
+	struct qrec_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.output = out;
+	o.format = RECORD_PERFSCRIPT;
+	o.fields = PSW_DEFAULT_FIELDS;
+	o.task_events = task_events;
+	o.exact = exact;
+	o.depth = 32;
+	o.period = 1;
+	o.argv = argv;
+	err[0] = '\0';
+	return qrec_convert(&o, dir, err, errsz);
+}

@@ -600,6 +600,10 @@ Suite *qemu_record_suite(void)
 	tcase_set_timeout(t, 120);
 	qemu_add_reader_tests(t);
 	suite_add_tcase(s, t);
+	t = tcase_create("corpus");
+	tcase_set_timeout(t, 60);
+	qemu_add_corpus_tests(t);
+	suite_add_tcase(s, t);
 	t = tcase_create("tasks");
 	tcase_set_timeout(t, 60);
 	tcase_add_test(t, threads_exact);

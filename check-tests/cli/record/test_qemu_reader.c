@@ -139,6 +139,8 @@ END_TEST
 
 /* ---- the reader, on recordings made by hand ---------------------------------- */
 
+static char calls_path[512];
+
 struct wfile {
 	uint8_t buf[16384];
 	size_t len;
@@ -230,16 +232,7 @@ static void w_valid(struct wfile *w, const char *calls)
 static int convert(const char *dir, bool exact, const char *out, char *err,
 		   size_t errsz)
 {
-	struct qrec_opts o;
-
-	memset(&o, 0, sizeof(o));
-	o.output = out;
-	o.format = RECORD_PERFSCRIPT;
-	o.fields = PSW_DEFAULT_FIELDS;
-	o.exact = exact;
-	o.depth = 32;
-	o.period = 1;
-	return qrec_convert(&o, dir, err, errsz);
+	return qt_convert(dir, exact, false, out, err, errsz);
 }
 
 /*
@@ -450,6 +443,29 @@ START_TEST(reader_records)
 	w_save(&w, dir, "77.0.1.qrec");
 	refused(dir, false, out, "77.0.1.qrec: offset 4096: expected a mapping id described once");
 
+	/*
+	 * mapping ids are sparse: the largest, 2^24, is one mapping like any
+	 * other (found by its id when the sample's record is written); one
+	 * more is refused
+	 */
+	for (i = 0; i < 2; i++) {
+		uint32_t id = (1u << 24) + (uint32_t)i;
+
+		w_dir(i ? "reader2-id-over" : "reader2-id-max", dir, sizeof(dir));
+		w_valid(&w, calls);
+		memcpy(w.buf + w_at(&w, 2) + 8 + offsetof(struct qrec_map, id), &id, 4);
+		w_save(&w, dir, "77.0.0.qrec");
+		if (i) {
+			refused(dir, false, out, "77.0.0.qrec: offset 4144: expected a mapping with an id and a range");
+			continue;
+		}
+		ck_assert_msg(!convert(dir, false, out, err, sizeof(err)), "%s", err);
+		s = slurp(out, NULL);
+		ck_assert_msg(strstr(s, "PERF_RECORD_MMAP2 77/77: [0x401000(0x1000) @ 0x1000 00:00 "),
+			      "%s", s);
+		free(s);
+	}
+
 	/* tables: shorter than their header, or not a table */
 	w_dir("reader2-table-short", dir, sizeof(dir));
 	memcpy(w.buf, QREC_TABLE_MAGIC, 8);
@@ -507,18 +523,7 @@ START_TEST(reader_records)
 		w_rec(&w, QREC_END, &e, sizeof(e), NULL, 0);
 	}
 	w_save(&w, dir, "79.0.0.qrec");
-	{
-		struct qrec_opts o;
-
-		memset(&o, 0, sizeof(o));
-		o.output = out;
-		o.format = RECORD_PERFSCRIPT;
-		o.fields = PSW_DEFAULT_FIELDS;
-		o.task_events = true;
-		o.depth = 32;
-		o.period = 1;
-		ck_assert_msg(!qrec_convert(&o, dir, err, sizeof(err)), "%s", err);
-	}
+	ck_assert_msg(!qt_convert(dir, false, true, out, err, sizeof(err)), "%s", err);
 	s = slurp(out, NULL);
 	{
 		static const char *const order[] = {
@@ -580,8 +585,52 @@ START_TEST(reader_records)
 }
 END_TEST
 
+/*
+ * Records cut short that the other cases do not reach, files whose names
+ * give the same pid, image and number (ordered by name), and two images
+ * of one process that began at the same time (ordered by number).
+ */
+START_TEST(reader_names)
+{
+	char dir[512], out[512], err[4608];
+	struct wfile w;
+	uint32_t v;
+	int i;
+
+	qt_qwl("calls", calls_path, sizeof(calls_path));
+	scratch("reader3.txt", out, sizeof(out));
+	for (i = 0; i < 2; i++) {
+		w_dir(i ? "reader3-end-short" : "reader3-map-short", dir, sizeof(dir));
+		w_valid(&w, calls_path);
+		v = 24;
+		memcpy(w.buf + w_at(&w, i ? 4 : 2) + 4, &v, 4);
+		w_save(&w, dir, "77.0.0.qrec");
+		refused(dir, false, out, i ? ": expected a whole end record" :
+			": expected a whole mapping record");
+	}
+	/* "077.0.0.qrec" comes first: the second end record is 77.0.0.qrec's */
+	w_dir("reader3-names", dir, sizeof(dir));
+	w_valid(&w, calls_path);
+	w_save(&w, dir, "77.0.0.qrec");
+	w_save(&w, dir, "077.0.0.qrec");
+	snprintf(err, sizeof(err), "/77.0.0.qrec: offset %zu: expected one end record per image",
+		 w_at(&w, 4));
+	refused(dir, false, out, err);
+	/* image 1 of process 77 began when image 0 did */
+	w_dir("reader3-images", dir, sizeof(dir));
+	w_valid(&w, calls_path);
+	w_save(&w, dir, "77.0.0.qrec");
+	w_header(&w, QREC_SAMPLED, 77, 77);
+	v = 1;
+	memcpy(w.buf + offsetof(struct qrec_header, image), &v, 4);
+	w_save(&w, dir, "77.1.0.qrec");
+	ck_assert_msg(!convert(dir, false, out, err, sizeof(err)), "%s", err);
+}
+END_TEST
+
 void qemu_add_reader_tests(TCase *tc)
 {
+	tcase_add_test(tc, reader_names);
 	tcase_add_test(tc, reader);
 	tcase_add_test(tc, reader_records);
 	tcase_add_test(tc, errors);

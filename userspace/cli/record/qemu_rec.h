@@ -4,8 +4,8 @@
  * under qemu-x86_64 (Debian's qemu-user, QEMU 7.2) with blockrange's TCG
  * plugin (userspace/qemu-plugin/), which writes what every process image
  * of the program did into a recording directory (the wire format,
- * userspace/qemu-plugin/qrec_wire.h); once every process has ended, this
- * module reads the directory and writes the output:
+ * format/qrec_wire.h); once every process has ended, the recording is
+ * read (input/qrec.h) and written as the output:
  *
  *  - sampled (the default): perf.data (or the perf-script text of it) as
  *    the ptrace engine writes it, event "taken-branches-sw:u": every
@@ -23,6 +23,10 @@
  * the plugin as $BLOCKRANGE_QEMU_PLUGIN, else QREC_PLUGIN_REL beside the
  * blockrange binary (installed: PREFIX/lib/blockrange/; build tree:
  * build/lib/blockrange/).
+ *
+ * The files: qemu_run.c finds QEMU, the plugin and the program, runs it
+ * and keeps the recording directory; qemu_rec.c turns the recording into
+ * the output and prints the summary line.
  */
 #ifndef BLOCKRANGE_CLI_QEMU_REC_H
 #define BLOCKRANGE_CLI_QEMU_REC_H
