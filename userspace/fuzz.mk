@@ -99,13 +99,13 @@ FUZZ_LEDGER := $(FUZZ_TESTS)/ledger.tsv
 FUZZ_LONG = FUZZ_LONG_SECONDS=$(FUZZ_LONG_SECONDS) FUZZ_LONG_DIR=$(FUZZ_LONG_DIR) \
 	LEDGER=$(FUZZ_LEDGER) FUZZ_ASAN_OPTIONS=$(FUZZ_ASAN_OPTIONS) \
 	bash $(FUZZ_TESTS)/fuzz-long.sh
-FUZZ_LONG_HARNESSES ?= blockrange perfscript perfdata brprof dwarf
+FUZZ_LONG_HARNESSES ?= blockrange perfscript perfdata brprof dwarf qrec
 
 # perf.data seeds: the hostile files, and perf's recordings of check-cli
 # when they are there (making them needs perf record).
 fuzz-long: $(US_FUZZ_BIN) $(CLI_FUZZ_BIN) $(PD_FUZZ_BIN) \
 		$(CLI_FUZZ_OUT)/fuzz_brprof $(CLI_FUZZ_OUT)/fuzz_dwarf \
-		$(PD_BAD_OUT)/.stamp
+		$(QREC_FUZZ_BIN) $(PD_BAD_OUT)/.stamp
 	status=0; \
 	for h in $(FUZZ_LONG_HARNESSES); do case $$h in \
 	blockrange) $(FUZZ_LONG) blockrange $(US_FUZZ_BIN) $(US_CORPUS) \
@@ -121,6 +121,8 @@ fuzz-long: $(US_FUZZ_BIN) $(CLI_FUZZ_BIN) $(PD_FUZZ_BIN) \
 		$(FUZZ_TESTS)/brprof-corpus $(BRPROF_FUZZ_MAX_LEN) '' || status=1;; \
 	dwarf) $(FUZZ_LONG) dwarf $(CLI_FUZZ_OUT)/fuzz_dwarf \
 		$(FUZZ_TESTS)/dwarf-corpus $(DWARF_FUZZ_MAX_LEN) '' || status=1;; \
+	qrec) $(FUZZ_LONG) qrec $(QREC_FUZZ_BIN) $(FUZZ_TESTS)/qrec-corpus \
+		$(QREC_FUZZ_MAX_LEN) '-dict=$(FUZZ_TESTS)/qrec.dict' || status=1;; \
 	*) echo "fuzz-long: no harness $$h" >&2; status=1;; \
 	esac; done; \
 	column -t -s '	' $(FUZZ_LEDGER) | tail -n 12; exit $$status
