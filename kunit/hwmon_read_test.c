@@ -214,6 +214,98 @@ static void read_string_error_reaches_the_reader(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->chip->total_read_strings, 1u);
 }
 
+static void read_is_traced_with_the_index_of_the_file_name(struct kunit *test)
+{
+	struct hwmon_test_rw_fixture *f = hwmon_test_rw_chip(test);
+	struct hwmon_test_trace *trace = hwmon_test_trace_attach(test);
+
+	f->chip->value[hwmon_temp][hwmon_temp_input][1] = 25000;
+	hwmon_test_expect_read(test, f, "temp2_input", "25000\n");
+	KUNIT_EXPECT_EQ(test, trace->show.count, 1u);
+	KUNIT_EXPECT_EQ(test, trace->show.index, 2);
+	KUNIT_EXPECT_STREQ(test, trace->show.attr_name, "temp2_input");
+	KUNIT_EXPECT_EQ(test, trace->show.val, 25000LL);
+
+	f->chip->value[hwmon_in][hwmon_in_input][1] = -7;
+	hwmon_test_expect_read(test, f, "in1_input", "-7\n");
+	KUNIT_EXPECT_EQ(test, trace->show.count, 2u);
+	KUNIT_EXPECT_EQ(test, trace->show.index, 1);
+	KUNIT_EXPECT_STREQ(test, trace->show.attr_name, "in1_input");
+	KUNIT_EXPECT_EQ(test, trace->show.val, -7LL);
+	KUNIT_EXPECT_EQ(test, trace->show_string.count, 0u);
+	KUNIT_EXPECT_EQ(test, trace->store.count, 0u);
+}
+
+/* A chip whose one attribute, update_interval, reads 500. */
+static struct device *register_update_interval(struct kunit *test)
+{
+	struct hwmon_fake_chip *chip = hwmon_fake_chip_new(test);
+
+	hwmon_fake_chip_set_channels(chip, hwmon_chip, 1, HWMON_C_UPDATE_INTERVAL);
+	chip->value[hwmon_chip][hwmon_chip_update_interval][0] = 500;
+	return hwmon_test_register_chip(test, chip, "chip");
+}
+
+/*
+ * Chip attribute files carry no index; the events give their channel (0)
+ * plus 1, as for every type but in and intrusion.
+ */
+static void chip_attribute_read_is_traced_with_index_1(struct kunit *test)
+{
+	struct device *hwdev = register_update_interval(test);
+	struct hwmon_test_trace *trace = hwmon_test_trace_attach(test);
+
+	hwmon_test_expect_attr(test, hwdev, "update_interval", "500\n");
+	KUNIT_EXPECT_EQ(test, trace->show.count, 1u);
+	KUNIT_EXPECT_EQ(test, trace->show.index, 1);
+	KUNIT_EXPECT_EQ(test, trace->show.val, 500LL);
+}
+
+static void chip_attribute_read_is_traced_with_its_file_name(struct kunit *test)
+{
+	struct hwmon_test_trace *trace;
+	struct device *hwdev;
+
+	if (hwmon_test_core_is_stock(test))
+		kunit_skip(test,
+			   "the stock cores trace chip attributes with an empty name (intended difference)");
+	hwdev = register_update_interval(test);
+	trace = hwmon_test_trace_attach(test);
+
+	hwmon_test_expect_attr(test, hwdev, "update_interval", "500\n");
+	KUNIT_EXPECT_EQ(test, trace->show.count, 1u);
+	KUNIT_EXPECT_STREQ(test, trace->show.attr_name, "update_interval");
+}
+
+static void label_read_is_traced_with_the_index_and_the_string(struct kunit *test)
+{
+	struct hwmon_test_rw_fixture *f = hwmon_test_rw_chip(test);
+	struct hwmon_test_trace *trace = hwmon_test_trace_attach(test);
+
+	f->chip->label[hwmon_temp][2] = "SoC";
+	hwmon_test_expect_read(test, f, "temp3_label", "SoC\n");
+	KUNIT_EXPECT_EQ(test, trace->show_string.count, 1u);
+	KUNIT_EXPECT_EQ(test, trace->show_string.index, 3);
+	KUNIT_EXPECT_STREQ(test, trace->show_string.attr_name, "temp3_label");
+	KUNIT_EXPECT_STREQ(test, trace->show_string.s, "SoC");
+	KUNIT_EXPECT_EQ(test, trace->show.count, 0u);
+}
+
+static void failed_read_is_not_traced(struct kunit *test)
+{
+	struct hwmon_test_rw_fixture *f = hwmon_test_rw_chip(test);
+	struct hwmon_test_trace *trace = hwmon_test_trace_attach(test);
+
+	f->chip->read_error[hwmon_temp][hwmon_temp_input] = -EIO;
+	f->chip->read_error[hwmon_temp][hwmon_temp_label] = -ENODATA;
+	KUNIT_EXPECT_EQ(test, hwmon_sysfs_read(test, f->hwdev, "temp1_input",
+					       f->buf, sizeof(f->buf)), -EIO);
+	KUNIT_EXPECT_EQ(test, hwmon_sysfs_read(test, f->hwdev, "temp1_label",
+					       f->buf, sizeof(f->buf)), -ENODATA);
+	KUNIT_EXPECT_EQ(test, trace->show.count, 0u);
+	KUNIT_EXPECT_EQ(test, trace->show_string.count, 0u);
+}
+
 static void each_attribute_file_reaches_its_callbacks_with_its_channel(struct kunit *test)
 {
 	const struct hwmon_fake_attr *desc = test->param_value;
@@ -348,6 +440,11 @@ static struct kunit_case hwmon_read_cases[] = {
 	KUNIT_CASE(label_with_its_own_newline_gets_a_second_one),
 	KUNIT_CASE(empty_label_reads_as_a_newline),
 	KUNIT_CASE(read_string_error_reaches_the_reader),
+	KUNIT_CASE(read_is_traced_with_the_index_of_the_file_name),
+	KUNIT_CASE(chip_attribute_read_is_traced_with_index_1),
+	KUNIT_CASE(chip_attribute_read_is_traced_with_its_file_name),
+	KUNIT_CASE(label_read_is_traced_with_the_index_and_the_string),
+	KUNIT_CASE(failed_read_is_not_traced),
 	KUNIT_CASE_PARAM(each_attribute_file_reaches_its_callbacks_with_its_channel,
 			 hwmon_test_attr_file_gen),
 	KUNIT_CASE(energy64_values_are_printed_with_64_bits),

@@ -11,6 +11,8 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
+#include <linux/tracepoint.h>
+#include <trace/events/hwmon.h>
 
 #include "hwmon_fake_chip.h"
 #include "hwmon_suite_util.h"
@@ -59,6 +61,95 @@ const struct attribute_group *hwmon_test_extra_groups[] = {
 	&other_group,
 	NULL
 };
+
+/*
+ * The value of the hwmon_attr_show and hwmon_attr_store events: long on 6.1,
+ * long long since the events carry 64-bit values (6.12).
+ */
+#ifdef HWMON_TEST_TRACE_VAL_LONG_LONG
+#define HWMON_TEST_TRACE_VAL	long long
+#else
+#define HWMON_TEST_TRACE_VAL	long
+#endif
+
+static void hwmon_test_trace_record(struct hwmon_test_trace_event *e,
+				    int index, const char *attr_name)
+{
+	e->count++;
+	e->index = index;
+	strscpy(e->attr_name, attr_name, sizeof(e->attr_name));
+}
+
+static void hwmon_test_trace_show(void *data, int index,
+				  const char *attr_name,
+				  HWMON_TEST_TRACE_VAL val)
+{
+	struct hwmon_test_trace *t = data;
+
+	hwmon_test_trace_record(&t->show, index, attr_name);
+	t->show.val = val;
+}
+
+static void hwmon_test_trace_show_string(void *data, int index,
+					 const char *attr_name, const char *s)
+{
+	struct hwmon_test_trace *t = data;
+
+	hwmon_test_trace_record(&t->show_string, index, attr_name);
+	strscpy(t->show_string.s, s, sizeof(t->show_string.s));
+}
+
+static void hwmon_test_trace_store(void *data, int index,
+				   const char *attr_name,
+				   HWMON_TEST_TRACE_VAL val)
+{
+	struct hwmon_test_trace *t = data;
+
+	hwmon_test_trace_record(&t->store, index, attr_name);
+	t->store.val = val;
+}
+
+static void hwmon_test_trace_detach(void *data)
+{
+	unregister_trace_hwmon_attr_show(hwmon_test_trace_show, data);
+	unregister_trace_hwmon_attr_show_string(hwmon_test_trace_show_string,
+						data);
+	unregister_trace_hwmon_attr_store(hwmon_test_trace_store, data);
+	tracepoint_synchronize_unregister();
+}
+
+/**
+ * hwmon_test_trace_attach() - record the hwmon tracepoints until the test ends
+ * @test: the test
+ *
+ * Skips the test when the tracepoints cannot be reached: without
+ * CONFIG_TRACEPOINTS, or when the suites are a module (the core does not
+ * export its tracepoints).
+ *
+ * Return: the events, counted from zero.
+ */
+struct hwmon_test_trace *hwmon_test_trace_attach(struct kunit *test)
+{
+	struct hwmon_test_trace *t;
+
+	if (!IS_ENABLED(CONFIG_TRACEPOINTS) ||
+	    !IS_BUILTIN(CONFIG_HWMON_KUNIT_TEST))
+		kunit_skip(test, "the hwmon tracepoints are out of reach");
+	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
+	/* Before registering: a failed registration is undone too. */
+	hwmon_test_defer(test, hwmon_test_trace_detach, t);
+	KUNIT_ASSERT_EQ(test,
+			register_trace_hwmon_attr_show(hwmon_test_trace_show, t),
+			0);
+	KUNIT_ASSERT_EQ(test,
+			register_trace_hwmon_attr_show_string(hwmon_test_trace_show_string,
+							      t), 0);
+	KUNIT_ASSERT_EQ(test,
+			register_trace_hwmon_attr_store(hwmon_test_trace_store, t),
+			0);
+	return t;
+}
 
 /*
  * Parameters of a case: every attribute bit except those a stock core

@@ -31,7 +31,37 @@ struct hwmon_test_rw_fixture {
 	char buf[HWMON_TEST_BUF_SIZE];
 };
 
+/**
+ * struct hwmon_test_trace_event - what one hwmon tracepoint reported
+ * @count: events since hwmon_test_trace_attach()
+ * @index: the index the last event gave
+ * @attr_name: its attribute name
+ * @val: its value (hwmon_attr_show, hwmon_attr_store)
+ * @s: its string (hwmon_attr_show_string)
+ */
+struct hwmon_test_trace_event {
+	unsigned int count;
+	int index;
+	char attr_name[32];
+	long long val;
+	char s[32];
+};
+
+/**
+ * struct hwmon_test_trace - the events of the three hwmon tracepoints
+ * @show: hwmon_attr_show
+ * @show_string: hwmon_attr_show_string
+ * @store: hwmon_attr_store
+ */
+struct hwmon_test_trace {
+	struct hwmon_test_trace_event show;
+	struct hwmon_test_trace_event show_string;
+	struct hwmon_test_trace_event store;
+};
+
 extern const struct attribute_group *hwmon_test_extra_groups[];
+
+struct hwmon_test_trace *hwmon_test_trace_attach(struct kunit *test);
 
 const void *hwmon_test_attr_gen(const void *prev, char *desc);
 const void *hwmon_test_attr_file_gen(const void *prev, char *desc);

@@ -194,6 +194,33 @@ static void write_does_not_call_read(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f->chip->total_read_strings, 0u);
 }
 
+static void write_is_traced_with_the_index_name_and_value(struct kunit *test)
+{
+	struct hwmon_test_rw_fixture *f = writable_chip(test);
+	struct hwmon_test_trace *trace = hwmon_test_trace_attach(test);
+
+	KUNIT_EXPECT_EQ(test, hwmon_sysfs_write(test, f->hwdev, "temp2_max",
+						"-12\n"), 4);
+	KUNIT_EXPECT_EQ(test, trace->store.count, 1u);
+	KUNIT_EXPECT_EQ(test, trace->store.index, 2);
+	KUNIT_EXPECT_STREQ(test, trace->store.attr_name, "temp2_max");
+	KUNIT_EXPECT_EQ(test, trace->store.val, -12LL);
+	KUNIT_EXPECT_EQ(test, trace->show.count, 0u);
+}
+
+static void failed_write_is_not_traced(struct kunit *test)
+{
+	struct hwmon_test_rw_fixture *f = writable_chip(test);
+	struct hwmon_test_trace *trace = hwmon_test_trace_attach(test);
+
+	f->chip->write_error[hwmon_temp][hwmon_temp_max] = -EIO;
+	KUNIT_EXPECT_EQ(test, hwmon_sysfs_write(test, f->hwdev, "temp1_max", "5"),
+			-EIO);
+	KUNIT_EXPECT_EQ(test, hwmon_sysfs_write(test, f->hwdev, "temp1_max", "x"),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, trace->store.count, 0u);
+}
+
 static struct kunit_case hwmon_write_cases[] = {
 	KUNIT_CASE(write_passes_the_parsed_value),
 	KUNIT_CASE(write_accepts_a_value_without_newline),
@@ -219,6 +246,8 @@ static struct kunit_case hwmon_write_cases[] = {
 	KUNIT_CASE(write_error_eio_reaches_the_writer),
 	KUNIT_CASE(write_error_enodata_reaches_the_writer),
 	KUNIT_CASE(write_does_not_call_read),
+	KUNIT_CASE(write_is_traced_with_the_index_name_and_value),
+	KUNIT_CASE(failed_write_is_not_traced),
 	{}
 };
 
