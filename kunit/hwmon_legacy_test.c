@@ -140,10 +140,13 @@ static void register_with_groups_rejects_a_null_name(struct kunit *test)
 static void register_with_groups_warns_about_a_bad_name_but_registers(struct kunit *test)
 {
 	struct device *parent = hwmon_test_parent(test, NULL);
+	u64 mark = hwmon_test_log_mark();
 	struct device *hwdev;
 
 	hwdev = hwmon_test_register_groups(test, parent, "bad-name", NULL, NULL);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, hwdev);
+	KUNIT_EXPECT_TRUE(test, hwmon_test_log_has(test, mark,
+						   HWMON_TEST_NAME_WARNING));
 	hwmon_test_expect_attr(test, hwdev, "name", "bad-name\n");
 }
 

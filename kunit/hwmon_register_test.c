@@ -111,9 +111,11 @@ static void name_with_a_bad_character_warns_but_registers(struct kunit *test)
 {
 	const struct bad_name *bad = test->param_value;
 	struct hwmon_fake_chip *chip = hwmon_test_temp_input_chip(test);
+	u64 mark = hwmon_test_log_mark();
 	struct device *hwdev = hwmon_test_register_chip(test, chip, bad->name);
 	char expected[32];
 
+	KUNIT_EXPECT_TRUE(test, hwmon_test_log_has(test, mark, HWMON_TEST_NAME_WARNING));
 	snprintf(expected, sizeof(expected), "%s\n", bad->name);
 	hwmon_test_expect_attr(test, hwdev, "name", expected);
 	KUNIT_EXPECT_TRUE(test, hwmon_sysfs_has(test, hwdev, "temp1_input"));
@@ -122,9 +124,21 @@ static void name_with_a_bad_character_warns_but_registers(struct kunit *test)
 static void empty_name_warns_but_registers(struct kunit *test)
 {
 	struct hwmon_fake_chip *chip = hwmon_test_temp_input_chip(test);
+	u64 mark = hwmon_test_log_mark();
 	struct device *hwdev = hwmon_test_register_chip(test, chip, "");
 
+	KUNIT_EXPECT_TRUE(test, hwmon_test_log_has(test, mark, HWMON_TEST_NAME_WARNING));
 	hwmon_test_expect_attr(test, hwdev, "name", "\n");
+}
+
+static void valid_name_registers_without_a_warning(struct kunit *test)
+{
+	struct hwmon_fake_chip *chip = hwmon_test_temp_input_chip(test);
+	u64 mark = hwmon_test_log_mark();
+	struct device *hwdev = hwmon_test_register_chip(test, chip, "fake_1");
+
+	KUNIT_EXPECT_FALSE(test, hwmon_test_log_has(test, mark, HWMON_TEST_NAME_WARNING));
+	hwmon_test_expect_attr(test, hwdev, "name", "fake_1\n");
 }
 
 static void null_name_is_rejected(struct kunit *test)
@@ -566,6 +580,7 @@ static struct kunit_case hwmon_register_cases[] = {
 	KUNIT_CASE_PARAM(name_with_a_bad_character_warns_but_registers,
 			 bad_name_gen_params),
 	KUNIT_CASE(empty_name_warns_but_registers),
+	KUNIT_CASE(valid_name_registers_without_a_warning),
 	KUNIT_CASE(null_name_is_rejected),
 	KUNIT_CASE(null_parent_is_rejected),
 	KUNIT_CASE(null_ops_are_rejected),

@@ -9,6 +9,7 @@
 #include <linux/err.h>
 #include <linux/hwmon.h>
 #include <linux/kernel.h>
+#include <linux/kmsg_dump.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
 #include <linux/tracepoint.h>
@@ -149,6 +150,46 @@ struct hwmon_test_trace *hwmon_test_trace_attach(struct kunit *test)
 			register_trace_hwmon_attr_store(hwmon_test_trace_store, t),
 			0);
 	return t;
+}
+
+/**
+ * hwmon_test_log_mark() - where the kernel log ends now
+ *
+ * Return: the sequence number the next kernel message will get, for
+ * hwmon_test_log_has().
+ */
+u64 hwmon_test_log_mark(void)
+{
+	struct kmsg_dump_iter iter;
+
+	kmsg_dump_rewind(&iter);
+	return iter.next_seq;
+}
+
+/**
+ * hwmon_test_log_has() - whether a kernel message since a mark holds a string
+ * @test: the test
+ * @mark: what hwmon_test_log_mark() returned
+ * @str: the string
+ *
+ * Return: true if one of the messages logged since @mark contains @str.
+ */
+bool hwmon_test_log_has(struct kunit *test, u64 mark, const char *str)
+{
+	char *line = kunit_kmalloc(test, 1024, GFP_KERNEL);
+	struct kmsg_dump_iter iter;
+	bool found = false;
+	size_t len;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, line);
+	kmsg_dump_rewind(&iter);
+	if (iter.cur_seq < mark)
+		iter.cur_seq = mark;
+	while (!found && kmsg_dump_get_line(&iter, false, line, 1023, &len)) {
+		line[len] = '\0';
+		found = strstr(line, str);
+	}
+	return found;
 }
 
 /*

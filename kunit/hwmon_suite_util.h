@@ -18,6 +18,9 @@ struct kunit;
 /* Size of the buffers the suites read attribute files into. */
 #define HWMON_TEST_BUF_SIZE	128
 
+/* What the cores log about a bad name attribute, after the name. */
+#define HWMON_TEST_NAME_WARNING	"is not a valid name attribute, please fix"
+
 /**
  * struct hwmon_test_rw_fixture - a registered chip to read and write
  * @chip: three temp channels (input, max, label), two in channels (input,
@@ -62,6 +65,9 @@ struct hwmon_test_trace {
 extern const struct attribute_group *hwmon_test_extra_groups[];
 
 struct hwmon_test_trace *hwmon_test_trace_attach(struct kunit *test);
+
+u64 hwmon_test_log_mark(void);
+bool hwmon_test_log_has(struct kunit *test, u64 mark, const char *str);
 
 const void *hwmon_test_attr_gen(const void *prev, char *desc);
 const void *hwmon_test_attr_file_gen(const void *prev, char *desc);
