@@ -358,7 +358,9 @@ static const char * const hwmon_intrusion_suffix[] = {
 /**
  * struct hwmon_type_desc - naming rules of one sensor type
  * @prefix: file name prefix, NULL for chip attributes (no prefix, no index)
- * @base: index of the first channel in file names
+ * @base: index of the first channel in file names and in the events of the
+ *	  hwmon tracepoints (chip attribute files have no index; their events
+ *	  give 1, as the stock cores do)
  * @label: attribute number of the type's string (label) attribute, or -1
  * @nsuffix: number of entries in @suffix
  * @suffix: file name suffix per attribute number; NULL means no file
@@ -374,7 +376,7 @@ struct hwmon_type_desc {
 static const struct hwmon_type_desc hwmon_types[hwmon_max] = {
 	[hwmon_chip] = {
 		.prefix = NULL,
-		.base = 0,
+		.base = 1,
 		.label = -1,
 		.nsuffix = ARRAY_SIZE(hwmon_chip_suffix),
 		.suffix = hwmon_chip_suffix,
