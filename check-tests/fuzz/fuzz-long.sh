@@ -56,7 +56,7 @@ if [ "$status" -ne 0 ]; then
 else
 	# Only inputs that add edges join the committed corpus (hit counts
 	# too would add several times the files); the working corpus keeps
-	# every input the fuzzer kept, for the next run on this machine.
+	# every input the fuzzer kept, for the next run in this build tree.
 	(cd "$top" && ASAN_OPTIONS=${FUZZ_ASAN_OPTIONS:-} nice -n 19 "$bin" \
 		-merge=1 -use_counters=0 -max_len="$max_len" "$corpus" work) \
 		> "$top/merge.log" 2>&1 || { result=merge-failed; status=1; }

@@ -40,14 +40,7 @@
 #include "input/brprof.h"
 #include "output/brprof_write.h"
 
-#define CHECK(c)							\
-	do {								\
-		if (!(c)) {						\
-			fprintf(stderr, "%s:%d: check failed: %s\n",	\
-				__FILE__, __LINE__, #c);		\
-			abort();					\
-		}							\
-	} while (0)
+#include "fuzz_check.h"
 
 enum { F_A, F_B, F_AB, F_BA, F_RE, NR_FILES };
 

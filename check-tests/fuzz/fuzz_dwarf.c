@@ -36,14 +36,7 @@
 #include "resolve/dso.h"
 #include "resolve/spdwarf.h"
 
-#define CHECK(c)							\
-	do {								\
-		if (!(c)) {						\
-			fprintf(stderr, "%s:%d: check failed: %s\n",	\
-				__FILE__, __LINE__, #c);		\
-			abort();					\
-		}							\
-	} while (0)
+#include "fuzz_check.h"
 
 /* Work per input stays bounded whatever the file holds. */
 #define MAX_RANGES 256

@@ -27,14 +27,7 @@
 #include "common/hash.h"
 #include "input/perfdata.h"
 
-#define CHECK(c)							\
-	do {								\
-		if (!(c)) {						\
-			fprintf(stderr, "%s:%d: check failed: %s\n",	\
-				__FILE__, __LINE__, #c);		\
-			abort();					\
-		}							\
-	} while (0)
+#include "fuzz_check.h"
 
 #define STOP_VALUE 77
 

@@ -54,14 +54,7 @@
 #include "common/hash.h"
 #include "input/qrec.h"
 
-#define CHECK(c)							\
-	do {								\
-		if (!(c)) {						\
-			fprintf(stderr, "%s:%d: check failed: %s\n",	\
-				__FILE__, __LINE__, #c);		\
-			abort();					\
-		}							\
-	} while (0)
+#include "fuzz_check.h"
 
 #define QF_MAX_FILES 8
 #define QF_MAX_BRANCHES 64

@@ -23,7 +23,7 @@
  * What the checks leave to the caller: whether the traces name mappings
  * the image described (qrec_mapping_of() says), whether an empty
  * directory (no file of the recording) is an error, and what the
- * mappings' files hold (they are paths on this machine).
+ * mappings' files hold (paths on the host the program ran on).
  *
  * The reader never prints.  Errors: BR_EINPUT with one line "DIR/NAME:
  * offset N: expected ..." (or "DIR: a table of process P without its
