@@ -12,6 +12,8 @@
 
 PD_TESTS := $(CLI_TESTS)
 PD_GEN := $(PD_TESTS)/gen_perfdata.py
+# The generator's modules: the writer, the good variants, the hostile corpus.
+PD_GEN_PY := $(PD_GEN) $(addprefix $(PD_TESTS)/,perffile.py pd_good.py pd_bad.py)
 PD_ORACLE := $(PD_TESTS)/perf_oracle.py
 # Shared by the plain and the sanitizer runs (perf's view does not change).
 PD_ORACLE_OUT := $(BUILD)/pd-oracle
@@ -24,12 +26,12 @@ PD_WORKLOAD := sh -c 'i=0; while [ $$i -lt 2000 ]; do i=$$((i+1)); done; \
 	t=[threading.Thread(target=sum, args=(range(300000),)) for _ in range(3)]; \
 	[x.start() for x in t]; [x.join() for x in t]"; wait'
 
-$(PD_ORACLE_OUT)/.stamp: $(PD_GEN) $(PD_ORACLE) $(TOP)/userspace/perfdata.mk
+$(PD_ORACLE_OUT)/.stamp: $(PD_GEN_PY) $(PD_ORACLE) $(TOP)/userspace/perfdata.mk
 	rm -rf $(PD_ORACLE_OUT)
 	python3 $(PD_ORACLE) prepare $(PD_ORACLE_OUT) $(PD_WORKLOAD)
 	touch $@
 
-$(PD_BAD_OUT)/.stamp: $(PD_GEN)
+$(PD_BAD_OUT)/.stamp: $(PD_GEN_PY)
 	rm -rf $(PD_BAD_OUT)
 	python3 $(PD_GEN) bad $(PD_BAD_OUT)
 	touch $@
