@@ -373,10 +373,32 @@ def scen_attrrec(pd):
     pd.event_desc = False
 
 
+# The call chains of scen_callchain, as written: perf's context markers
+# (PERF_CONTEXT_USER, _KERNEL) among the frames, or none.
+CALLCHAINS = [[0xfffffffffffffe00, 0x401234, 0x402345, 0x7f0000001000],
+              [0xffffffffffffff80, 0xffffffff81001000, 0xfffffffffffffe00,
+               0x401234, 0x402345],
+              [0x401234, 0x402345],
+              []]
+
+
+def scen_callchain(pd):
+    """Call chains with and without context markers, kernel frames, none."""
+    a = base_attr(sample_type=S_IP | S_TID | S_TIME | S_CALLCHAIN | S_BRANCH_STACK)
+    pd.attrs = [a]
+    sidebands(pd, a, 1000)
+    for i, cc in enumerate(CALLCHAINS):
+        pd.add(sample(pd.w, a, {'ip': 0x401234, 'pid': 100, 'tid': 100,
+                                'time': 3000 + i, 'br': entries(2, 0x402000, i),
+                                'callchain': cc}))
+    pd.finished_round()
+
+
 SID = {A_SAMPLE_ID_ALL: 1, A_MMAP: 1, A_COMM: 1, A_TASK: 1}
 SCENARIOS = {
     'basic': scen_basic,
     'allbits': scen_allbits,
+    'callchain': scen_callchain,
     'nonid': scen_nonid,
     'multi': scen_multi,
     'sampleid': scen_sampleid,

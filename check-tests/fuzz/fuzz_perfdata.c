@@ -88,11 +88,15 @@ static int on_sample(void *arg, const struct ev_sample *s, char *err,
 	pos_ok(r, &s->pos);
 	CHECK(s->nr <= PD_MAX_BRANCHES);
 	CHECK(!s->nr || (s->has_brstack && s->br));
+	CHECK(s->callchain_nr <= PD_MAX_CALLCHAIN);
+	CHECK(!s->callchain_nr == !s->callchain);
 	CHECK(s->repeat == 1);
 	h = mix_str(h, s->event, PD_NAME_MAX);
 	h = mix(h, (uint64_t)s->pid);
 	h = mix(h, (uint64_t)s->tid);
 	h = mix(h, s->ip);
+	for (i = 0; i < s->callchain_nr; i++)
+		h = mix(h, s->callchain[i]);
 	h = mix(h, s->time);
 	h = mix(h, s->cpu);
 	h = mix(h, s->period);

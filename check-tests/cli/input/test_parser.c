@@ -310,6 +310,8 @@ struct tally {
 	uint64_t repeat_sum;
 	uint64_t last_ip;
 	bool last_hybrid;
+	uint64_t frames[8];		/* the last sample's call stack */
+	size_t nframes;
 	unsigned long mmaps;
 };
 
@@ -325,6 +327,10 @@ static int cb_sample(void *arg, const struct ps_sample *s, char *e, size_t n)
 	t->repeat_line = s->repeat_line;
 	t->last_ip = s->ip;
 	t->last_hybrid = s->hybrid;
+	ck_assert_uint_le(s->nframes, 8);
+	t->nframes = s->nframes;
+	if (s->nframes)
+		memcpy(t->frames, s->frames, s->nframes * sizeof(*s->frames));
 	return 0;
 }
 
@@ -443,6 +449,60 @@ START_TEST(read_hybrid_ip_from_frame)
 	ck_assert_uint_eq(t.samples, 1);
 	ck_assert_uint_eq(t.last_ip, 0x457170);
 	ck_assert(t.last_hybrid);
+	ck_assert_uint_eq(t.nframes, 2);
+	ck_assert_uint_eq(t.frames[0], 0x457170);
+	ck_assert_uint_eq(t.frames[1], 0x457180);
+}
+END_TEST
+
+/*
+ * Each sample gets its own call stack, innermost first, symbols and DSOs
+ * after a frame's address ignored; a sample without frame lines has none.
+ */
+START_TEST(read_hybrid_frames_per_sample)
+{
+	static const char text[] =
+		"\t4005dc main+0x1c (/a)\n"
+		"\t400634\n"
+		"\t7f0000001234 __libc_start_main (/lib/libc.so.6)\n"
+		" 0x4005c8/0x4005dc/P/-/-/0  0x40062f/0x4005b0/P/-/-/0\n"
+		"\n"
+		"\t400700\n"
+		" 0x4006f0/0x400700/P/-/-/0\n";
+	static const char plain[] = "  401 0x1/0x2\n";
+	struct tally t;
+	struct ps_stats st;
+	struct ps_callbacks cb = { cb_sample, cb_mmap, &t };
+	struct ps_reader r;
+	size_t i, n;
+	const char *p;
+
+	/* line by line, to see the first sample's stack */
+	memset(&t, 0, sizeof(t));
+	ps_reader_init(&r, "in.txt", false, &cb, &st, 0);
+	for (p = text, i = 0; *p; p += n + 1, i++) {
+		n = strcspn(p, "\n");
+		ck_assert_int_eq(ps_reader_line(&r, p, n, true, err,
+						sizeof(err)), 0);
+		if (i == 3) {
+			ck_assert_uint_eq(t.samples, 1);
+			ck_assert_uint_eq(t.nframes, 3);
+			ck_assert_uint_eq(t.frames[0], 0x4005dc);
+			ck_assert_uint_eq(t.frames[1], 0x400634);
+			ck_assert_uint_eq(t.frames[2], 0x7f0000001234);
+			ck_assert_uint_eq(t.last_ip, 0x4005dc);
+		}
+	}
+	ck_assert_int_eq(ps_reader_end(&r, err, sizeof(err)), 0);
+	ps_reader_free(&r);
+	ck_assert_uint_eq(t.samples, 2);
+	ck_assert_uint_eq(t.nframes, 1);
+	ck_assert_uint_eq(t.frames[0], 0x400700);
+
+	ck_assert_int_eq(read_text(plain, false, &t, &st), 0);
+	ck_assert_uint_eq(t.samples, 1);
+	ck_assert_uint_eq(t.nframes, 0);
+	ck_assert(!t.last_hybrid);
 }
 END_TEST
 
@@ -499,6 +559,7 @@ Suite *parser_suite(void)
 	tcase_add_test(g, mmap_forms);
 	tcase_add_test(g, read_aggregated_hybrid);
 	tcase_add_test(g, read_hybrid_ip_from_frame);
+	tcase_add_test(g, read_hybrid_frames_per_sample);
 	tcase_add_test(g, read_repeat_line);
 	tcase_add_test(g, read_unterminated_blank);
 	suite_add_tcase(s, g);

@@ -11,6 +11,7 @@
  *  - fixtures: the perf 4.14 file byte for byte, the perf 6.12 pipe file
  *    against its perf script text (comm, tid, ip), perf script text in;
  *  - statistics perf also reports (out of order events, unknown records);
+ *  - call chains: the frames perf prints, in its order, markers left out;
  *  - the hostile corpus (bad-perfdata/NAME.expect, NAME.data in $BLOCKRANGE_PD_BAD),
  *    each by name, on stdin and through a pipe;
  *  - the replay of the fuzz harness on the committed corpus, the
@@ -32,6 +33,7 @@
 #include <unistd.h>
 
 #include "cli_tests.h"
+#include "input/perfdata.h"
 
 int perfdata_fuzz_one(const uint8_t *data, size_t size);
 
@@ -457,6 +459,71 @@ START_TEST(stats_match_perf)
 }
 END_TEST
 
+/* The call chains the reader delivers: up to 4 samples of 4 frames. */
+struct chains {
+	size_t samples;
+	size_t nr[4];
+	uint64_t ip[4][4];
+};
+
+static int chain_sample(void *arg, const struct ev_sample *s, char *e,
+			size_t n)
+{
+	struct chains *c = arg;
+
+	(void)e;
+	(void)n;
+	ck_assert_uint_lt(c->samples, 4);
+	ck_assert_uint_le(s->callchain_nr, 4);
+	ck_assert(!s->callchain_nr == !s->callchain);
+	c->nr[c->samples] = s->callchain_nr;
+	if (s->callchain_nr)
+		memcpy(c->ip[c->samples], s->callchain,
+		       s->callchain_nr * sizeof(*s->callchain));
+	c->samples++;
+	return 0;
+}
+
+/*
+ * gen_perfdata.py's scenario "callchain" in every mode and byte order:
+ * perf 6.1 prints 3, 3, 2 and 0 frame lines for its four samples (a
+ * leading PERF_CONTEXT_USER, a kernel frame after PERF_CONTEXT_KERNEL then
+ * the user frames, no marker at all, an empty chain), innermost first.
+ */
+START_TEST(callchain_frames)
+{
+	static const char *const variant[] = { "file-le", "file-be",
+					       "pipe-le", "pipe-be" };
+	static const uint64_t want[4][3] = {
+		{ 0x401234, 0x402345, 0x7f0000001000 },
+		{ 0xffffffff81001000, 0x401234, 0x402345 },
+		{ 0x401234, 0x402345 },
+		{ 0 },
+	};
+	static const size_t want_nr[4] = { 3, 3, 2, 0 };
+	char path[512], msg[PD_ERR_MAX];
+	struct chains c = { 0 };
+	struct ev_sink sink = { 0 };
+	size_t len, i, k;
+	char *data;
+
+	snprintf(path, sizeof(path), "%s/callchain-%s.data", odir(),
+		 variant[_i]);
+	data = slurp(path, &len);
+	sink.sample = chain_sample;
+	sink.arg = &c;
+	ck_assert_msg(!pd_read_mem((const uint8_t *)data, len, path, NULL,
+				   &sink, NULL, msg, sizeof(msg)), "%s", msg);
+	ck_assert_uint_eq(c.samples, 4);
+	for (i = 0; i < 4; i++) {
+		ck_assert_uint_eq(c.nr[i], want_nr[i]);
+		for (k = 0; k < want_nr[i]; k++)
+			ck_assert_uint_eq(c.ip[i][k], want[i][k]);
+	}
+	free(data);
+}
+END_TEST
+
 static void expect_line(const char *path, const char *key, char *v, size_t vsz)
 {
 	char *text = slurp(path, NULL), *p;
@@ -631,6 +698,7 @@ Suite *perfdata_suite(void)
 		tcase_add_loop_test(t, stdin_forms, 0, 6);
 		tcase_add_loop_test(t, jobs_in_place, 0, 6);
 		tcase_add_test(t, stats_match_perf);
+		tcase_add_loop_test(t, callchain_frames, 0, 4);
 	} else {
 		fprintf(stderr, "perfdata: SKIP (not run, not counted) no perf 6.1 oracle files in %s\n",
 			od ? od : "(BLOCKRANGE_PD_ORACLE unset)");

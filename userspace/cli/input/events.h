@@ -92,6 +92,15 @@ struct ev_sample {
 	const struct ev_branch *br;
 	size_t nr;
 	/*
+	 * The call stack, innermost first: the sampled instruction, then the
+	 * return addresses of its callers, as `perf script` prints them
+	 * (perf.data: PERF_SAMPLE_CALLCHAIN without perf's context markers,
+	 * kernel frames included; text: the hybrid frame lines).  NULL and 0
+	 * when the sample has none.
+	 */
+	const uint64_t *callchain;
+	size_t callchain_nr;
+	/*
 	 * An exact recording's straight line, counted @repeat times, rather
 	 * than an LBR stack: @nr is 2, br[1] is the taken branch that entered
 	 * it (from 0: it was entered by none) and br[0].from its last

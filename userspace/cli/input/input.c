@@ -100,6 +100,8 @@ static int ad_sample(void *arg, const struct ps_sample *s, char *err,
 	e.has_brstack = true;
 	e.br = ad->br;
 	e.nr = s->nr;
+	e.callchain = s->frames;
+	e.callchain_nr = s->nframes;
 	e.pos.name = ad->name;
 	e.pos.line = s->line;
 	ad->st->samples++;

@@ -106,7 +106,7 @@ struct worker {
 	void *arg;			/* the consumer's state */
 	struct queue q;
 	struct input_stats st;		/* text: what this worker parsed */
-	struct ev_branch *br;		/* PD_MAX_BRANCHES */
+	struct pd_sample_room *room;	/* a sample's entries, call stack */
 	/* the unit being handled (text: its in-place mmaps) */
 	struct unit *cur;
 	size_t next_res;
@@ -392,14 +392,18 @@ static int do_recs(struct worker *w, struct unit *u, char *err, size_t errsz)
 		}
 		if (h->kind != R_DEC) {
 			r = pd_decode_sample(u->dec, body, h->size, h->off,
-					     w->p->name, w->br, &s, err, errsz);
+					     w->p->name, w->room, &s, err, errsz);
 			if (r)
 				return r;
 		} else {
+			const uint8_t *p = body + sizeof(s);
+
 			memcpy(&s, body, sizeof(s));
-			s.br = (const struct ev_branch *)(body + sizeof(s));
-			s.event = (const char *)(body + sizeof(s) +
-						 s.nr * sizeof(*s.br));
+			s.br = (const struct ev_branch *)p;
+			p += s.nr * sizeof(*s.br);
+			s.callchain = s.callchain_nr ? (const uint64_t *)p : NULL;
+			p += s.callchain_nr * sizeof(*s.callchain);
+			s.event = (const char *)p;
 			s.pos.name = w->p->name;
 		}
 		r = w->p->c->sample(w->arg, &s, err, errsz);
@@ -793,7 +797,8 @@ static int r_sample(void *arg, const struct ev_sample *s, char *err,
 {
 	struct par *p = arg;
 	size_t ev = strlen(s->event) + 1;
-	size_t body = sizeof(*s) + s->nr * sizeof(*s->br) + ev;
+	size_t cc = s->callchain_nr * sizeof(*s->callchain);
+	size_t body = sizeof(*s) + s->nr * sizeof(*s->br) + cc + ev;
 	size_t n = sizeof(struct rec_hdr) + ((body + 7) & ~(size_t)7);
 	uint8_t *at;
 	int r;
@@ -804,10 +809,13 @@ static int r_sample(void *arg, const struct ev_sample *s, char *err,
 		return r;
 	p->cur->in_bytes += body;
 	memcpy(at, s, sizeof(*s));
+	/* the sample, its entries, its call stack, its event's name */
 	if (s->nr)
 		memcpy(at + sizeof(*s), s->br, s->nr * sizeof(*s->br));
-	if (ev)
-		memcpy(at + sizeof(*s) + s->nr * sizeof(*s->br), s->event, ev);
+	if (cc)
+		memcpy(at + sizeof(*s) + s->nr * sizeof(*s->br), s->callchain,
+		       cc);
+	memcpy(at + sizeof(*s) + s->nr * sizeof(*s->br) + cc, s->event, ev);
 	p->cur->used += n;
 	progress(p, s->pos.offset, 1);
 	return 0;
@@ -1365,8 +1373,8 @@ static int par_start(struct par *p)
 
 		w->p = p;
 		w->idx = i;
-		w->br = malloc(PD_MAX_BRANCHES * sizeof(*w->br));
-		if (!w->br || pthread_cond_init(&w->q.cond, NULL))
+		w->room = malloc(sizeof(*w->room));
+		if (!w->room || pthread_cond_init(&w->q.cond, NULL))
 			return BR_ESYS;
 		if (pthread_create(&w->tid, NULL, worker_main, w)) {
 			pthread_cond_destroy(&w->q.cond);
@@ -1400,7 +1408,7 @@ static void par_end(struct par *p)
 			pthread_cond_destroy(&w->q.cond);
 		}
 		free(w->q.v);
-		free(w->br);
+		free(w->room);
 	}
 	while (p->pending) {
 		struct unit *u = p->pending;

@@ -740,9 +740,29 @@ static void skip_sample_tail(struct cur *c, const struct pd_attr *a,
 	}
 }
 
+/*
+ * The @nr frames of a call chain at @q into @cc, as `perf script` prints
+ * them: perf's context markers (PERF_CONTEXT_*) are not frames.
+ */
+static void decode_callchain(bool sw, const uint8_t *q, uint64_t nr,
+			     uint64_t *cc, struct ev_sample *s)
+{
+	uint64_t i;
+	size_t n = 0;
+
+	for (i = 0; i < nr; i++, q += 8) {
+		uint64_t ip = ld64(sw, q);
+
+		if (ip < PERF_CONTEXT_MAX)
+			cc[n++] = ip;
+	}
+	s->callchain = n ? cc : NULL;
+	s->callchain_nr = n;
+}
+
 static int decode_sample(const struct pd_decoder *d, const struct pd_attr *a,
 			 int ai, const uint8_t *rec, size_t size,
-			 struct ev_branch *br, struct pd_record *out,
+			 struct pd_sample_room *room, struct pd_record *out,
 			 char *err, size_t errsz)
 {
 	struct cur c = { rec, rec + HDR, rec + size, d->swap, err, errsz, 0 };
@@ -763,6 +783,8 @@ static int decode_sample(const struct pd_decoder *d, const struct pd_attr *a,
 	if (st & PERF_SAMPLE_CALLCHAIN) {
 		uint64_t nr = get_count(&c, 8, "the callchain nr");
 
+		if (room && !c.bad)
+			decode_callchain(d->swap, c.p, nr, room->callchain, s);
 		skip(&c, 8 * (size_t)nr, "the callchain");
 	}
 	if ((st & PERF_SAMPLE_RAW) && take(&c, 4, "the raw data size")) {
@@ -771,7 +793,8 @@ static int decode_sample(const struct pd_decoder *d, const struct pd_attr *a,
 		c.p += 4;
 		skip(&c, n, "the raw data");
 	}
-	if ((st & PERF_SAMPLE_BRANCH_STACK) && decode_brstack(&c, a, br, s))
+	if ((st & PERF_SAMPLE_BRANCH_STACK) &&
+	    decode_brstack(&c, a, room ? room->br : NULL, s))
 		return BR_EINPUT;
 	skip_sample_tail(&c, a, st);
 	return c.bad;
@@ -950,8 +973,8 @@ static int decode_other(const struct pd_decoder *d, const struct pd_attr *a,
 }
 
 int pd_decode_record(const struct pd_decoder *d, const uint8_t *rec,
-		     size_t size, struct ev_branch *br, struct pd_record *out,
-		     char *err, size_t errsz)
+		     size_t size, struct pd_sample_room *room,
+		     struct pd_record *out, char *err, size_t errsz)
 {
 	uint32_t type = ld32(d->swap, rec);
 	const struct pd_attr *a;
@@ -974,7 +997,8 @@ int pd_decode_record(const struct pd_decoder *d, const uint8_t *rec,
 			out->kind = PD_REC_SKIP;
 			return 0;
 		}
-		return decode_sample(d, a, ai, rec, size, br, out, err, errsz);
+		return decode_sample(d, a, ai, rec, size, room, out, err,
+				     errsz);
 	}
 	return decode_other(d, a, type, rec, size, out, err, errsz);
 }
@@ -984,11 +1008,11 @@ int pd_decode_record(const struct pd_decoder *d, const uint8_t *rec,
 
 int pd_decode_sample(const struct pd_decoder *d, const uint8_t *rec,
 		     size_t size, uint64_t off, const char *name,
-		     struct ev_branch *br, struct ev_sample *out, char *err,
-		     size_t errsz)
+		     struct pd_sample_room *room, struct ev_sample *out,
+		     char *err, size_t errsz)
 {
 	struct pd_record pr;
-	int ret = pd_decode_record(d, rec, size, br, &pr, err, errsz);
+	int ret = pd_decode_record(d, rec, size, room, &pr, err, errsz);
 
 	if (ret)
 		return ret;
@@ -1065,7 +1089,7 @@ struct pd_reader {
 	bool *renamed;
 	uint64_t *id_value;	/* READ: last value per id (d.ids order) */
 	size_t id_value_cap;
-	struct ev_branch *br;
+	struct pd_sample_room *room;
 	/* current record, for messages */
 	uint64_t off;
 	uint32_t sub;
@@ -1335,7 +1359,7 @@ static int deliver(struct pd_reader *r, const uint8_t *rec, size_t size,
 	r->off = off;
 	r->sub = sub;
 	ret = pd_decode_record(&r->d, rec, size,
-			       k && k->sample_raw ? NULL : r->br, &pr, msg,
+			       k && k->sample_raw ? NULL : r->room, &pr, msg,
 			       sizeof(msg));
 	if (ret)
 		return fail_msg(r, ret, msg);
@@ -1354,7 +1378,7 @@ static int deliver(struct pd_reader *r, const uint8_t *rec, size_t size,
 						     r->err, r->errsz);
 			}
 			/* the read values: decoded here, in order */
-			ret = pd_decode_record(&r->d, rec, size, r->br, &pr,
+			ret = pd_decode_record(&r->d, rec, size, r->room, &pr,
 					       msg, sizeof(msg));
 			if (ret)
 				return fail_msg(r, ret, msg);
@@ -2324,8 +2348,8 @@ static int run(struct pd_reader *r, bool pipe)
 {
 	int ret;
 
-	r->br = malloc(PD_MAX_BRANCHES * sizeof(*r->br));
-	if (!r->br)
+	r->room = malloc(sizeof(*r->room));
+	if (!r->room)
 		return oom(r, "branch entries");
 	r->d.pipe = pipe;
 	r->st->pipe = pipe;
@@ -2362,7 +2386,7 @@ static void reader_free(struct pd_reader *r)
 	free(r->chunks);
 	free(r->renamed);
 	free(r->id_value);
-	free(r->br);
+	free(r->room);
 	free(r->win_pending);
 	free(r->win_kept);
 }

@@ -54,6 +54,16 @@
 #define PD_ERR_MAX 512
 /* Most entries a branch stack can hold in a record of 64 KiB. */
 #define PD_MAX_BRANCHES 2730
+/* Most frames a call chain can hold in a record of 64 KiB. */
+#define PD_MAX_CALLCHAIN 8189
+/*
+ * Room for what the events of one sample record point to: its branch
+ * entries and its call chain (a record is at most 64 KiB).
+ */
+struct pd_sample_room {
+	struct ev_branch br[PD_MAX_BRANCHES];
+	uint64_t callchain[PD_MAX_CALLCHAIN];
+};
 /* Longest event name kept (longer ones are cut). */
 #define PD_NAME_MAX 256
 /* Decompressed bytes one PERF_RECORD_COMPRESSED may yield at most. */
@@ -148,25 +158,25 @@ struct pd_record {
 
 /*
  * Decode one kernel record (type < 64) of @size bytes at @rec (file offset
- * @off for messages, already in the error prefix's terms).  @br receives up
- * to PD_MAX_BRANCHES entries (NULL: check only).  0, or BR_EINPUT with
+ * @off for messages, already in the error prefix's terms).  A sample's
+ * entries and call chain go into @room (NULL: check only).  0, or BR_EINPUT with
  * "expected ..., got ..." in err (no prefix).
  */
 int pd_decode_record(const struct pd_decoder *d, const uint8_t *rec,
-		     size_t size, struct ev_branch *br, struct pd_record *out,
-		     char *err, size_t errsz);
+		     size_t size, struct pd_sample_room *room,
+		     struct pd_record *out, char *err, size_t errsz);
 
 /*
  * A sample record passed to ev_sink.sample_raw, decoded into @out as the
- * reader would have delivered it (@off and @name make its ev_pos; @br
- * receives the entries, room for PD_MAX_BRANCHES).  0, or BR_EINPUT with
+ * reader would have delivered it (@off and @name make its ev_pos; @room
+ * receives its entries and call chain).  0, or BR_EINPUT with
  * "expected ..." in err if it is not a sample (never for what the reader
  * passed).
  */
 int pd_decode_sample(const struct pd_decoder *d, const uint8_t *rec,
 		     size_t size, uint64_t off, const char *name,
-		     struct ev_branch *br, struct ev_sample *out, char *err,
-		     size_t errsz);
+		     struct pd_sample_room *room, struct ev_sample *out,
+		     char *err, size_t errsz);
 
 struct pd_stats {
 	bool pipe;

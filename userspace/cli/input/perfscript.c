@@ -837,6 +837,9 @@ void ps_reader_init(struct ps_reader *r, const char *name, bool skip_bad,
 void ps_reader_free(struct ps_reader *r)
 {
 	ps_line_free(&r->pl);
+	free(r->frames);
+	r->frames = NULL;
+	r->frames_cap = 0;
 }
 
 int ps_reader_line(struct ps_reader *r, const char *line, size_t len,
@@ -894,10 +897,15 @@ int ps_reader_line(struct ps_reader *r, const char *line, size_t len,
 		r->count_line = r->lineno;
 		break;
 	case PS_FRAME:
-		if (!r->nframes++) {
-			r->first_frame = pl->frame;
-			r->frame_line = r->lineno;
+		if (br_grow_from((void **)&r->frames, &r->frames_cap,
+				 r->nframes + 1, sizeof(*r->frames), 32)) {
+			snprintf(err, errsz, "%s:%lu: out of memory", r->name,
+				 r->lineno);
+			return BR_ENOMEM;
 		}
+		if (!r->nframes)
+			r->frame_line = r->lineno;
+		r->frames[r->nframes++] = pl->frame;
 		break;
 	case PS_MMAP:
 		r->stats->mmaps++;
@@ -910,8 +918,10 @@ int ps_reader_line(struct ps_reader *r, const char *line, size_t len,
 		break;
 	case PS_SAMPLE:
 		if (!pl->ip_present)
-			pl->sample.ip = r->first_frame;
+			pl->sample.ip = r->frames[0];
 		pl->sample.hybrid = r->nframes > 0;
+		pl->sample.frames = r->frames;
+		pl->sample.nframes = r->nframes;
 		pl->sample.repeat = r->have_count ? r->count : 1;
 		pl->sample.repeat_line = r->have_count ? r->count_line : 0;
 		pl->sample.line = r->lineno;

@@ -57,6 +57,13 @@ struct ps_sample {
 	uint64_t repeat;	/* from a preceding count line, else 1 */
 	unsigned long repeat_line;	/* line of that count line, 0: none */
 	bool hybrid;		/* preceded by call-stack frame lines */
+	/*
+	 * Those frames' addresses in their order (innermost first: the
+	 * sampled instruction, then the callers' return addresses); @nframes
+	 * 0 when not hybrid.
+	 */
+	const uint64_t *frames;
+	size_t nframes;
 	const struct ps_entry *entries;
 	size_t nr;
 	unsigned long line;	/* line number of the sample line */
@@ -167,7 +174,8 @@ struct ps_reader {
 	uint64_t count;
 	unsigned long count_line;
 	unsigned long nframes, frame_line;
-	uint64_t first_frame;
+	uint64_t *frames;	/* the pending frames' addresses */
+	size_t frames_cap;
 };
 
 void ps_reader_init(struct ps_reader *r, const char *name, bool skip_bad,

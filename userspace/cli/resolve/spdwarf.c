@@ -731,6 +731,11 @@ long spd_range_at(const struct spd *d, uint64_t addr)
 	return r >= 0 && d->fr[r].lo == addr ? r : -1;
 }
 
+uint64_t spd_range_start(const struct spd *d, long r)
+{
+	return d->fr[r].lo;
+}
+
 bool spd_range_entry(const struct spd *d, long r)
 {
 	return d->fr[r].entry;

@@ -88,6 +88,8 @@ size_t spd_nr_ranges(const struct spd *d);
 long spd_find_range(const struct spd *d, uint64_t addr);
 /* The function range starting at @addr, or -1. */
 long spd_range_at(const struct spd *d, uint64_t addr);
+/* The address function range @r starts at. */
+uint64_t spd_range_start(const struct spd *d, long r);
 /* Whether function range @r is its function's entry. */
 bool spd_range_entry(const struct spd *d, long r);
 /* The canonical name of the function of range @r (interned). */
