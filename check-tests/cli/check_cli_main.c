@@ -40,6 +40,7 @@ static const struct {
 	{ "options", options_suite },
 	{ "autofdo", autofdo_suite },
 	{ "pseudoprobe", pseudoprobe_suite },
+	{ "context", context_suite },
 };
 
 #define NR_SUITES (sizeof(suites) / sizeof(suites[0]))

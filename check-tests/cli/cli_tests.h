@@ -39,6 +39,7 @@ Suite *oom_suite(void);
 Suite *options_suite(void);
 Suite *autofdo_suite(void);
 Suite *pseudoprobe_suite(void);
+Suite *context_suite(void);
 
 /* getenv() that fails the test when the variable is missing. */
 const char *env_path(const char *name);

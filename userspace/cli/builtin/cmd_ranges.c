@@ -17,7 +17,8 @@
 static const char synopsis[] =
 	"usage: blockrange ranges [-i FILE|-] [--dso NAME | --binary BIN] [-o DIR]\n"
 	"                         [--base ADDR] [--use-offset=0|1] [--perf-event=EVENT]\n"
-	"                         [--leading-ip-only] [--skip-bad] [-j N] [--progress]\n"
+	"                         [--leading-ip-only] [--ignore-stack-samples]\n"
+	"                         [--skip-bad] [-j N] [--progress]\n"
 	"                         [--no-pager]\n";
 
 static const char help[] =
@@ -26,6 +27,12 @@ static const char help[] =
 	"straight through and the taken branches, with their counts, as offsets from the\n"
 	"DSO's base.  Each DSO gets the profile llvm-profgen --binary=DSO would print\n"
 	"(addresses in other DSOs are external to it).\n"
+	"\n"
+	"When the samples carry call stacks (perf record -g -b, blockrange record -g,\n"
+	"perf script text with call-stack lines), the profile is context-sensitive, as\n"
+	"llvm-profgen prints it for such input: the ranges and branches of each calling\n"
+	"context (\"[main:3 @ mid:2 @ leaf]\", from the DSO's DWARF), unwound from the\n"
+	"call stack through the branch stack.\n"
 	"\n"
 	"  -i, --input FILE|-    perf.data, `perf script -F ip,brstack` text or a .brprof\n"
 	"                        profile (default perf.data; - is stdin)\n"
@@ -38,6 +45,8 @@ static const char help[] =
 	"  --use-offset=0|1      0: print absolute addresses (no binary either)\n"
 	"  --perf-event=EVENT    keep only the samples of EVENT\n"
 	"  --leading-ip-only     count one ip-ip range per sample instead of the stack\n"
+	"  --ignore-stack-samples\n"
+	"                        the profile without contexts, whatever the samples carry\n"
 	"  --skip-bad            perf script text: skip malformed lines\n"
 	"  --no-pager            do not page the output on a terminal (see blockrange --help)\n"
 	"  -h, --help            this help\n"
@@ -64,6 +73,7 @@ struct args {
 	int offset;		/* --use-offset=0 0, =1 1 */
 	const char *event;
 	bool leading_ip;
+	bool ignore_stacks;
 	bool no_pager;
 };
 
@@ -87,6 +97,7 @@ static const struct cli_opt opts[] = {
 		 "1"),
 	CLI_STRING("perf-event", 0, struct args, event),
 	CLI_FLAG("leading-ip-only", 0, struct args, leading_ip),
+	CLI_FLAG("ignore-stack-samples", 0, struct args, ignore_stacks),
 	CLI_FLAG("no-pager", 0, struct args, no_pager),
 	CLI_OPT_HELP_END,
 };
@@ -102,11 +113,44 @@ static uint64_t base_of(const struct args *a, const struct profile *prof)
 	return prof->dso ? prof->dso->bin.text_base : 0;
 }
 
-static int write_one(const struct args *a, const struct profile *prof,
-		     FILE *out, const char *path)
+/*
+ * The profile of @prof's DSO from its samples with call stacks into @out:
+ * context-sensitive, or without contexts with --ignore-stack-samples.
+ */
+static int write_hybrid(const struct args *a, const struct profile *prof,
+			uint64_t base, FILE *out, char *err, size_t errsz)
+{
+	const struct dso *d = prof->dso;
+	const char *dwarf = d->debug_file ? d->debug_file : d->file;
+	struct profile flat = { .dso = prof->dso };
+	struct cs_stats st;
+	struct csprof cs;
+	int r;
+
+	if (a->ignore_stacks) {
+		r = csprof_flat(&flat, &st, &prof->hybrid, &d->bin, dwarf, err,
+				errsz);
+		if (!r)
+			r = profile_write(&flat, base, out, err, errsz);
+		profile_free(&flat);
+		return r;
+	}
+	r = csprof_build(&cs, &prof->hybrid, &d->bin, dwarf, err, errsz);
+	if (r)
+		return r;
+	r = csprof_write(&cs, base, out, err, errsz);
+	csprof_free(&cs);
+	return r;
+}
+
+static int write_one(const struct args *a, const struct annot *p,
+		     const struct profile *prof, FILE *out, const char *path)
 {
 	char err[BR_ERR_MAX];
-	int r = profile_write(prof, base_of(a, prof), out, err, sizeof(err));
+	int r = p->stacks && prof->dso ?
+		write_hybrid(a, prof, base_of(a, prof), out, err,
+			     sizeof(err)) :
+		profile_write(prof, base_of(a, prof), out, err, sizeof(err));
 
 	if (r && path)
 		return cli_fail(cli_status(r), "%s: %s", path, err);
@@ -145,7 +189,7 @@ static int write_dir(const struct args *a, const struct annot *p)
 			free(path);
 			return r;
 		}
-		r = write_one(a, prof, f, path);
+		r = write_one(a, p, prof, f, path);
 		if (fclose(f) && !r)
 			r = cli_fail(CLI_EXIT_USAGE, "%s: %s", path,
 				     strerror(errno));
@@ -165,16 +209,16 @@ static int pick_output(const struct args *a, struct annot *p)
 	size_t i, n = annot_nr_profiles(p);
 
 	if (p->cfg.raw)
-		return write_one(a, &p->raw, stdout, NULL);
+		return write_one(a, p, &p->raw, stdout, NULL);
 	if (p->s.bin_dso) {
 		prof = annot_profile_of(p, p->s.bin_dso);
 		if (!prof) {
 			struct profile e = empty;
 
 			e.dso = p->s.bin_dso;
-			return write_one(a, &e, stdout, NULL);
+			return write_one(a, p, &e, stdout, NULL);
 		}
-		return write_one(a, prof, stdout, NULL);
+		return write_one(a, p, prof, stdout, NULL);
 	}
 	if (!n) {
 		summary_nothing(stderr, &p->s, "profile");
@@ -183,7 +227,7 @@ static int pick_output(const struct args *a, struct annot *p)
 	if (a->c.output)
 		return write_dir(a, p);
 	if (n == 1)
-		return write_one(a, annot_profile_at(p, 0), stdout, NULL);
+		return write_one(a, p, annot_profile_at(p, 0), stdout, NULL);
 	fprintf(stderr, "blockrange: the profile has %zu DSOs (", n);
 	for (i = 0; i < n; i++)
 		fprintf(stderr, "%s%s", i ? ", " : "",

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/grow.h"
 #include "base/status.h"
 
 int annot_init(struct annot *a, const char *name,
@@ -51,12 +52,16 @@ void annot_free(struct annot *a)
 	free(a->ends);
 	free(a->kept);
 	free(a->touched);
+	free(a->frames);
+	free(a->dso_addrs);
 	profile_free(&a->raw);
 	resolver_free(&a->s);
 	a->per = NULL;
 	a->ends = NULL;
 	a->kept = NULL;
 	a->touched = NULL;
+	a->frames = NULL;
+	a->dso_addrs = NULL;
 	a->nr_per = 0;
 }
 
@@ -452,6 +457,68 @@ static int count_blocks(struct annot *a, const struct ev_sample *smp,
 	return 0;
 }
 
+/* The sample's call stack resolved into a->frames. */
+static int resolve_frames(struct annot *a, const struct ev_sample *smp)
+{
+	size_t i;
+
+	if (br_grow((void **)&a->frames, &a->frames_cap, smp->callchain_nr,
+		    sizeof(*a->frames)))
+		return BR_ENOMEM;
+	for (i = 0; i < smp->callchain_nr; i++) {
+		resolver_resolve(&a->s, smp, smp->callchain[i], &a->frames[i]);
+		if (a->frames[i].r.res == AS_NOMEM)
+			return BR_ENOMEM;
+	}
+	return 0;
+}
+
+/* The ELF address of @e in @prof's DSO, or PROFILE_EXTERNAL. */
+static uint64_t view_addr(const struct profile *prof,
+			 const struct resolver_addr *e)
+{
+	return profile_code_of(prof, e) ? e->r.vaddr : PROFILE_EXTERNAL;
+}
+
+/* The sample with its call stack, as @ad's DSO sees it (hybrid.h). */
+static int add_hybrid(struct annot *a, struct annot_dso *ad,
+		      const struct ev_sample *smp)
+{
+	size_t i, nf = smp->callchain_nr, need = nf + 2 * smp->nr;
+	uint64_t *v;
+
+	if (br_grow((void **)&a->dso_addrs, &a->dso_addrs_cap, need,
+		    sizeof(*a->dso_addrs)))
+		return BR_ENOMEM;
+	v = a->dso_addrs;
+	for (i = 0; i < nf; i++)
+		v[i] = view_addr(&ad->prof, &a->frames[i]);
+	for (i = 0; i < 2 * smp->nr; i++)
+		v[nf + i] = view_addr(&ad->prof, &a->ends[i]);
+	return hybrid_add(&ad->prof.hybrid, &ad->dso->bin, v, nf, v + nf,
+			  smp->nr, smp->repeat);
+}
+
+/* Is @line/@offset before the sample that decided @a's kind of profile? */
+static bool before_first(const struct annot *a, uint64_t line,
+			 uint64_t offset)
+{
+	return !a->decided || line < a->first_line ||
+	       (line == a->first_line && offset < a->first_offset);
+}
+
+/* The kind of profile, if @smp is the first sample that decides it. */
+static void decide(struct annot *a, const struct ev_sample *smp)
+{
+	if (smp->nr < (smp->callchain_nr ? 2u : 1u) ||
+	    !before_first(a, smp->pos.line, smp->pos.offset))
+		return;
+	a->decided = true;
+	a->stacks = smp->callchain_nr > 0;
+	a->first_line = smp->pos.line;
+	a->first_offset = smp->pos.offset;
+}
+
 /* llvm-profgen's and BOLT's parts for every DSO the sample touched. */
 static int count_parts(struct annot *a, const struct ev_sample *smp,
 		       char *err, size_t errsz)
@@ -459,11 +526,16 @@ static int count_parts(struct annot *a, const struct ev_sample *smp,
 	size_t i, n = 0;
 	int r;
 
-	if (touched(a, smp, &n))
+	bool stack = (a->cfg.parts & ANNOT_PROFGEN) && smp->callchain_nr;
+
+	if (touched(a, smp, &n) || (stack && resolve_frames(a, smp)))
 		return oom(smp, err, errsz);
+	decide(a, smp);
 	for (i = 0; i < n; i++) {
 		struct annot_dso *ad = a->touched[i];
 
+		if (stack && add_hybrid(a, ad, smp))
+			return oom(smp, err, errsz);
 		if (a->cfg.parts & ANNOT_PROFGEN) {
 			ad->has_prof = true;
 			ad->prof.samples += smp->repeat;
@@ -666,7 +738,8 @@ static int merge_dso(struct annot *dst, const struct annot_dso *s)
 			return BR_EINPUT;
 		d->prof.samples += s->prof.samples;
 		if ((r = pairmap_merge(&d->prof.ranges, &s->prof.ranges)) ||
-		    (r = pairmap_merge(&d->prof.branches, &s->prof.branches)))
+		    (r = pairmap_merge(&d->prof.branches, &s->prof.branches)) ||
+		    (r = hybrid_merge(&d->prof.hybrid, &s->prof.hybrid)))
 			return r;
 	}
 	if (s->has_bolt) {
@@ -691,6 +764,13 @@ int annot_merge(struct annot *dst, const struct annot *src)
 	if (dst->total > UINT64_MAX - src->total)
 		return BR_EINPUT;
 	dst->total += src->total;
+	if (src->decided && before_first(dst, src->first_line,
+					 src->first_offset)) {
+		dst->decided = true;
+		dst->stacks = src->stacks;
+		dst->first_line = src->first_line;
+		dst->first_offset = src->first_offset;
+	}
 	r = pairmap_merge(&dst->raw.ranges, &src->raw.ranges);
 	if (!r)
 		r = pairmap_merge(&dst->raw.branches, &src->raw.branches);

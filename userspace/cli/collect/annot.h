@@ -110,6 +110,17 @@ struct annot {
 	size_t nr_per;
 	uint64_t total;			/* samples, weighted */
 	struct profile raw;		/* PROFGEN with cfg.raw */
+	/*
+	 * PROFGEN: whether the profile is context-sensitive, made from each
+	 * DSO's samples with a call stack (profile.hybrid), as llvm-profgen
+	 * decides it for perf script text: by the input's first sample with
+	 * a branch stack it recognizes (one with a call stack needs two
+	 * entries, its LBR line no IP), at @first (line, else offset).
+	 */
+	bool stacks;
+	bool decided;
+	uint64_t first_line;
+	uint64_t first_offset;
 	bool finished;
 	/* scratch of the sample callback */
 	struct resolver_addr *ends;	/* 2 per entry: from, to */
@@ -118,6 +129,11 @@ struct annot {
 	size_t kept_cap;
 	struct annot_dso **touched;
 	size_t touched_cap;
+	struct resolver_addr *frames;	/* a sample's call stack, resolved */
+	size_t frames_cap;
+	uint64_t *dso_addrs;		/* one DSO's view of the frames, then
+					 * of the entries */
+	size_t dso_addrs_cap;
 };
 
 /*

@@ -7,6 +7,7 @@ void profile_free(struct profile *prof)
 {
 	pairmap_free(&prof->ranges);
 	pairmap_free(&prof->branches);
+	hybrid_free(&prof->hybrid);
 }
 
 bool profile_code_of(const struct profile *prof, const struct resolver_addr *e)

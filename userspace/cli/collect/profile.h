@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "base/pairmap.h"
+#include "collect/hybrid.h"
 #include "input/events.h"
 #include "resolve/elfbin.h"
 #include "resolve/resolver.h"
@@ -39,6 +40,12 @@ struct profile {
 	bool has_base;		/* @base holds the DSO's text base (a profile
 				 * read back from a .brprof) */
 	uint64_t base;
+	/*
+	 * The samples with a call stack, for the context-sensitive profile
+	 * (collect/unwind.h); filled by the collector, never by
+	 * profile_apply().
+	 */
+	struct hybrid hybrid;
 };
 
 void profile_free(struct profile *prof);

@@ -10,6 +10,10 @@
  *
  * External addresses (PROFILE_EXTERNAL) print as 1 - base, as
  * llvm-profgen prints them.
+ *
+ * The context-sensitive profile (collect/unwind.h) prints each context,
+ * by key, as "[KEY]" and then its ranges and branches as above, indented
+ * by two spaces.
  */
 #ifndef BLOCKRANGE_CLI_OUTPUT_RANGES_H
 #define BLOCKRANGE_CLI_OUTPUT_RANGES_H
@@ -19,6 +23,7 @@
 #include <stdio.h>
 
 #include "collect/profile.h"
+#include "collect/unwind.h"
 
 /*
  * Print @prof in llvm-profgen's text: addresses minus @base.  0 or
@@ -26,5 +31,9 @@
  */
 int profile_write(const struct profile *prof, uint64_t base, FILE *out,
 		  char *err, size_t errsz);
+
+/* The same for the context-sensitive profile @p. */
+int csprof_write(const struct csprof *p, uint64_t base, FILE *out,
+		 char *err, size_t errsz);
 
 #endif /* BLOCKRANGE_CLI_OUTPUT_RANGES_H */
