@@ -99,7 +99,12 @@ QAPI_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 			ok = arg_u64(v, &g.period) && g.period >= 1;
 		else if (!strcmp(k, "jitter"))
 			ok = arg_u64(v, &g.jitter);
-		else if (!strcmp(k, "seed"))
+		else if (!strcmp(k, "stack")) {
+			uint64_t s;
+
+			ok = arg_u64(v, &s) && s <= 1;
+			g.stack = s;
+		} else if (!strcmp(k, "seed"))
 			ok = arg_u64(v, &g.seed);
 		else if (!strcmp(k, "qemu"))
 			snprintf(g.qemu, sizeof(g.qemu), "%s", v);
@@ -142,6 +147,8 @@ QAPI_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 		g.exact = true;
 	else if (strcmp(mode, "sampled"))
 		return fail_install("mode must be sampled or exact, not '%s'", mode);
+	if (g.exact && g.stack)
+		return fail_install("call stacks (stack=1) are for sampled mode only");
 	if (g.jitter >= g.period)
 		return fail_install("jitter %" PRIu64 " must be below the period %" PRIu64,
 				    g.jitter, g.period);
