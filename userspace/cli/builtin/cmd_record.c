@@ -48,8 +48,7 @@ static const char help[] =
 	"                      plugin, no frame pointers needed), as perf record -g\n"
 	"                      writes user call chains: perf script shows them,\n"
 	"                      llvm-profgen reads them as hybrid samples (a\n"
-	"                      context-sensitive profile); perf.data only, --depth\n"
-	"                      at most 2048\n"
+	"                      context-sensitive profile); --depth at most 2048\n"
 	"  --format=perfdata   perf.data for perf 6.1 (script, annotate, report) and\n"
 	"                      llvm-profgen --perfdata (the default)\n"
 	"  --format=perfscript the text `perf script -F ip,brstack` prints for it, with\n"
@@ -226,8 +225,6 @@ static int run_qemu(const struct cli_cmd *cmd, const struct args *x)
 		return cli_usage(cmd, "--exact counts every branch into a .brprof: it takes no --depth, --period, --jitter, --format, --script-copy, -F or --show-task-events");
 	if (x->call_graph && x->exact)
 		return cli_usage(cmd, "-g samples call stacks: --exact has no samples");
-	if (x->call_graph && ro->format != RECORD_PERFDATA)
-		return cli_usage(cmd, "-g writes call chains into perf.data: it takes no --format=perfscript");
 	if (x->call_graph && depth > QREC_CG_MAX_DEPTH)
 		return cli_usage(cmd, "expected --depth of at most %d with -g (a perf.data record holds the branches and up to %u frames), got '%llu'",
 				 QREC_CG_MAX_DEPTH, 1024u,
