@@ -4,7 +4,8 @@
  * -fno-inline: every function below is a real call, none a sibling call
  * but tailer's).  stacks MODE, where MODE is:
  *
- *   rec      main -> outer -> mid -> rec x (REC_DEPTH + 1) -> spin
+ *   rec      main -> outer -> mid -> rec x (REC_DEPTH + 1) -> spin; then
+ *            main loops on its own (every frame above it returned)
  *   longjmp  main -> deep x (DEEP + 1), the innermost longjmps back to main,
  *            which calls landed -> spin; LOOPS times
  *   signal   main -> work -> raise(SIGUSR1): the handler (entered without a
@@ -61,6 +62,8 @@ __attribute__((noinline)) void outer(unsigned n)
 }
 
 static jmp_buf jb;
+/* Not known as noreturn: the call is not deep's last instruction. */
+static void (*volatile jump)(jmp_buf, int) = longjmp;
 
 __attribute__((noinline)) void deep(int d)
 {
@@ -68,7 +71,7 @@ __attribute__((noinline)) void deep(int d)
 	if (d > 0)
 		deep(d - 1);
 	else
-		longjmp(jb, 1);
+		jump(jb, 1);
 	sink++;
 }
 
@@ -129,6 +132,8 @@ int main(int argc, char **argv)
 
 	if (!strcmp(m, "rec")) {
 		outer(40000);
+		for (i = 0; i < 40000; i++)
+			sink += i ^ (sink >> 3);
 	} else if (!strcmp(m, "longjmp")) {
 		for (i = 0; i < LOOPS; i++)
 			if (!setjmp(jb))
