@@ -16,18 +16,24 @@
  *    tail call, two threads of their own depth, and a stack deeper than
  *    the 1024 frames kept (its innermost 1024, marked cut);
  *  - llvm-profgen's contexts, and none of its stack/LBR mismatch
- *    warnings where the program leaves no frame by a jump.
+ *    warnings where the program leaves no frame by a jump;
+ *  - the perf.data reader delivers each sample's call chain: the same
+ *    addresses perf prints (perf prints them relative to their mapping).
  * Periods are fixed and the programs deterministic: the samples are the
  * same on every run.
  */
 #define _GNU_SOURCE
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/perf_event.h>
+
 #include "cli_tests.h"
 #include "qemu_tests.h"
+#include "input/input.h"
 
 #define MAX_FRAMES 1100
 #define NAME 64
@@ -518,6 +524,91 @@ START_TEST(stacks_deep)
 }
 END_TEST
 
+/* What the reader delivered: the mappings, and every chain as perf prints it. */
+struct chains {
+	struct ev_mmap maps[16];
+	unsigned nr_maps;
+	FILE *out;
+	unsigned samples;
+};
+
+static int ch_mmap(void *arg, const struct ev_mmap *m, char *err, size_t errsz)
+{
+	struct chains *c = arg;
+
+	(void)err;
+	(void)errsz;
+	if (c->nr_maps < 16)
+		c->maps[c->nr_maps++] = *m;
+	return 0;
+}
+
+/*
+ * The chain after its context marker, each address relative to its
+ * mapping as perf 6.1 prints it, one "\t%16lx" line each, then an empty
+ * line (perf script -F ip's layout).
+ */
+static int ch_sample(void *arg, const struct ev_sample *s, char *err,
+		     size_t errsz)
+{
+	struct chains *c = arg;
+	size_t i;
+	unsigned k;
+
+	(void)err;
+	(void)errsz;
+	ck_assert_uint_ge(s->nr_chain, 2);
+	ck_assert_uint_eq(ev_sample_chain(s, 0), PERF_CONTEXT_USER);
+	ck_assert_uint_eq(ev_sample_chain(s, 1), s->ip);
+	fputc('\n', c->out);
+	for (i = 1; i < s->nr_chain; i++) {
+		uint64_t a = ev_sample_chain(s, i);
+
+		for (k = c->nr_maps; k-- > 0;)
+			if (c->maps[k].pid == s->pid && a >= c->maps[k].start &&
+			    a - c->maps[k].start < c->maps[k].len) {
+				a = a - c->maps[k].start + c->maps[k].pgoff;
+				break;
+			}
+		fprintf(c->out, "\t%16" PRIx64 "\n", a);
+	}
+	fputc('\n', c->out);
+	c->samples++;
+	return 0;
+}
+
+/* The perf.data reader's call chains are the addresses perf prints. */
+START_TEST(stacks_reader)
+{
+	struct stk_state st;
+	struct chains c = { .nr_maps = 0 };
+	struct ev_sink sink = { .sample = ch_sample, .mmap = ch_mmap, .arg = &c };
+	struct input_opts io = { .skip_bad = false };
+	struct input_stats stats;
+	char data[512], mine[512], perfs[512], err[1024], *a, *b;
+	char *argv[] = { "perf", "script", "--force", "--max-stack=1100", "-i",
+			 data, "-F", "ip", NULL };
+
+	record_stacks("signal", &st, &a);
+	free(a);
+	scratch("stacks-signal.data", data, sizeof(data));
+	scratch("stacks-signal.reader", mine, sizeof(mine));
+	scratch("stacks-signal.perf-ip", perfs, sizeof(perfs));
+	c.out = fopen(mine, "w");
+	ck_assert_ptr_nonnull(c.out);
+	ck_assert_msg(!input_read(data, &io, &sink, &stats, err, sizeof(err)),
+		      "%s", err);
+	fclose(c.out);
+	ck_assert_uint_eq(c.samples, st.samples);
+	ck_assert_int_eq(run_cmd(argv, perfs, NULL), 0);
+	a = slurp(mine, NULL);
+	b = slurp(perfs, NULL);
+	ck_assert_msg(!strcmp(a, b), "%s and %s differ", mine, perfs);
+	free(a);
+	free(b);
+}
+END_TEST
+
 /* -g: the options it does not go with. */
 START_TEST(stacks_usage)
 {
@@ -548,4 +639,5 @@ void qemu_add_stack_tests(TCase *tc)
 	tcase_add_test(tc, stacks_threads);
 	tcase_add_test(tc, stacks_deep);
 	tcase_add_test(tc, stacks_usage);
+	tcase_add_test(tc, stacks_reader);
 }

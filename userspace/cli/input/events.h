@@ -99,8 +99,27 @@ struct ev_sample {
 	 * only the line and its entering branch count.
 	 */
 	bool exact_range;
+	/*
+	 * perf.data's PERF_SAMPLE_CALLCHAIN: @nr_chain addresses at @chain,
+	 * as the kernel (or record -g) wrote them, context markers
+	 * (PERF_CONTEXT_USER, ...) included: in the record, unaligned and in
+	 * the file's byte order (@chain_swap), read by ev_sample_chain().
+	 * None (0) in other inputs.
+	 */
+	const uint8_t *chain;
+	size_t nr_chain;
+	bool chain_swap;
 	struct ev_pos pos;
 };
+
+/* Address @i (< @s->nr_chain) of the call chain of @s. */
+static inline uint64_t ev_sample_chain(const struct ev_sample *s, size_t i)
+{
+	uint64_t v;
+
+	__builtin_memcpy(&v, s->chain + 8 * i, sizeof(v));
+	return s->chain_swap ? __builtin_bswap64(v) : v;
+}
 
 /*
  * PERF_RECORD_MMAP / MMAP2 (or the text of a perf-script mmap line).

@@ -762,8 +762,14 @@ static int decode_sample(const struct pd_decoder *d, const struct pd_attr *a,
 		return BR_EINPUT;
 	if (st & PERF_SAMPLE_CALLCHAIN) {
 		uint64_t nr = get_count(&c, 8, "the callchain nr");
+		const uint8_t *chain = c.p;
 
 		skip(&c, 8 * (size_t)nr, "the callchain");
+		if (!c.bad) {
+			s->chain = chain;
+			s->nr_chain = (size_t)nr;
+			s->chain_swap = d->swap;
+		}
 	}
 	if ((st & PERF_SAMPLE_RAW) && take(&c, 4, "the raw data size")) {
 		uint32_t n = ld32(d->swap, c.p);
