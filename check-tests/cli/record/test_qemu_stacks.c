@@ -13,8 +13,9 @@
  *  - the shapes: recursion of known depth, longjmp out of 7 frames, a C++
  *    throw caught 7 frames up (no frame of the functions left may stay),
  *    a signal handler on the interrupted frames and none of it after, a
- *    tail call, two threads of their own depth, and a stack deeper than
- *    the 1024 frames kept (its innermost 1024, marked cut);
+ *    tail call, two threads of their own depth, a forked child (its
+ *    parent's stack), an exec'ed program (an empty one), and a stack
+ *    deeper than the 1024 frames kept (its innermost 1024, marked cut);
  *  - llvm-profgen's contexts, and none of its stack/LBR mismatch
  *    warnings where the program leaves no frame by a jump;
  *  - the perf.data reader delivers each sample's call chain: the same
@@ -60,6 +61,7 @@ struct stk_state {
 static const char *const funcs[] = {
 	"main", "outer", "mid", "rec", "spin", "deep", "landed", "hwork",
 	"handler", "after", "work", "tail_target", "tailer", "thr",
+	"child_work", "forker", "execer",
 	"_Z4spinj", "_Z7throweri", "_Z7handledv", "_Z7catcherv", NULL,
 };
 
@@ -72,6 +74,8 @@ static const char *const edges[][2] = {
 	/* the tail call: tailer jumps to tail_target */
 	{ "main", "tail_target" }, { "tail_target", "spin" },
 	{ "thr", "rec" }, { "main", "rec" },
+	{ "main", "forker" }, { "forker", "child_work" },
+	{ "child_work", "spin" }, { "main", "execer" },
 	{ "main", "_Z7catcherv" }, { "_Z7catcherv", "_Z7throweri" },
 	{ "_Z7throweri", "_Z7throweri" }, { "_Z7throweri", "_Z4spinj" },
 	{ "_Z7catcherv", "_Z7handledv" }, { "_Z7handledv", "_Z4spinj" },
@@ -231,6 +235,16 @@ static void check_sample(struct stk_state *st, const struct ssample *s)
 		ck_assert_msg(s->nf == 1025 && skip(s, 1, "rec") == 1025,
 			      "%u frames: %s", s->nf, d);
 		st->good++;
+	} else if (!strcmp(st->mode, "fork")) {
+		/* the child's stack is its parent thread's */
+		st->good += frames_are(s, 0, (const char *const[]){ "spin",
+				       "child_work", "forker", "main", NULL });
+	} else if (!strcmp(st->mode, "exec")) {
+		/* the new program's stacks start empty */
+		ck_assert_msg(!has(s, "execer"), "a frame from before the exec: %s", d);
+		st->good += frames_are(s, 0, (const char *const[]){ "spin",
+			"rec", "rec", "rec", "rec", "rec", "rec", "mid",
+			"outer", "main", NULL });
 	} else if (!strcmp(st->mode, "throw")) {
 		if (has(s, "_Z7handledv")) {
 			ck_assert_msg(!has(s, "_Z7throweri") && !has(s, "__cxa_throw"),
@@ -609,6 +623,22 @@ START_TEST(stacks_reader)
 }
 END_TEST
 
+/* fork: the child inherits its stack; exec: the new program's is empty. */
+START_TEST(stacks_fork_exec)
+{
+	struct stk_state st;
+	char *err;
+
+	record_stacks("fork", &st, &err);
+	ck_assert_msg(strstr(err, " in 2 processes"), "%s", err);
+	free(err);
+	ck_assert_uint_ge(st.good, 10);
+	record_stacks("exec", &st, &err);
+	free(err);
+	ck_assert_uint_ge(st.good, 10);
+}
+END_TEST
+
 /* -g: the options it does not go with. */
 START_TEST(stacks_usage)
 {
@@ -640,4 +670,5 @@ void qemu_add_stack_tests(TCase *tc)
 	tcase_add_test(tc, stacks_deep);
 	tcase_add_test(tc, stacks_usage);
 	tcase_add_test(tc, stacks_reader);
+	tcase_add_test(tc, stacks_fork_exec);
 }

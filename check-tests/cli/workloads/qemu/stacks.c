@@ -14,6 +14,10 @@
  *   threads  two threads: thr -> rec x (3 + 1) and thr -> rec x (7 + 1) -> spin
  *   deep     main -> rec x (DEEP_CUT + 1) -> spin: deeper than the 1024
  *            frames a thread keeps
+ *   fork     main -> forker -> fork(); the child: forker -> child_work ->
+ *            spin (its stack inherited), the parent waits
+ *   exec     main -> execer -> execv(itself, "rec"): the new program's
+ *            stacks start empty
  *
  * spin() runs a loop of many taken branches, so that samples land there.
  * The test (test_qemu_stacks.c, stack_check.py) knows these shapes.
@@ -24,6 +28,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define REC_DEPTH 5
 #define DEEP 6
@@ -125,6 +131,32 @@ __attribute__((noinline)) void *thr(void *arg)
 	return NULL;
 }
 
+__attribute__((noinline)) void child_work(void)
+{
+	spin(40000);
+	sink++;
+}
+
+__attribute__((noinline)) int forker(void)
+{
+	int st = 0;
+	pid_t p = fork();
+
+	if (p == 0) {
+		child_work();
+		_exit(0);
+	}
+	if (p < 0 || waitpid(p, &st, 0) != p)
+		return 2;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 2;
+}
+
+__attribute__((noinline)) int execer(const char *self)
+{
+	execl(self, self, "rec", (char *)NULL);
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
 	const char *m = argc > 1 ? argv[1] : "rec";
@@ -154,6 +186,10 @@ int main(int argc, char **argv)
 			return 2;
 		pthread_join(a, NULL);
 		pthread_join(b, NULL);
+	} else if (!strcmp(m, "fork")) {
+		return forker();
+	} else if (!strcmp(m, "exec")) {
+		return execer("/proc/self/exe");
 	} else if (!strcmp(m, "deep")) {
 		rec(DEEP_CUT, 40000);
 	} else {
