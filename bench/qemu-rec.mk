@@ -1,8 +1,9 @@
 # The QEMU recorder's benchmark (bench/qemu_rec_bench.py), part of `make
 # bench`; included by userspace/qemu-rec.mk.
 #
-#   make bench-qemu-record  CPU of native, qemu-x86_64, the plugin (sampled
-#                           and exact, alone and through `blockrange
+#   make bench-qemu-record  CPU of native, qemu-x86_64, the plugin (sampled,
+#                           sampled with the call stacks of -g, and exact,
+#                           alone and through `blockrange
 #                           record`) and callgrind on sort of
 #                           BENCH_QREC_SORT_LINES shuffled lines, gzip -c of
 #                           BENCH_QREC_GZIP_MB MB and a python3 loop; the

@@ -11,6 +11,8 @@ whole process tree, median of --runs runs in alternating order) of:
   sampled    qemu-x86_64 with the recorder plugin, sampled (the defaults:
              depth 32, period 10007); and `blockrange record` end to end
              (the plugin, then perf.data written) as record-sampled
+  stack      the plugin sampled with the call stacks of `record -g`
+             (stack=1: a memory callback on every call and ret)
   exact      the same in exact mode; record-exact writes the .brprof
   callgrind  valgrind --tool=callgrind --collect-jumps=yes (--cg-runs runs)
   empty      qemu-x86_64 with bench/qemu-probe.c calling an empty callback
@@ -133,7 +135,10 @@ def probe_cmd(a, mode, prog):
 
 
 def plugin_cmd(a, tmp, mode, prog):
-    spec = (f"{a.plugin},out={tmp},mode={mode},depth=32,period=10007,"
+    stack = 0
+    if mode == "stack":
+        mode, stack = "sampled", 1
+    spec = (f"{a.plugin},out={tmp},mode={mode},stack={stack},depth=32,period=10007,"
             f"jitter=0,seed=1,qemu={a.qemu},cpu=max,exe={prog[0]},"
             f"comm={os.path.basename(prog[0])[:15]}")
     return [a.qemu, "-cpu", "max", "-plugin", spec, "-0", prog[0]] + prog
@@ -156,7 +161,7 @@ def median(xs):
 def measure(a, name, prog, out):
     """The columns of one workload."""
     cols = ["native", "qemu", "probe-empty", "probe-pair", "plugin-sampled",
-            "plugin-exact", "record-sampled", "record-exact"]
+            "plugin-stack", "plugin-exact", "record-sampled", "record-exact"]
     times = {c: [] for c in cols}
     insns = None
     for r in range(a.runs):
@@ -278,11 +283,15 @@ def main():
         over_pt = rate / res["ptrace"]["insns_per_s"]
         w["ratios"] = {"qemu/native": m["qemu"] / m["native"],
                        "plugin-sampled/qemu": ps, "plugin-exact/qemu": pe,
+                       "plugin-stack/qemu": m["plugin-stack"] / m["qemu"],
+                       "plugin-stack/plugin-sampled":
+                           m["plugin-stack"] / m["plugin-sampled"],
                        "empty/qemu": fe, "pair/qemu": fp,
                        "plugin-sampled/pair": m["plugin-sampled"] / m["probe-pair"],
                        "plugin-exact/pair": m["plugin-exact"] / m["probe-pair"],
                        "min": {c: w["cpu_s_min"][c] / w["cpu_s_min"]["qemu"]
-                               for c in ("plugin-sampled", "plugin-exact",
+                               for c in ("plugin-sampled", "plugin-stack",
+                                         "plugin-exact",
                                          "probe-empty", "probe-pair")},
                        "record-sampled/native": m["record-sampled"] / m["native"],
                        "record-exact/native": m["record-exact"] / m["native"],
@@ -302,7 +311,9 @@ def main():
                      "exact": fmt(m["plugin-exact"] / m["native"]) + "x",
                      "callgrind": fmt(m["callgrind"] / m["native"]
                                       if m["callgrind"] else None) + "x",
-                     "smp/qemu": fmt(ps), "exact/qemu": fmt(pe),
+                     "smp/qemu": fmt(ps),
+                     "stack/qemu": fmt(m["plugin-stack"] / m["qemu"]),
+                     "exact/qemu": fmt(pe),
                      "empty/qemu": fmt(fe), "pair/qemu": fmt(fp),
                      "cg/rec-smp": fmt(cs, 1), "cg/rec-exact": fmt(ce, 1),
                      "x ptrace": f"{over_pt:.0f}"})
@@ -356,6 +367,8 @@ def print_table(res):
               f"qemu, the least pairing {r['pair/qemu']:.2f}x; the plugin "
               f"{r['plugin-sampled/pair']:.2f}x (sampled) and {r['plugin-exact/pair']:.2f}x "
               f"(exact) of the least pairing")
+        print(f"  {name}: call stacks (-g): sampled with stacks {r['plugin-stack/qemu']:.2f}x "
+              f"qemu, {r['plugin-stack/plugin-sampled']:.2f}x sampled without")
         lo = r["min"]
         print(f"  {name}: fastest runs over qemu's fastest: sampled {lo['plugin-sampled']:.2f}, "
               f"exact {lo['plugin-exact']:.2f}, empty {lo['probe-empty']:.2f}, "

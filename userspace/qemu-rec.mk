@@ -32,7 +32,7 @@ QREC_COMMON := $(TOP)/userspace/common
 # The plugin's units, one job each (plugin.h lists them and what each may
 # call).
 QREC_UNITS := install syscall execve image translate pair threads exact \
-	ring maps blocks output guest context
+	ring stack maps blocks output guest context
 QREC_PLUGIN_SRCS := $(patsubst %,$(QREC_SRC)/%.c,$(QREC_UNITS)) \
 	$(QREC_COMMON)/x86dec.c $(QREC_COMMON)/qexec.c
 QREC_HDRS := $(wildcard $(QREC_SRC)/*.h) $(QREC_COMMON)/qexec.h \
@@ -73,7 +73,7 @@ QREC_WL_SRC := $(CLI_TESTS)/workloads/qemu
 QREC_WL_OUT := $(CLI_OUT)/wl/qemu
 QREC_WL_ASM := calls cond repmovs pagecross longblock signal
 QREC_WL := $(addprefix $(QREC_WL_OUT)/,$(QREC_WL_ASM) threads fork dlopen \
-	exec strings libqa.so libqb.so)
+	exec strings libqa.so libqb.so stacks throw)
 
 $(QREC_WL_OUT)/%: $(QREC_WL_SRC)/%.S
 	@mkdir -p $(@D)
@@ -87,6 +87,16 @@ $(QREC_WL_OUT)/fork $(QREC_WL_OUT)/exec $(QREC_WL_OUT)/strings: \
 		$(QREC_WL_OUT)/%: $(QREC_WL_SRC)/%.c
 	@mkdir -p $(@D)
 	$(CLI_WL_CC) -O0 -g -o $@ $<
+
+# Call stacks of known shapes (-g): real calls, no inlining, no sibling
+# calls but the one written as a jmp.
+$(QREC_WL_OUT)/stacks: $(QREC_WL_SRC)/stacks.c
+	@mkdir -p $(@D)
+	$(CLI_WL_CC) -O1 -fno-inline -fno-optimize-sibling-calls -g -pthread -o $@ $<
+
+$(QREC_WL_OUT)/throw: $(QREC_WL_SRC)/throw.cc
+	@mkdir -p $(@D)
+	g++ -O1 -fno-inline -fno-optimize-sibling-calls -g -o $@ $<
 
 $(QREC_WL_OUT)/dlopen: $(QREC_WL_SRC)/dlopen.c
 	@mkdir -p $(@D)

@@ -33,7 +33,8 @@
  *  - on success describes a consistent recording: every file's image
  *    exists, images in the order they began, every record of
  *    qrec_order() inside its file and in time order, every MAP's mapping
- *    known, every sample within the branch limit, every image's traces
+ *    known, every sample within the branch limit (and its call stack
+ *    within QREC_STACK_MAX frames, inside its record), every image's traces
  *    readable;
  *  - leaks no memory and no file descriptor;
  *  - reads the same directory again with the same status, message and
@@ -221,6 +222,10 @@ static uint64_t walk_records(const struct qrec_recording *rec, uint64_t h)
 				qrec_item_branch(&it, k, &b);
 				h = br_hash2(h, b.from ^ b.to);
 			}
+			/* the call stack (version 2), inside its record */
+			CHECK(QREC_STACK_FRAMES(it.u.sample.stack) <= QREC_STACK_MAX);
+			for (k = 0; k < QREC_STACK_FRAMES(it.u.sample.stack); k++)
+				h = br_hash2(h, qrec_item_frame(&it, k));
 		}
 	}
 	free(refs);

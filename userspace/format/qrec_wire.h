@@ -41,7 +41,13 @@
 #include <stdint.h>
 
 #define QREC_MAGIC "\x7f" "BRQREC\n"
-#define QREC_VERSION 1
+/*
+ * 2: a sample may carry the thread's call stack (struct qrec_sample's
+ * @stack).  A reader takes version 1 too, whose samples have none (the
+ * field was zero).
+ */
+#define QREC_VERSION 2
+#define QREC_VERSION_MIN 1
 
 enum qrec_mode {
 	QREC_SAMPLED = 0,	/* rings of taken branches, one every period */
@@ -159,14 +165,27 @@ struct qrec_branch {
 	uint64_t to;
 };
 
-/* A sample: the thread's last @nr taken branches, newest first. */
+/*
+ * A sample: the thread's last @nr taken branches, newest first, then (in
+ * version 2) QREC_STACK_FRAMES(@stack) return addresses of the thread's
+ * shadow call stack, innermost first: the addresses the calls that are
+ * still open will return to, when the sample's newest branch has been
+ * taken.  QREC_STACK_CUT: the stack was deeper than QREC_STACK_MAX frames
+ * at some point, and its outermost frames were dropped (the frames given
+ * are the innermost ones).  Other bits of @stack are zero; in version 1
+ * all of it is.
+ */
 struct qrec_sample {
 	uint64_t time;
 	int32_t pid;
 	int32_t tid;
 	uint32_t nr;
-	uint32_t zero;
+	uint32_t stack;
 };
+
+#define QREC_STACK_MAX 1024u	/* frames a thread keeps (a power of 2) */
+#define QREC_STACK_FRAMES(s) ((s) & 0xffffu)
+#define QREC_STACK_CUT (1u << 31)
 
 /*
  * Exact mode: @count executions of the straight-line range [start, end]

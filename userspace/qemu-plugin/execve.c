@@ -60,6 +60,7 @@ static bool spec_make(char *spec, size_t size, const char *exe,
 	       spec_add_u64(spec, size, "depth", g.depth) &&
 	       spec_add_u64(spec, size, "period", g.period) &&
 	       spec_add_u64(spec, size, "jitter", g.jitter) &&
+	       spec_add_u64(spec, size, "stack", g.stack) &&
 	       spec_add_u64(spec, size, "seed", g.seed + 1) &&
 	       spec_add(spec, size, "qemu", g.qemu) &&
 	       spec_add(spec, size, "cpu", g.cpu) &&

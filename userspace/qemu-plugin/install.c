@@ -48,6 +48,26 @@ static bool arg_u64(const char *v, uint64_t *out)
 	return !errno && *v && !*e && *v != '-';
 }
 
+/* The CLI's status page in the recording directory, if there is one. */
+static void map_status(void)
+{
+	char st[PATH_MAX + 16];
+	int fd;
+
+	if (!g.dir[0])
+		return;
+	snprintf(st, sizeof(st), "%s/status", g.dir);
+	fd = open(st, O_RDWR | O_CLOEXEC);
+	if (fd >= 0) {
+		void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
+			       fd, 0);
+
+		if (p != MAP_FAILED)
+			g.status = p;
+		close(fd);
+	}
+}
+
 static int fail_install(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 static int fail_install(const char *fmt, ...)
@@ -99,7 +119,12 @@ QAPI_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 			ok = arg_u64(v, &g.period) && g.period >= 1;
 		else if (!strcmp(k, "jitter"))
 			ok = arg_u64(v, &g.jitter);
-		else if (!strcmp(k, "seed"))
+		else if (!strcmp(k, "stack")) {
+			uint64_t s;
+
+			ok = arg_u64(v, &s) && s <= 1;
+			g.stack = s;
+		} else if (!strcmp(k, "seed"))
 			ok = arg_u64(v, &g.seed);
 		else if (!strcmp(k, "qemu"))
 			snprintf(g.qemu, sizeof(g.qemu), "%s", v);
@@ -114,21 +139,7 @@ QAPI_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 		if (!ok)
 			return fail_install("bad value of plugin argument %s: '%s'", k, v);
 	}
-	if (g.dir[0]) {
-		char st[PATH_MAX + 16];
-		int fd;
-
-		snprintf(st, sizeof(st), "%s/status", g.dir);
-		fd = open(st, O_RDWR | O_CLOEXEC);
-		if (fd >= 0) {
-			void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
-				       MAP_SHARED, fd, 0);
-
-			if (p != MAP_FAILED)
-				g.status = p;
-			close(fd);
-		}
-	}
+	map_status();
 	if (info->version.min > QAPI_VERSION || info->version.cur < QAPI_VERSION)
 		return fail_install("QEMU's plugin API is version %d..%d, the recorder needs version %d",
 				    info->version.min, info->version.cur, QAPI_VERSION);
@@ -142,6 +153,8 @@ QAPI_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 		g.exact = true;
 	else if (strcmp(mode, "sampled"))
 		return fail_install("mode must be sampled or exact, not '%s'", mode);
+	if (g.exact && g.stack)
+		return fail_install("call stacks (stack=1) are for sampled mode only");
 	if (g.jitter >= g.period)
 		return fail_install("jitter %" PRIu64 " must be below the period %" PRIu64,
 				    g.jitter, g.period);

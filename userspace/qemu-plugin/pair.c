@@ -86,6 +86,7 @@ static void deliver(struct th *t, struct tbi *p, struct tbi *c)
 	f->rf = t->rf;
 	f->rt = t->rt;
 	f->rfm = t->rfm;
+	f->stk_top = t->stk_top;
 	t->n.signals++;
 	t->n.breaks++;
 	range_begin(t, c);

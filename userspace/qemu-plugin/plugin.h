@@ -25,6 +25,7 @@
  *   threads.c    a thread's state and files, from its first block to free
  *   exact.c      exact mode: the straight lines and the trace table
  *   ring.c       the countdown of taken branches, sampled mode's ring
+ *   stack.c      sampled mode's shadow call stacks (-g)
  *   maps.c       the guest's mappings, read from /proc/self/maps
  *   blocks.c     the block table: keys, expectations, signal handlers
  *   output.c     a thread's files and the records written to them
@@ -138,6 +139,17 @@ struct sigframe {
 	uint64_t rf;
 	uint64_t rt;
 	uint32_t rfm;
+	uint64_t stk_top;	/* the call stack's depth (stack.c) */
+};
+
+/*
+ * A frame of a thread's shadow call stack (stack.c): the call's return
+ * address and the address it stored it at (its slot: the stack pointer
+ * after the call).
+ */
+struct frame {
+	uint64_t ret;
+	uint64_t slot;
 };
 
 /*
@@ -225,6 +237,15 @@ struct th {
 	struct sigframe sig[MAX_SIGFRAMES];
 	unsigned nsig;
 	bool sigreturn;		/* the system call running is rt_sigreturn */
+	/*
+	 * The shadow call stack (g.stack): QREC_STACK_MAX frames in a ring,
+	 * the live ones [@stk_bot, @stk_top) (counted since the thread
+	 * began); @stk_cut once frames were dropped from its bottom.
+	 */
+	struct frame *stk;
+	uint64_t stk_top;
+	uint64_t stk_bot;
+	bool stk_cut;
 	/* the system call running, for its return */
 	int64_t sys;
 	uint64_t sa[3];
@@ -283,6 +304,7 @@ struct plugin {
 	uint64_t period;
 	uint64_t jitter;
 	uint64_t seed;
+	bool stack;		/* sampled: samples carry the call stack */
 	char qemu[PATH_MAX];	/* to follow execve */
 	char cpu[64];
 	char exe[PATH_MAX];	/* the program (what /proc/self/exe means) */
@@ -432,6 +454,20 @@ static inline void ring_reset(struct th *t)
 {
 	t->base = t->pos;
 }
+
+/* ---- call stacks (stack.c) ----------------------------------------------- */
+
+/*
+ * The memory callbacks of a call (the store of its return address) and
+ * of a ret (the load of it), @udata the block the instruction ends: they
+ * keep the thread's shadow call stack, registered only with g.stack.
+ */
+void on_call_mem(unsigned int vcpu, qemu_plugin_meminfo_t info,
+		 uint64_t vaddr, void *udata);
+void on_ret_mem(unsigned int vcpu, qemu_plugin_meminfo_t info,
+		uint64_t vaddr, void *udata);
+/* rt_sigreturn: the frames of the handler that returns are gone. */
+void stack_sigreturn(struct th *t);
 
 /* ---- exact mode (exact.c) -------------------------------------------------- */
 

@@ -69,6 +69,18 @@ typedef void (*qapi_syscall_ret_cb)(qemu_plugin_id_t id,
 				    int64_t ret);
 typedef void (*qapi_udata_cb)(qemu_plugin_id_t id, void *userdata);
 
+/* A memory access: its size, sign, endianness and direction (unused). */
+typedef uint32_t qemu_plugin_meminfo_t;
+/* Which accesses of an instruction call a memory callback. */
+enum qemu_plugin_mem_rw {
+	QEMU_PLUGIN_MEM_R = 1,
+	QEMU_PLUGIN_MEM_W,
+	QEMU_PLUGIN_MEM_RW,
+};
+typedef void (*qapi_mem_cb)(unsigned int vcpu_index,
+			    qemu_plugin_meminfo_t info, uint64_t vaddr,
+			    void *userdata);
+
 /* Exported by the plugin. */
 extern QAPI_EXPORT int qemu_plugin_version;
 QAPI_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
@@ -83,6 +95,15 @@ void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb,
 					  qapi_vcpu_udata_cb cb,
 					  enum qemu_plugin_cb_flags flags,
 					  void *userdata);
+/*
+ * From the translation callback: call @cb after every access of @insn of
+ * the kind @rw, with the guest's virtual address it accessed.
+ */
+void qemu_plugin_register_vcpu_mem_cb(struct qemu_plugin_insn *insn,
+				      qapi_mem_cb cb,
+				      enum qemu_plugin_cb_flags flags,
+				      enum qemu_plugin_mem_rw rw,
+				      void *userdata);
 /* User mode: before every system call, and after it returned. */
 void qemu_plugin_register_vcpu_syscall_cb(qemu_plugin_id_t id,
 					  qapi_syscall_cb cb);
@@ -103,6 +124,9 @@ uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
 
 /* User mode: where the guest program's (not its loader's) code starts. */
 uint64_t qemu_plugin_start_code(void);
+
+/* Was the access a store? */
+bool qemu_plugin_mem_is_store(qemu_plugin_meminfo_t info);
 
 /* Print through QEMU's log (stderr unless -D). */
 void qemu_plugin_outs(const char *string);

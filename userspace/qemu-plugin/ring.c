@@ -38,19 +38,26 @@ static void sample(struct th *t)
 {
 	uint64_t have = t->pos - t->base, k;
 	unsigned n = have < g.depth ? (unsigned)have : g.depth, i;
+	unsigned nf = (unsigned)(t->stk_top - t->stk_bot);
 	struct qrec_sample *s;
 	struct qrec_branch *e;
+	uint64_t *ret;
 
 	s = rec_begin(t, QREC_SAMPLE, sizeof(struct qrec_rec) + sizeof(*s) +
-		      n * sizeof(*e));
+		      n * sizeof(*e) + nf * sizeof(*ret));
 	s->time = now();
 	s->pid = g.pid;
 	s->tid = t->tid;
 	s->nr = n;
+	s->stack = nf | (t->stk_cut ? QREC_STACK_CUT : 0);
 	e = (struct qrec_branch *)(s + 1);
 	/* newest first */
 	for (i = 0, k = t->pos; i < n; i++)
 		e[i] = t->ring[--k & t->ring_mask];
+	/* innermost first */
+	ret = (uint64_t *)(e + n);
+	for (i = 0, k = t->stk_top; i < nf; i++)
+		ret[i] = t->stk[--k & (QREC_STACK_MAX - 1)].ret;
 	t->n.samples++;
 }
 

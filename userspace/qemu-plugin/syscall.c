@@ -35,6 +35,7 @@ void on_syscall(qemu_plugin_id_t id, unsigned int vcpu, int64_t num,
 	switch (num) {
 	case SYS_rt_sigreturn:
 		t->sigreturn = true;
+		stack_sigreturn(t);
 		break;
 	case SYS_rt_sigaction: {
 		uint64_t handler;

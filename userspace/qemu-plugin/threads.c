@@ -30,6 +30,11 @@ struct th *th_alloc(int32_t tid)
 			fatal("out of memory");
 		t->ring_mask--;
 	}
+	if (g.stack) {
+		t->stk = calloc(QREC_STACK_MAX, sizeof(*t->stk));
+		if (!t->stk)
+			fatal("out of memory");
+	}
 	t->tid = tid;
 	t->prev = &k_start;
 	t->re = &t->re0;
@@ -90,6 +95,7 @@ void th_free(struct th *t)
 	rents_free(t);
 	free(t->rents);
 	free(t->ring);
+	free(t->stk);
 	free(t);
 }
 

@@ -95,5 +95,14 @@ void on_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		qemu_plugin_register_vcpu_tb_exec_cb(tb, g.exact ? on_exec_exact :
 						     on_exec_sampled,
 						     QEMU_PLUGIN_CB_NO_REGS, b);
+		if (g.stack && r > 0 && (k.end.kind == K_CALL ||
+					 k.end.kind == K_IND_CALL))
+			qemu_plugin_register_vcpu_mem_cb(li, on_call_mem,
+							 QEMU_PLUGIN_CB_NO_REGS,
+							 QEMU_PLUGIN_MEM_RW, b);
+		else if (g.stack && r > 0 && k.end.kind == K_RET)
+			qemu_plugin_register_vcpu_mem_cb(li, on_ret_mem,
+							 QEMU_PLUGIN_CB_NO_REGS,
+							 QEMU_PLUGIN_MEM_RW, b);
 	}
 }

@@ -9,7 +9,9 @@
  * depth); `blockrange ranges` must print byte for byte what
  * `llvm-profgen-19 --skip-symbolization` prints for that text, also read
  * on two threads (-j 2), and with --ignore-stack-samples of both the
- * profile without contexts; the first sample decides the kind of profile.
+ * profile without contexts; the first sample decides the kind of profile;
+ * and a QEMU recording with call stacks (record -g) equals llvm-profgen's
+ * profile of its perf script text.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -240,6 +242,42 @@ START_TEST(first_sample_decides)
 }
 END_TEST
 
+/*
+ * A recording with call stacks (`blockrange record -g`, the QEMU engine):
+ * `ranges` on its perf.data prints what llvm-profgen-19 prints for its
+ * perf script text (--script-copy, absolute addresses; perf 6.1 prints
+ * call chains relative to their mappings, which llvm-profgen cannot use).
+ */
+START_TEST(recording_equals_llvm_profgen)
+{
+	char bin[512], data[512], ps[512], a[512], b[512], err[512];
+	size_t all, deep;
+
+	snprintf(bin, sizeof(bin), "%s/contexts-%s",
+		 env_path("BLOCKRANGE_WORKLOADS"), variants[_i]);
+	scratch(_i ? "context-g-1.data" : "context-g-0.data", data,
+		sizeof(data));
+	scratch(_i ? "context-g-1.perfscript" : "context-g-0.perfscript", ps,
+		sizeof(ps));
+	scratch("context-g.err", err, sizeof(err));
+	{
+		char *argv[] = { (char *)env_path("BLOCKRANGE"), "record", "-g",
+				 "--period", "97", "-o", data, "--script-copy",
+				 ps, "--", bin, "300", NULL };
+
+		run_ok(argv, NULL, err);
+	}
+	scratch("context-g.ours", a, sizeof(a));
+	scratch("context-g.llvm", b, sizeof(b));
+	ours(data, bin, a, NULL, NULL);
+	profgen(ps, bin, b, NULL);
+	same(a, b);
+	count_contexts(a, &all, &deep);
+	ck_assert_msg(all >= 10 && deep >= 3, "%zu contexts, %zu deep", all,
+		      deep);
+}
+END_TEST
+
 Suite *context_suite(void)
 {
 	Suite *s = suite_create("context");
@@ -250,6 +288,7 @@ Suite *context_suite(void)
 			    (int)(2 * NR_SAMPLINGS));
 	tcase_add_loop_test(t, ignored_stacks_equal_llvm_profgen, 0, 2);
 	tcase_add_loop_test(t, first_sample_decides, 0, 2);
+	tcase_add_loop_test(t, recording_equals_llvm_profgen, 0, 2);
 	suite_add_tcase(s, t);
 	return s;
 }

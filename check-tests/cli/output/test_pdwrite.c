@@ -242,7 +242,7 @@ START_TEST(refusals)
 	ck_assert_msg(strstr(err, "perf.data records hold at most 2727"), "%s",
 		      err);
 	/* an unsupported sample field */
-	a.sample_type |= PERF_SAMPLE_CALLCHAIN;
+	a.sample_type |= PERF_SAMPLE_RAW;
 	ck_assert(!pdw_open(&w, data, err, sizeof(err)));
 	ck_assert_int_eq(pdw_add_event(w, &a, "e"), BR_ESYS);
 	ck_assert_int_eq(pdw_close(w, err, sizeof(err)), BR_ESYS);

@@ -73,5 +73,6 @@ void qemu_add_oracle_tests(TCase *tc);
 void qemu_add_reader_tests(TCase *tc);
 void qemu_add_corpus_tests(TCase *tc);
 void qemu_add_plugin_tests(TCase *tc);
+void qemu_add_stack_tests(TCase *tc);
 
 #endif

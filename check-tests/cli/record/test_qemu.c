@@ -24,7 +24,9 @@
  *    its DSOs; annotate shows Debian's /usr/bin/sort and libc with symbols;
  *  - the CPU model (glibc's routines follow it), the decoder of block ends
  *    against capstone on libc, and every error record reports in one line.
- * This file: rules, rings and tasks; test_qemu_oracles.c: the oracles and
+ *  - call stacks (-g): perf 6.1 and llvm-profgen-19 read the samples'
+ *    stacks, which have the known shapes of test_qemu_stacks.c's workloads.
+ * This file: rules, rings and tasks; test_qemu_stacks.c: call stacks; test_qemu_oracles.c: the oracles and
  * the CPU model; test_qemu_reader.c: the recording reader and its errors;
  * check-tests/qemu-plugin/test_plugin.c: the plugin's decoder and probe.
  */
@@ -615,6 +617,10 @@ Suite *qemu_record_suite(void)
 	t = tcase_create("oracles");
 	tcase_set_timeout(t, 120);
 	qemu_add_oracle_tests(t);
+	suite_add_tcase(s, t);
+	t = tcase_create("stacks");
+	tcase_set_timeout(t, 120);
+	qemu_add_stack_tests(t);
 	suite_add_tcase(s, t);
 	t = tcase_create("plugin");
 	tcase_set_timeout(t, 120);

@@ -252,7 +252,8 @@ START_TEST(reader)
 		bool exact;
 		const char *want;
 	} bad[] = {
-		{ "magic", 0, 0x12345678, false, ": offset 0: expected the recorder's header, version 1" },
+		{ "magic", 0, 0x12345678, false, ": offset 0: expected the recorder's header, version 1 or 2" },
+		{ "version", 8, 3, false, ": offset 0: expected the recorder's header, version 1 or 2" },
 		{ "mode", 16, QREC_EXACT, false, ": offset 0: expected a sampled recording" },
 		{ "size", QREC_HEADER_SIZE + 4, 13, false, ": offset 4096: expected a record size that is a multiple of 8, inside the file" },
 		{ "type", QREC_HEADER_SIZE, 99, false, ": offset 4096: expected a record type of 1..9" },
@@ -377,6 +378,66 @@ static void refused(const char *dir, bool exact, const char *out,
 }
 
 /*
+ * Call stacks: a version-1 recording (no stacks) still reads, and a
+ * version-2 sample's frames become the call chain of its text (-g): the
+ * sample's IP (its newest branch's target), then its frames.
+ */
+START_TEST(reader_stacks)
+{
+	char dir[512], out[512], calls[512], err[4608], *s;
+	char *argv[] = { "prog", NULL };
+	struct qrec_opts o;
+	struct wfile w;
+	uint64_t frames[2] = { 0x401011, 0x401022 };
+	struct {
+		struct qrec_sample s;
+		struct qrec_branch b[1];
+		uint64_t f[2];
+	} smp = { { .time = 1003, .pid = 77, .tid = 77, .nr = 1, .stack = 2 },
+		  { { 0x401006, 0x401018 } }, { 0, 0 } };
+	struct qrec_end e = { .time = 1004, .pid = 77, .how = QREC_END_EXIT };
+
+	qt_qwl("calls", calls, sizeof(calls));
+	scratch("reader3.txt", out, sizeof(out));
+	w_dir("reader3-v1", dir, sizeof(dir));
+	w_valid(&w, calls);
+	w.buf[offsetof(struct qrec_header, version)] = 1;
+	w_save(&w, dir, "77.0.0.qrec");
+	ck_assert_msg(!convert(dir, false, out, err, sizeof(err)), "%s", err);
+	s = slurp(out, NULL);
+	ck_assert_msg(strstr(s, " 401006 0x401006/0x401018/-/-/-/0/  0x40100d/0x401005/-/-/-/0/ \n"),
+		      "%s", s);
+	free(s);
+
+	w_dir("reader3-v2", dir, sizeof(dir));
+	w_valid(&w, calls);
+	w.len = w_at(&w, 3);	/* the sample and the end again, with a stack */
+	memcpy(smp.f, frames, sizeof(frames));
+	w_rec(&w, QREC_SAMPLE, &smp, sizeof(smp), NULL, 0);
+	w_rec(&w, QREC_END, &e, sizeof(e), NULL, 0);
+	w_save(&w, dir, "77.0.0.qrec");
+	memset(&o, 0, sizeof(o));
+	o.output = out;
+	o.format = RECORD_PERFSCRIPT;
+	o.fields = PSW_DEFAULT_FIELDS;
+	o.depth = 32;
+	o.period = 1;
+	o.call_graph = true;
+	o.argv = argv;
+	ck_assert_msg(!qrec_convert(&o, dir, err, sizeof(err)), "%s", err);
+	s = slurp(out, NULL);
+	ck_assert_msg(strstr(s, "\n\n\t          401018\n\t          401011\n\t          401022\n 0x401006/0x401018/-/-/-/0/ \n"),
+		      "%s", s);
+	free(s);
+	/* without -g the frames are not written */
+	ck_assert_msg(!convert(dir, false, out, err, sizeof(err)), "%s", err);
+	s = slurp(out, NULL);
+	ck_assert_msg(strstr(s, " 401006 0x401006/0x401018/-/-/-/0/ \n"), "%s", s);
+	free(s);
+}
+END_TEST
+
+/*
  * More malformed recordings, each a field of one record of the valid
  * sampled file changed (records: 1 COMM, 2 MAP, 3 SAMPLE, 4 END), and
  * files and tables the reader cannot use.
@@ -409,6 +470,16 @@ START_TEST(reader_records)
 		  ": offset 4096: expected the traces filling the record" },
 		{ "exec-short", 1, 0, QREC_EXEC, 4, 8,
 		  ": offset 4096: expected a whole exec record" },
+		/* call stacks: frames past the record, too many, other bits */
+		{ "stack-room", 3, 8 + offsetof(struct qrec_sample, stack), 1, 0, 0,
+		  ": expected the sample's call stack inside the record" },
+		{ "stack-max", 3, 8 + offsetof(struct qrec_sample, stack), 1025, 0, 0,
+		  ": expected a sample's call stack of at most 1024 frames (its other bits zero)" },
+		{ "stack-bits", 3, 8 + offsetof(struct qrec_sample, stack), 1u << 16, 0, 0,
+		  ": expected a sample's call stack of at most 1024 frames (its other bits zero)" },
+		/* version 1 had no stacks */
+		{ "stack-v1", 3, 8 + offsetof(struct qrec_sample, stack), 1, 0, 0,
+		  ": expected a sample without a call stack (version 1)" },
 	};
 	size_t i;
 
@@ -425,6 +496,8 @@ START_TEST(reader_records)
 		memcpy(w.buf + at + bad[i].off, &bad[i].val, 4);
 		if (bad[i].val2)
 			memcpy(w.buf + at + bad[i].off2, &bad[i].val2, 4);
+		if (!strcmp(bad[i].tag, "stack-v1"))
+			w.buf[offsetof(struct qrec_header, version)] = 1;
 		w_save(&w, dir, "77.0.0.qrec");
 		refused(dir, false, out, bad[i].want);
 	}
@@ -633,5 +706,6 @@ void qemu_add_reader_tests(TCase *tc)
 	tcase_add_test(tc, reader_names);
 	tcase_add_test(tc, reader);
 	tcase_add_test(tc, reader_records);
+	tcase_add_test(tc, reader_stacks);
 	tcase_add_test(tc, errors);
 }

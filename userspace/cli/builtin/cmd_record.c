@@ -17,7 +17,7 @@
 #include "record/record.h"
 
 static const char synopsis[] =
-	"usage: blockrange record [--engine=qemu|ptrace] [-o FILE] [--exact]\n"
+	"usage: blockrange record [--engine=qemu|ptrace] [-o FILE] [--exact] [-g]\n"
 	"                         [--format=perfdata|perfscript] [--depth N]\n"
 	"                         [--period P] [--jitter J] [--cpu MODEL]\n"
 	"                         [--start=entry|exec] [--counts FILE]\n"
@@ -43,6 +43,12 @@ static const char help[] =
 	"  --exact             qemu: count every taken branch and every straight-line\n"
 	"                      range into a .brprof (marked exact) that annotate,\n"
 	"                      report, ranges, bolt and merge read; no sampling\n"
+	"  -g, --call-graph    qemu: every sample also carries the thread's call stack\n"
+	"                      (the calls not returned from, kept exactly by the\n"
+	"                      plugin, no frame pointers needed), as perf record -g\n"
+	"                      writes user call chains: perf script shows them,\n"
+	"                      llvm-profgen reads them as hybrid samples (a\n"
+	"                      context-sensitive profile); --depth at most 2048\n"
 	"  --format=perfdata   perf.data for perf 6.1 (script, annotate, report) and\n"
 	"                      llvm-profgen --perfdata (the default)\n"
 	"  --format=perfscript the text `perf script -F ip,brstack` prints for it, with\n"
@@ -103,6 +109,7 @@ struct args {
 	int format;		/* --format=perfscript 1, perfdata 0 */
 	int from_exec;		/* --start=exec 1, entry 0 */
 	bool exact;
+	bool call_graph;	/* -g */
 	uint64_t jitter;
 	const char *cpu;
 	uint64_t depth;
@@ -133,6 +140,7 @@ static const struct cli_opt opts[] = {
 		 "ptrace", "qemu"),
 	{ OPT("output", 'o', CLI_OPT_STRING, o.output, SEEN_OUTPUT) },
 	CLI_FLAG("exact", 0, struct args, exact),
+	CLI_FLAG("call-graph", 'g', struct args, call_graph),
 	{ OPT("jitter", 0, CLI_OPT_U64, jitter, SEEN_JITTER),
 	  .max = UINT64_MAX,
 	  .expect = "--jitter J (a number of taken branches)" },
@@ -169,10 +177,11 @@ static int check(const struct cli_cmd *cmd, struct args *x)
 		o->output = "blockrange.brprof";
 	else if (!(x->seen & SEEN_OUTPUT) && o->format == RECORD_PERFSCRIPT)
 		o->output = "blockrange.perfscript";
-	if (!x->qemu && (x->exact || (x->seen & (SEEN_JITTER | SEEN_CPU))))
+	if (!x->qemu && (x->exact || x->call_graph ||
+			 (x->seen & (SEEN_JITTER | SEEN_CPU))))
 		return cli_usage(cmd, "%s is an option of --engine=qemu",
-				 x->exact ? "--exact" : x->seen & SEEN_JITTER ?
-				 "--jitter" : "--cpu");
+				 x->exact ? "--exact" : x->call_graph ? "-g" :
+				 x->seen & SEEN_JITTER ? "--jitter" : "--cpu");
 	if (o->format == RECORD_PERFDATA && depth > PDW_MAX_BRANCHES)
 		return cli_usage(cmd, "expected --depth of at most %d for perf.data (a record holds no more), got '%llu'",
 				 PDW_MAX_BRANCHES, (unsigned long long)depth);
@@ -201,7 +210,8 @@ static int run_qemu(const struct cli_cmd *cmd, const struct args *x)
 		.depth = (unsigned)depth,
 		.period = x->seen & SEEN_PERIOD ? ro->period :
 			  QREC_DEFAULT_PERIOD,
-		.jitter = x->jitter, .cpu = x->cpu, .argv = ro->argv,
+		.jitter = x->jitter, .call_graph = x->call_graph,
+		.cpu = x->cpu, .argv = ro->argv,
 		.cmd_argc = ro->cmd_argc, .cmd_argv = ro->cmd_argv,
 	};
 	char err[BR_ERR_MAX];
@@ -213,6 +223,12 @@ static int run_qemu(const struct cli_cmd *cmd, const struct args *x)
 	if (x->exact && (x->seen & (SEEN_DEPTH | SEEN_PERIOD | SEEN_JITTER |
 				    SEEN_FORMAT | SEEN_TEXT)))
 		return cli_usage(cmd, "--exact counts every branch into a .brprof: it takes no --depth, --period, --jitter, --format, --script-copy, -F or --show-task-events");
+	if (x->call_graph && x->exact)
+		return cli_usage(cmd, "-g samples call stacks: --exact has no samples");
+	if (x->call_graph && depth > QREC_CG_MAX_DEPTH)
+		return cli_usage(cmd, "expected --depth of at most %d with -g (a perf.data record holds the branches and up to %u frames), got '%llu'",
+				 QREC_CG_MAX_DEPTH, 1024u,
+				 (unsigned long long)depth);
 	if (!depth)
 		return cli_usage(cmd, "expected --depth of at least 1 with --engine=qemu (ptrace's --depth 0 is a full trace: use --exact)");
 	if (x->jitter >= o.period)

@@ -130,8 +130,9 @@ static int scan_header(struct qrd *r, struct qrec_file *f)
 		return bad(r, f, 0, "a header page of 4096 bytes (the file is cut short)");
 	memcpy(&f->h, f->buf, sizeof(f->h));
 	if (memcmp(f->h.magic, QREC_MAGIC, sizeof(f->h.magic)) ||
-	    f->h.version != QREC_VERSION || f->h.size != QREC_HEADER_SIZE)
-		return bad(r, f, 0, "the recorder's header, version 1");
+	    f->h.version < QREC_VERSION_MIN || f->h.version > QREC_VERSION ||
+	    f->h.size != QREC_HEADER_SIZE)
+		return bad(r, f, 0, "the recorder's header, version 1 or 2");
 	if (f->h.pid != f->pid || f->h.image != f->image)
 		return bad(r, f, 0, "the pid and image number of the file's name");
 	if (f->h.mode != r->o->mode)
@@ -151,6 +152,30 @@ static int scan_header(struct qrd *r, struct qrec_file *f)
 	c->samples += f->h.counts.samples;
 	c->signals += f->h.counts.signals;
 	c->breaks += f->h.counts.breaks;
+	return 0;
+}
+
+/* A sample: its branches, then (version 2) its call stack, inside it. */
+static int check_sample(struct qrd *r, struct qrec_file *f, size_t off,
+			const uint8_t *p, size_t body)
+{
+	struct qrec_sample s;
+	size_t room;
+
+	if (body < sizeof(s))
+		return bad(r, f, off, "a whole sample record");
+	memcpy(&s, p, sizeof(s));
+	if (s.nr > (body - sizeof(s)) / sizeof(struct qrec_branch) ||
+	    s.nr > r->o->max_branches)
+		return bad(r, f, off, "the sample's branches inside the record");
+	if (f->h.version < 2 && s.stack)
+		return bad(r, f, off, "a sample without a call stack (version 1)");
+	if (s.stack & ~(QREC_STACK_CUT | 0xffffu) ||
+	    QREC_STACK_FRAMES(s.stack) > QREC_STACK_MAX)
+		return bad(r, f, off, "a sample's call stack of at most 1024 frames (its other bits zero)");
+	room = body - sizeof(s) - (size_t)s.nr * sizeof(struct qrec_branch);
+	if (QREC_STACK_FRAMES(s.stack) > room / sizeof(uint64_t))
+		return bad(r, f, off, "the sample's call stack inside the record");
 	return 0;
 }
 
@@ -176,17 +201,8 @@ static int check_payload(struct qrd *r, struct qrec_file *f, size_t off,
 			    sizeof(struct qrec_task)))
 			return bad(r, f, off, "a whole task record");
 		return 0;
-	case QREC_SAMPLE: {
-		struct qrec_sample s;
-
-		if (body < sizeof(s))
-			return bad(r, f, off, "a whole sample record");
-		memcpy(&s, p, sizeof(s));
-		if (s.nr > (body - sizeof(s)) / sizeof(struct qrec_branch) ||
-		    s.nr > r->o->max_branches)
-			return bad(r, f, off, "the sample's branches inside the record");
-		return 0;
-	}
+	case QREC_SAMPLE:
+		return check_sample(r, f, off, p, body);
 	case QREC_TRACES: {
 		struct qrec_traces t;
 
@@ -569,6 +585,8 @@ void qrec_item_at(const struct qrec_recording *rec,
 	default:
 		memcpy(&it->u.sample, p, sizeof(it->u.sample));
 		it->branches = p + sizeof(it->u.sample);
+		it->frames = it->branches +
+			     (size_t)it->u.sample.nr * sizeof(struct qrec_branch);
 		break;
 	}
 }
@@ -577,6 +595,14 @@ void qrec_item_branch(const struct qrec_item *it, uint32_t i,
 		      struct qrec_branch *b)
 {
 	memcpy(b, it->branches + (size_t)i * sizeof(*b), sizeof(*b));
+}
+
+uint64_t qrec_item_frame(const struct qrec_item *it, uint32_t i)
+{
+	uint64_t a;
+
+	memcpy(&a, it->frames + (size_t)i * sizeof(a), sizeof(a));
+	return a;
 }
 
 /* ---- traces --------------------------------------------------------------- */

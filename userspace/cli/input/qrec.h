@@ -11,7 +11,8 @@
  * record up to the first of type 0 (a size that is a multiple of 8 inside
  * the file, a known type, a payload that holds its struct, a path, the
  * branches of a sample and the traces of a TRACES record inside the
- * record, a mapping with an id of 1..2^24 and a range, an id described
+ * record, a sample's call stack inside it (version 2; none in version
+ * 1), a mapping with an id of 1..2^24 and a range, an id described
  * once per image or restated with the same range, one end record per
  * image), a table's header (magic, slots inside the file), and that every
  * table belongs to an image with records.  The result is a struct
@@ -141,6 +142,8 @@ struct qrec_item {
 		struct qrec_sample sample;
 	} u;
 	const uint8_t *branches;	/* SAMPLE: u.sample.nr, unaligned */
+	/* SAMPLE: QREC_STACK_FRAMES(u.sample.stack) return addresses */
+	const uint8_t *frames;
 };
 
 void qrec_item_at(const struct qrec_recording *rec,
@@ -149,6 +152,9 @@ void qrec_item_at(const struct qrec_recording *rec,
 /* Branch @i (< u.sample.nr, newest first) of the sample @it. */
 void qrec_item_branch(const struct qrec_item *it, uint32_t i,
 		      struct qrec_branch *b);
+
+/* Return address @i (innermost first) of the sample @it's call stack. */
+uint64_t qrec_item_frame(const struct qrec_item *it, uint32_t i);
 
 /* A growing array of traces; zero-initialise, free() @v. */
 struct qrec_tracev {

@@ -19,7 +19,8 @@
 #define PDW_SUPPORTED_SAMPLE                                              \
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |       \
 	 PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_CPU |             \
-	 PERF_SAMPLE_PERIOD | PERF_SAMPLE_BRANCH_STACK)
+	 PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN |                     \
+	 PERF_SAMPLE_BRANCH_STACK)
 
 /* The features a writer can carry, in bit order. */
 static const enum pf_feature string_feats[] = {
@@ -621,6 +622,9 @@ int pdw_sample(struct pdw *w, const struct pdw_sample *s)
 		r |= buf_u32(b, s->cpu) | buf_u32(b, 0);
 	if (st & PERF_SAMPLE_PERIOD)
 		r |= buf_u64(b, s->period);
+	if (st & PERF_SAMPLE_CALLCHAIN)
+		r |= buf_u64(b, s->nr_chain) |
+		     buf_put(b, s->chain, s->nr_chain * sizeof(*s->chain));
 	if (st & PERF_SAMPLE_BRANCH_STACK) {
 		r |= buf_u64(b, s->nr);
 		if (ev->attr.branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)

@@ -100,6 +100,13 @@ struct pdw_sample {
 	uint64_t hw_idx;	/* with PERF_SAMPLE_BRANCH_HW_INDEX; -1: none */
 	const struct perf_branch_entry *br;
 	uint64_t nr;
+	/*
+	 * PERF_SAMPLE_CALLCHAIN: @nr_chain addresses, as the kernel writes
+	 * them (a context marker such as PERF_CONTEXT_USER, then the sample's
+	 * IP, then the return addresses, innermost first).
+	 */
+	const uint64_t *chain;
+	uint64_t nr_chain;
 };
 
 /*

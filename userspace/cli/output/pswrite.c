@@ -259,8 +259,14 @@ int psw_sample(struct psw *w, const struct pdw_sample *s)
 	uint64_t i;
 
 	prefix(w, s->pid, s->tid, s->time);
-	if (w->fields & PSW_IP)
+	if ((w->fields & PSW_IP) && s->nr_chain > 1) {
+		/* a call chain: one line per address, its context marker not */
+		fputc('\n', w->f);
+		for (i = 1; i < s->nr_chain; i++)
+			fprintf(w->f, "\t%16" PRIx64 "\n", s->chain[i]);
+	} else if (w->fields & PSW_IP) {
 		fprintf(w->f, " %16" PRIx64, s->ip);
+	}
 	if (w->fields & PSW_BRSTACK)
 		for (i = 0; i < s->nr; i++) {
 			const struct perf_branch_entry *b = &s->br[i];

@@ -14,7 +14,12 @@
  *   time   "%5lu.%06lu: " seconds and microseconds
  * then, for samples, ip " %16lx" and brstack entries
  * " 0xFROM/0xTO/P/X/A/CYCLES/ " (P is 'P', 'M' or '-', the empty field is
- * the branch type perf 6.1 prints for type 0); for the other records the
+ * the branch type perf 6.1 prints for type 0).  A sample with a call chain
+ * (pdw_sample's @chain) prints, for ip, a newline and one "\t%16lx\n" line
+ * per address of the chain after its context marker: the layout perf 6.1
+ * prints, but with the absolute addresses (perf 6.1 prints each one
+ * relative to its mapping, which llvm-profgen takes as external frames),
+ * so that llvm-profgen --perfscript reads it as hybrid samples.  For the other records the
  * PERF_RECORD_* line as perf prints it (an MMAP2 of the build-id form
  * shows "<BUILDID>" where the other has "MAJ:MIN INO GEN").  MMAP2 lines are always written;
  * COMM, FORK and EXIT only with @task_events.  Records are printed in the

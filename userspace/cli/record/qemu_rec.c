@@ -64,6 +64,7 @@ struct qrec {
 	struct recout out;
 	struct dso_registry *reg;	/* the mapped files' build-ids */
 	uint64_t last_time;
+	uint64_t cut_stacks;	/* samples whose call stack lost frames */
 };
 
 static int oom(struct qrec *r)
@@ -231,6 +232,30 @@ static int out_map(struct qrec *r, size_t img, uint32_t id, uint64_t time)
 	return out_build_id(r, m->path);
 }
 
+/*
+ * The call chain of the sample @it into @ps, as perf writes a user call
+ * chain: PERF_CONTEXT_USER, the sample's IP, the return addresses
+ * innermost first.  The IP is the newest branch's target (where the
+ * thread is when the stack is taken), not its source.
+ */
+static void out_chain(struct qrec *r, const struct qrec_item *it,
+		      struct pdw_sample *ps)
+{
+	static uint64_t chain[QREC_STACK_MAX + 2];
+	uint32_t n = QREC_STACK_FRAMES(it->u.sample.stack), i;
+
+	if (ps->nr)
+		ps->ip = ps->br[0].to;
+	chain[0] = PERF_CONTEXT_USER;
+	chain[1] = ps->ip;
+	for (i = 0; i < n; i++)
+		chain[i + 2] = qrec_item_frame(it, i);
+	ps->chain = chain;
+	ps->nr_chain = n + 2;
+	if (it->u.sample.stack & QREC_STACK_CUT)
+		r->cut_stacks++;
+}
+
 static int out_sample(struct qrec *r, const struct qrec_item *it)
 {
 	static struct perf_branch_entry br[PDW_MAX_BRANCHES];
@@ -256,6 +281,8 @@ static int out_sample(struct qrec *r, const struct qrec_item *it)
 	ps.hw_idx = UINT64_MAX;
 	ps.br = br;
 	ps.nr = s->nr;
+	if (r->o->call_graph)
+		out_chain(r, it, &ps);
 	return recout_sample(&r->out, &ps);
 }
 
@@ -298,7 +325,7 @@ static int write_sampled(struct qrec *r)
 		.output = o->output, .format = o->format,
 		.script_copy = o->script_copy, .fields = o->fields,
 		.task_events = o->task_events, .period = o->period,
-		.version = version, .cmd_argc = o->cmd_argc,
+		.callchain = o->call_graph, .version = version, .cmd_argc = o->cmd_argc,
 		.cmd_argv = o->cmd_argv,
 	};
 	struct qrec_ref *refs = NULL;
@@ -453,11 +480,21 @@ static int write_exact(struct qrec *r)
 
 /* ---- the whole -------------------------------------------------------------------- */
 
+/* " (N with the outermost frames of their stack cut)", or "". */
+static const char *cut_note(const struct qrec *r, char *buf, size_t size)
+{
+	if (!r->cut_stacks)
+		return "";
+	snprintf(buf, size, " (%" PRIu64 " with stacks cut to their innermost %u frames)",
+		 r->cut_stacks, QREC_STACK_MAX);
+	return buf;
+}
+
 static void summary(struct qrec *r)
 {
 	const struct qrec_opts *o = r->o;
 	const struct qrec_recording *rec = &r->rec;
-	char how[128], what[256], cut[160] = "";
+	char how[128], what[320], cut[160] = "", cutmsg[96];
 	int st = r->run.root_status;
 	int32_t pid = qrec_cut_pid(rec);
 
@@ -479,9 +516,11 @@ static void summary(struct qrec *r)
 			 r->traces, r->edges);
 	else
 		snprintf(what, sizeof(what),
-			 "%" PRIu64 " samples of %u branches every %" PRIu64 "%s taken branches",
-			 rec->counts.samples, o->depth, o->period,
-			 o->jitter ? " (+-jitter)" : "");
+			 "%" PRIu64 " samples of %u branches%s every %" PRIu64 "%s taken branches%s",
+			 rec->counts.samples, o->depth,
+			 o->call_graph ? " and the call stack" : "", o->period,
+			 o->jitter ? " (+-jitter)" : "", cut_note(r, cutmsg,
+							 sizeof(cutmsg)));
 	fprintf(stderr,
 		"blockrange record: %s %s%s; qemu, cpu %s: %" PRIu64 " instructions, %" PRIu64 " taken branches, %" PRIu64 " thread%s in %" PRIu64 " process%s, %" PRIu64 " mapping%s; %s written to %s\n",
 		o->argv[0], how, cut, qemu_run_cpu(o), rec->counts.insns,

@@ -10,7 +10,9 @@
  *  - sampled (the default): perf.data (or the perf-script text of it) as
  *    the ptrace engine writes it, event "taken-branches-sw:u": every
  *    thread's last @depth taken branches, one sample every @period taken
- *    branches of the thread (varied by +-@jitter);
+ *    branches of the thread (varied by +-@jitter); with @call_graph
+ *    each sample also carries the thread's call stack, the shadow stack
+ *    the plugin keeps, as perf's user call chain;
  *  - exact (@exact): a .brprof of every straight-line range run and every
  *    taken branch, counted, for annotate, report, ranges, bolt, profile
  *    and merge.
@@ -41,6 +43,11 @@
 #define QREC_DEFAULT_CPU "max"
 #define QREC_DEFAULT_PERIOD 10007
 #define QREC_EXACT_EVENT "taken-branches-exact:u"
+/*
+ * --depth at most with call stacks: a perf.data record's 16-bit size holds
+ * 2048 branches (24 bytes each) beside a chain of QREC_STACK_MAX + 2.
+ */
+#define QREC_CG_MAX_DEPTH 2048
 
 struct qrec_opts {
 	const char *output;	/* "-": stdout (perf.data: pipe mode) */
@@ -52,6 +59,8 @@ struct qrec_opts {
 	unsigned depth;		/* sampled: ring entries, >= 1 */
 	uint64_t period;	/* sampled: >= 1 */
 	uint64_t jitter;	/* sampled: < @period */
+	bool call_graph;	/* sampled: perf.data samples carry the call
+				 * stack (PERF_SAMPLE_CALLCHAIN) */
 	const char *cpu;	/* QEMU's -cpu model; NULL: QREC_DEFAULT_CPU */
 	char *const *argv;	/* program and arguments */
 	int cmd_argc;		/* blockrange's command line (HEADER_CMDLINE) */

@@ -390,6 +390,7 @@ static int run_program(struct qr *r)
 	     spec_add_u64(spec, sizeof(spec), "depth", o->depth) &&
 	     spec_add_u64(spec, sizeof(spec), "period", o->period) &&
 	     spec_add_u64(spec, sizeof(spec), "jitter", o->jitter) &&
+	     spec_add_u64(spec, sizeof(spec), "stack", o->call_graph) &&
 	     spec_add_u64(spec, sizeof(spec), "seed", 1) &&
 	     spec_add(spec, sizeof(spec), "qemu", r->q->qemu) &&
 	     spec_add(spec, sizeof(spec), "cpu", qemu_run_cpu(o)) &&

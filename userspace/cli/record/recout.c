@@ -84,7 +84,8 @@ int recout_open(struct recout *o, const struct recout_opts *ro, char *err,
 		a.type = PERF_TYPE_SOFTWARE;
 		a.config = PERF_COUNT_SW_MAX;
 		a.sample_period = ro->period;
-		a.sample_type = SAMPLE_TYPE;
+		a.sample_type = SAMPLE_TYPE |
+				(ro->callchain ? PERF_SAMPLE_CALLCHAIN : 0);
 		a.branch_sample_type = PERF_SAMPLE_BRANCH_USER |
 				       PERF_SAMPLE_BRANCH_ANY |
 				       PERF_SAMPLE_BRANCH_HW_INDEX;

@@ -12,7 +12,8 @@
  * sample_period = the period in taken branches, user-only, branch stacks
  * of any branch (PERF_SAMPLE_BRANCH_USER | _ANY | _HW_INDEX, hw_idx -1 as
  * for branch stacks that do not come from an LBR), sample type
- * IP|TID|TIME|PERIOD|BRANCH_STACK, and its name in HEADER_EVENT_DESC is
+ * IP|TID|TIME|PERIOD|BRANCH_STACK (and CALLCHAIN with call stacks, as
+ * `perf record -g` adds it), and its name in HEADER_EVENT_DESC is
  * "taken-branches-sw:u": taken branches, sampled in software.  perf 6.1
  * prints that name, runs `script -F ip,brstack`, `annotate` and `report
  * --branch-history` on it (it does not print the IP of
@@ -52,6 +53,7 @@ struct recout_opts {
 	unsigned fields;	/* PSW_* of the text */
 	bool task_events;	/* text: COMM/FORK/EXIT lines */
 	uint64_t period;	/* the event's sample_period */
+	bool callchain;		/* perf.data: samples carry call chains */
 	const char *version;	/* perf.data's VERSION feature */
 	int cmd_argc;		/* blockrange's command line (CMDLINE) */
 	char *const *cmd_argv;
