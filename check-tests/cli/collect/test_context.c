@@ -11,7 +11,10 @@
  * on two threads (-j 2), and with --ignore-stack-samples of both the
  * profile without contexts; the first sample decides the kind of profile;
  * and a QEMU recording with call stacks (record -g) equals llvm-profgen's
- * profile of its perf script text.
+ * profile of its perf script text.  `autofdo --format=text` of the same
+ * inputs equals llvm-profgen-19's context-sensitive sample profile in its
+ * flat form (--csspgo-preinliner=false --gen-cs-nested-profile=false
+ * --csprof-merge-cold-context=false), and clang-19 reads it.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -119,6 +122,39 @@ static void ours(const char *ps, const char *bin, const char *out,
 	run_ok(argv, out, err);
 }
 
+/*
+ * The context-sensitive sample profile of `autofdo --format=text` for
+ * @input into @out, and llvm-profgen-19's for @ps in its flat form (no
+ * pre-inliner, no nested profile, no merging of cold contexts) into @ref.
+ */
+static void sample_profiles(const char *input, const char *ps,
+			    const char *bin, const char *out,
+			    const char *ref)
+{
+	char psarg[600], binarg[600], outarg[600], err[512];
+
+	scratch("context-autofdo.err", err, sizeof(err));
+	{
+		char *argv[] = { (char *)env_path("BLOCKRANGE"), "autofdo",
+				 "-i", (char *)input, "--binary", (char *)bin,
+				 "--format=text", NULL };
+
+		run_ok(argv, out, err);
+	}
+	snprintf(psarg, sizeof(psarg), "--perfscript=%s", ps);
+	snprintf(binarg, sizeof(binarg), "--binary=%s", bin);
+	snprintf(outarg, sizeof(outarg), "--output=%s", ref);
+	{
+		char *argv[] = { (char *)env_path("LLVM_PROFGEN"), psarg,
+				 binarg, outarg, "--format=text",
+				 "--csspgo-preinliner=false",
+				 "--gen-cs-nested-profile=false",
+				 "--csprof-merge-cold-context=false", NULL };
+
+		run_ok(argv, NULL, err);
+	}
+}
+
 static void same(const char *ours_path, const char *theirs_path)
 {
 	char *a = slurp(ours_path, NULL), *b = slurp(theirs_path, NULL);
@@ -171,6 +207,12 @@ START_TEST(contexts_equal_llvm_profgen)
 	/* the same on two threads */
 	ours(ps, bin, a, "-j", "2");
 	same(a, b);
+	/* the sample profile of these contexts */
+	sample_profiles(ps, ps, bin, a, b);
+	same(a, b);
+	count_contexts(a, &all, &deep);
+	ck_assert_msg(all >= 10 && deep >= 3, "%zu profiles, %zu deep", all,
+		      deep);
 }
 END_TEST
 
@@ -275,6 +317,27 @@ START_TEST(recording_equals_llvm_profgen)
 	count_contexts(a, &all, &deep);
 	ck_assert_msg(all >= 10 && deep >= 3, "%zu contexts, %zu deep", all,
 		      deep);
+	/* its sample profile, which clang-19 reads */
+	sample_profiles(data, ps, bin, a, b);
+	same(a, b);
+	if (!_i) {
+		char use[600], out[512], src[512];
+		char *argv[] = { "clang-19", "-O2", "-g", use, "-o", out, src,
+				 NULL };
+
+		snprintf(use, sizeof(use), "-fprofile-sample-use=%s", a);
+		scratch("context-pgo", out, sizeof(out));
+		snprintf(src, sizeof(src), "%s/workloads/contexts.c",
+			 env_path("BLOCKRANGE_TESTS"));
+		scratch("context-clang.err", err, sizeof(err));
+		run_ok(argv, NULL, err);
+		{
+			char *e = slurp(err, NULL);
+
+			ck_assert_msg(!*e, "clang-19 said: %s", e);
+			free(e);
+		}
+	}
 }
 END_TEST
 

@@ -15,7 +15,9 @@
 #include "builtin/cli.h"
 #include "builtin/cmd_common.h"
 #include "collect/annot.h"
+#include "collect/csprofile.h"
 #include "collect/sampleprof.h"
+#include "collect/unwind.h"
 #include "output/spwrite.h"
 #include "output/summary.h"
 
@@ -30,6 +32,12 @@ static const char help[] =
 	"per function its total and head samples, body samples by line offset and\n"
 	"discriminator, call targets, and the functions inlined into it from DWARF.\n"
 	"The DSO needs DWARF line info (clang: -g -fdebug-info-for-profiling).\n"
+	"\n"
+	"When the samples carry call stacks (perf record -g -b, blockrange record -g),\n"
+	"the profile is context-sensitive: one profile per calling context\n"
+	"(\"[main:3 @ mid:2 @ leaf]\"), as llvm-profgen-19 writes it with\n"
+	"--csspgo-preinliner=false --gen-cs-nested-profile=false\n"
+	"--csprof-merge-cold-context=false; it is written as text only.\n"
 	"\n"
 	"  -i, --input FILE|-    perf.data, `perf script -F ip,brstack` text or a .brprof\n"
 	"                        profile (default perf.data; - is stdin)\n"
@@ -203,6 +211,55 @@ static int write_out(const struct args *a, const struct sp_profile *sp)
 	return 0;
 }
 
+/*
+ * The context-sensitive profile of @prof's samples with call stacks, in
+ * text: 0, or an exit status after the message.
+ */
+static int autofdo_cs(const struct args *a, const struct profile *prof,
+		      const char *dwarf)
+{
+	const struct dso *d = prof->dso;
+	char err[BR_ERR_MAX];
+	struct csprof cs;
+	struct csp_profile csp;
+	FILE *f = stdout;
+	int r;
+
+	if (!a->text)
+		return cli_fail(CLI_EXIT_USAGE,
+				"autofdo: %s: the samples have call stacks: their context-sensitive profile is written as text only (--format=text)",
+				d->short_name);
+	r = csprof_build(&cs, &prof->hybrid, &d->bin, dwarf, err, sizeof(err));
+	if (r)
+		return cli_fail(cli_status(r), "autofdo: %s: %s", d->short_name,
+				err);
+	r = csp_build(&csp, &cs, &d->bin, dwarf, err, sizeof(err));
+	if (r) {
+		csprof_free(&cs);
+		return cli_fail(cli_status(r), "autofdo: %s: %s", d->short_name,
+				err);
+	}
+	if (a->c.output && !(f = fopen(a->c.output, "w"))) {
+		r = cli_fail(CLI_EXIT_USAGE, "%s: %s", a->c.output,
+			     strerror(errno));
+	} else {
+		r = csp_write_text(&csp, f, err, sizeof(err));
+		if ((a->c.output ? fclose(f) : fflush(f)) && !r) {
+			snprintf(err, sizeof(err), "cannot write the profile: %s",
+				 strerror(errno));
+			r = BR_ESYS;
+		}
+		if (r)
+			r = cli_fail(CLI_EXIT_USAGE, "%s: %s",
+				     a->c.output ? a->c.output : "stdout", err);
+	}
+	fprintf(stderr, "blockrange: autofdo: %s: context-sensitive, %zu contexts from %" PRIu64 " samples with call stacks (%" PRIu64 " left out: first frame in a prologue or an epilogue)\n",
+		d->short_name, cs.nr, cs.st.samples, cs.st.prologue);
+	csp_free(&csp);
+	csprof_free(&cs);
+	return r;
+}
+
 static void summary(const struct dso *d, const struct sp_profile *sp)
 {
 	uint64_t total = 0, head = 0;
@@ -276,6 +333,10 @@ static int autofdo(const struct cli_cmd *cmd, void *arg)
 	}
 	dwarf = a->debug_file ? a->debug_file :
 		prof->dso->debug_file ? prof->dso->debug_file : prof->dso->file;
+	if (p.stacks) {
+		r = autofdo_cs(a, prof, dwarf);
+		goto out;
+	}
 	r = sp_build(&sp, prof, &prof->dso->bin, dwarf, err, sizeof(err));
 	if (r) {
 		r = cli_fail(cli_status(r), "autofdo: %s: %s",

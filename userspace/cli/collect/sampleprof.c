@@ -55,7 +55,7 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 	return a + b < a ? UINT64_MAX : a + b;
 }
 
-static void func_free(struct sp_func *f)
+void sp_func_free(struct sp_func *f)
 {
 	size_t i;
 
@@ -64,7 +64,7 @@ static void func_free(struct sp_func *f)
 	for (i = 0; i < f->nr_body; i++)
 		free(f->body[i].targets);
 	for (i = 0; i < f->nr_calls; i++)
-		func_free(f->calls[i].callee);
+		sp_func_free(f->calls[i].callee);
 	free(f->body);
 	pairmap_free(&f->body_idx);
 	free(f->calls);
@@ -72,8 +72,7 @@ static void func_free(struct sp_func *f)
 }
 
 /* The body sample at (line, disc), made with count 0 if new. */
-static struct sp_body *body_get(struct sp_func *f, uint32_t line,
-				uint32_t disc)
+struct sp_body *sp_body_get(struct sp_func *f, uint32_t line, uint32_t disc)
 {
 	uint64_t *slot = pairmap_ref(&f->body_idx, line, disc);
 
@@ -93,15 +92,15 @@ static struct sp_body *body_get(struct sp_func *f, uint32_t line,
 	return &f->body[f->nr_body++];
 }
 
-static struct sp_body *body_find(const struct sp_func *f, uint32_t line,
-				 uint32_t disc)
+struct sp_body *sp_body_find(const struct sp_func *f, uint32_t line,
+			     uint32_t disc)
 {
 	uint64_t i = pairmap_get(&f->body_idx, line, disc);
 
 	return i ? &f->body[i - 1] : NULL;
 }
 
-static int add_target(struct sp_body *b, const char *name, uint64_t count)
+int sp_add_target(struct sp_body *b, const char *name, uint64_t count)
 {
 	size_t i;
 
@@ -120,7 +119,7 @@ static int add_target(struct sp_body *b, const char *name, uint64_t count)
 	return 0;
 }
 
-static struct sp_func *func_new(const char *name)
+struct sp_func *sp_func_new(const char *name)
 {
 	struct sp_func *f = calloc(1, sizeof(*f));
 
@@ -144,7 +143,7 @@ static struct sp_func *callsite_get(struct sp_func *f, uint32_t line,
 		return NULL;
 	f->calls[f->nr_calls].line = line;
 	f->calls[f->nr_calls].disc = disc;
-	f->calls[f->nr_calls].callee = func_new(name);
+	f->calls[f->nr_calls].callee = sp_func_new(name);
 	if (!f->calls[f->nr_calls].callee)
 		return NULL;
 	return f->calls[f->nr_calls++].callee;
@@ -162,7 +161,7 @@ static struct sp_func *top_get(struct sp_profile *p, const char *name)
 	if (br_grow((void **)&p->funcs, &p->cap_funcs, p->nr_funcs + 1,
 		 sizeof(*p->funcs)))
 		goto nomem;
-	p->funcs[p->nr_funcs] = func_new(name);
+	p->funcs[p->nr_funcs] = sp_func_new(name);
 	if (!p->funcs[p->nr_funcs])
 		goto nomem;
 	*slot = p->nr_funcs + 1;
@@ -177,7 +176,7 @@ void sp_free(struct sp_profile *p)
 	size_t i;
 
 	for (i = 0; i < p->nr_funcs; i++)
-		func_free(p->funcs[i]);
+		sp_func_free(p->funcs[i]);
 	free(p->funcs);
 	pairmap_free(&p->func_idx);
 	free(p->st.no_line_names);
@@ -267,9 +266,9 @@ static int visit(struct build *b, const struct eb_insn *in, uint64_t count)
 	       sp_base_discriminator(fr[n - 1].disc);
 	c = b->p->fs_discriminators ? count :
 	    count * sp_duplication_factor(fr[n - 1].disc);
-	body = body_find(f, fr[n - 1].line, disc);
+	body = sp_body_find(f, fr[n - 1].line, disc);
 	if (!body || body->count <= c) {
-		body = body ? body : body_get(f, fr[n - 1].line, disc);
+		body = body ? body : sp_body_get(f, fr[n - 1].line, disc);
 		if (!body)
 			return BR_ESYS;
 		body->count = c;
@@ -457,8 +456,8 @@ static int boundary_samples(struct build *b, const struct profile *prof)
 			f = leaf_of(b, frames, (size_t)n, 0);
 			if (!f)
 				goto out;
-			body = body_get(f, frames[n - 1].line, disc);
-			if (!body || add_target(body, callee, br[i].count))
+			body = sp_body_get(f, frames[n - 1].line, disc);
+			if (!body || sp_add_target(body, callee, br[i].count))
 				goto out;
 		}
 		f = top_get(b->p, callee);
@@ -475,7 +474,7 @@ out:
 }
 
 /* A body sample is at least the sum of its call targets (top level). */
-static void raise_to_targets(struct sp_func *f)
+void sp_raise_to_targets(struct sp_func *f)
 {
 	size_t i, k;
 
@@ -490,7 +489,7 @@ static void raise_to_targets(struct sp_func *f)
 }
 
 /* llvm-profgen drops these (several local copies under one name). */
-static bool ambiguous(const char *name)
+bool sp_ambiguous(const char *name)
 {
 	return !strncmp(name, "__cxx_global_var_init",
 			strlen("__cxx_global_var_init")) ||
@@ -502,8 +501,8 @@ static void drop_ambiguous_inlinees(struct sp_func *f)
 	size_t i, u = 0;
 
 	for (i = 0; i < f->nr_calls; i++) {
-		if (ambiguous(f->calls[i].callee->name)) {
-			func_free(f->calls[i].callee);
+		if (sp_ambiguous(f->calls[i].callee->name)) {
+			sp_func_free(f->calls[i].callee);
 			continue;
 		}
 		drop_ambiguous_inlinees(f->calls[i].callee);
@@ -517,8 +516,8 @@ static int drop_ambiguous(struct sp_profile *p)
 	size_t i, u = 0;
 
 	for (i = 0; i < p->nr_funcs; i++) {
-		if (ambiguous(p->funcs[i]->name)) {
-			func_free(p->funcs[i]);
+		if (sp_ambiguous(p->funcs[i]->name)) {
+			sp_func_free(p->funcs[i]);
 			continue;
 		}
 		drop_ambiguous_inlinees(p->funcs[i]);
@@ -618,7 +617,7 @@ int sp_build(struct sp_profile *out, const struct profile *prof,
 		goto fail;
 	}
 	for (size_t i = 0; i < out->nr_funcs; i++)
-		raise_to_targets(out->funcs[i]);
+		sp_raise_to_targets(out->funcs[i]);
 	if (drop_ambiguous(out) || name_list(&b))
 		goto out;
 	r = 0;

@@ -114,6 +114,21 @@ struct sp_func **sp_sorted(const struct sp_profile *p);
 /* Number of inlined instances under the top-level functions. */
 size_t sp_nr_inlined(const struct sp_profile *p);
 
+/* A new function profile of @name (interned), empty; NULL: no memory. */
+struct sp_func *sp_func_new(const char *name);
+void sp_func_free(struct sp_func *f);
+/* The body sample at (@line, @disc), made with count 0 if new; NULL: no memory. */
+struct sp_body *sp_body_get(struct sp_func *f, uint32_t line, uint32_t disc);
+/* The body sample at (@line, @disc), or NULL. */
+struct sp_body *sp_body_find(const struct sp_func *f, uint32_t line,
+			     uint32_t disc);
+/* @count more calls to @name (interned) from @b: 0 or BR_ESYS. */
+int sp_add_target(struct sp_body *b, const char *name, uint64_t count);
+/* Each body sample raised to the sum of its call targets when below it. */
+void sp_raise_to_targets(struct sp_func *f);
+/* Whether llvm-profgen drops the profiles of @name (ambiguous names). */
+bool sp_ambiguous(const char *name);
+
 /* Base discriminator and duplication factor of an encoded discriminator. */
 uint32_t sp_base_discriminator(uint32_t d);
 uint32_t sp_duplication_factor(uint32_t d);

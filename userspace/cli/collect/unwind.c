@@ -57,6 +57,8 @@ struct uw {
 	size_t cap_fr;
 	char *key;
 	size_t cap_key;
+	size_t key_frames;		/* the key's frames, at fr */
+	bool leaf_inlined;
 	struct csprof *out;
 	/* one sample's walk */
 	uint32_t leaf;
@@ -446,6 +448,8 @@ static int make_key(struct uw *u, size_t np)
 	char num[32];
 	int r = key_put(u, &len, "", 0);
 
+	u->key_frames = 0;
+	u->leaf_inlined = false;
 	for (i = 0; i < np && !r; i++) {
 		long n = frames_at(u, u->path[i], nf);
 
@@ -454,6 +458,7 @@ static int make_key(struct uw *u, size_t np)
 		if (!n)
 			return 0;	/* no line: the empty context */
 		nf += (size_t)n;
+		u->leaf_inlined = n > 1;
 	}
 	if (!nf || r)
 		return r;
@@ -462,8 +467,11 @@ static int make_key(struct uw *u, size_t np)
 				sp_base_discriminator(u->fr[i].disc);
 	/* the callers collapsed; the innermost frame keeps its name only */
 	leaf = u->fr[nf - 1];
+	leaf.line = 0;
+	leaf.disc = 0;
 	nf = collapse_repeats(u->fr, nf - 1);
 	u->fr[nf++] = leaf;
+	u->key_frames = nf;
 	for (i = 0; i < nf && !r; i++) {
 		if (i)
 			r = key_put(u, &len, " @ ", 3);
@@ -512,12 +520,21 @@ static struct cs_context *context(struct uw *u)
 	c = &p->ctx[p->nr];
 	memset(c, 0, sizeof(*c));
 	c->key = strdup(u->key);
-	if (!c->key)
+	c->frames = malloc((u->key_frames + 1) * sizeof(*c->frames));
+	if (!c->key || !c->frames) {
+		free(c->key);
+		free(c->frames);
 		return NULL;
+	}
+	if (u->key_frames)
+		memcpy(c->frames, u->fr, u->key_frames * sizeof(*c->frames));
+	c->nr_frames = u->key_frames;
+	c->leaf_inlined = u->leaf_inlined;
 	/* the slot may have moved: look it up again */
 	slot = pairmap_ref(&p->index, h, probe);
 	if (!slot) {
 		free(c->key);
+		free(c->frames);
 		return NULL;
 	}
 	*slot = ++p->nr;
@@ -675,7 +692,6 @@ static int finish(struct uw *u, int r, char *err, size_t errsz)
 	free(u->fr);
 	free(u->key);
 	spd_close(u->d);
-	sp_names_free(u->names);
 	return r;
 }
 
@@ -690,6 +706,7 @@ int csprof_flat(struct profile *flat, struct cs_stats *st,
 	if (r)
 		return r;
 	r = finish(&u, build_flat(&u, h, flat), err, errsz);
+	sp_names_free(u.names);
 	*st = none.st;
 	return r;
 }
@@ -705,6 +722,7 @@ int csprof_build(struct csprof *out, const struct hybrid *h,
 	r = open_dwarf(&u, bin, dwarf_path, err, errsz);
 	if (r)
 		return r;
+	out->names = u.names;
 	r = finish(&u, build(&u, h), err, errsz);
 	if (r)
 		csprof_free(out);
@@ -738,10 +756,12 @@ void csprof_free(struct csprof *p)
 
 	for (i = 0; i < p->nr; i++) {
 		free(p->ctx[i].key);
+		free(p->ctx[i].frames);
 		pairmap_free(&p->ctx[i].ranges);
 		pairmap_free(&p->ctx[i].branches);
 	}
 	free(p->ctx);
 	pairmap_free(&p->index);
+	sp_names_free(p->names);
 	memset(p, 0, sizeof(*p));
 }

@@ -32,6 +32,7 @@
 #ifndef BLOCKRANGE_CLI_COLLECT_UNWIND_H
 #define BLOCKRANGE_CLI_COLLECT_UNWIND_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -39,9 +40,20 @@
 #include "collect/hybrid.h"
 #include "resolve/elfbin.h"
 
+struct spd_frame;
+struct sp_names;
+
 /* One calling context and what was counted under it. */
 struct cs_context {
 	char *key;			/* "" for the empty context */
+	/*
+	 * The key's frames, outermost first (names interned in
+	 * csprof.names; the innermost with line 0), and whether the
+	 * innermost frame's address had inline frames.
+	 */
+	struct spd_frame *frames;
+	size_t nr_frames;
+	bool leaf_inlined;
 	struct pairmap ranges;		/* (start, end) -> count */
 	struct pairmap branches;	/* (source, target) -> count */
 };
@@ -60,6 +72,7 @@ struct cs_stats {
 };
 
 struct csprof {
+	struct sp_names *names;		/* the frames' names */
 	struct cs_context *ctx;
 	size_t nr;
 	size_t cap;

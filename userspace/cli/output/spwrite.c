@@ -100,7 +100,10 @@ static void print_loc(FILE *out, uint32_t line, uint32_t disc)
 		fprintf(out, ".%" PRIu32, disc);
 }
 
-static int text_func(const struct sp_func *f, unsigned indent, FILE *out)
+static int text_func(const struct sp_func *f, unsigned indent, FILE *out);
+
+/* @f's body samples and inlined callees, at @indent. */
+static int text_body(const struct sp_func *f, unsigned indent, FILE *out)
 {
 	const struct sp_body **body = sorted_body(f);
 	const struct sp_callsite **calls = sorted_calls(f);
@@ -109,10 +112,6 @@ static int text_func(const struct sp_func *f, unsigned indent, FILE *out)
 
 	if (!body || !calls)
 		goto out;
-	fprintf(out, "%s:%" PRIu64, f->name, f->total);
-	if (!indent)
-		fprintf(out, ":%" PRIu64, f->head);
-	fputc('\n', out);
 	for (i = 0; i < f->nr_body; i++) {
 		const struct sp_body *b = body[i];
 
@@ -138,6 +137,15 @@ out:
 	return r;
 }
 
+static int text_func(const struct sp_func *f, unsigned indent, FILE *out)
+{
+	fprintf(out, "%s:%" PRIu64, f->name, f->total);
+	if (!indent)
+		fprintf(out, ":%" PRIu64, f->head);
+	fputc('\n', out);
+	return text_body(f, indent, out);
+}
+
 /* The failure of a writer: out of memory, or what errno says. */
 static int write_failed(bool oom, char *err, size_t errsz)
 {
@@ -158,6 +166,46 @@ int sp_write_text(const struct sp_profile *p, FILE *out, char *err,
 	errno = 0;
 	for (i = 0; i < p->nr_funcs && !r; i++)
 		r = text_func(v[i], 0, out);
+	free(v);
+	if (r || ferror(out))
+		return write_failed(!ferror(out), err, errsz);
+	return 0;
+}
+
+/* The context of @n: "[main:3 @ mid:2.1 @ leaf]". */
+static void text_context(const struct csp_profile *p, const struct csp_node *n,
+			 FILE *out)
+{
+	if (n->parent) {
+		text_context(p, &p->nodes[n->parent], out);
+		fprintf(out, ":%" PRIu32, n->line);
+		if (n->disc)
+			fprintf(out, ".%" PRIu32, n->disc);
+		fputs(" @ ", out);
+	} else {
+		fputc('[', out);
+	}
+	fputs(n->name, out);
+}
+
+int csp_write_text(const struct csp_profile *p, FILE *out, char *err,
+		   size_t errsz)
+{
+	size_t i, n;
+	const struct csp_node **v = csp_sorted(p, &n);
+	int r = 0;
+
+	if (!v)
+		return write_failed(true, err, errsz);
+	errno = 0;
+	for (i = 0; i < n && !r; i++) {
+		text_context(p, v[i], out);
+		fprintf(out, "]:%" PRIu64 ":%" PRIu64 "\n", v[i]->f->total,
+			v[i]->f->head);
+		r = text_body(v[i]->f, 0, out);
+		if (!r && v[i]->leaf_inlined)
+			fputs(" !Attributes: 1\n", out);
+	}
 	free(v);
 	if (r || ferror(out))
 		return write_failed(!ferror(out), err, errsz);

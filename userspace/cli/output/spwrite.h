@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 
+#include "collect/csprofile.h"
 #include "collect/sampleprof.h"
 
 /*
@@ -25,5 +26,14 @@ int sp_write_text(const struct sp_profile *p, FILE *out, char *err,
  */
 int sp_write_extbinary(const struct sp_profile *p, FILE *out, char *err,
 		       size_t errsz);
+
+/*
+ * The context-sensitive profile in text, its flat form: one profile per
+ * context, "[CONTEXT]:TOTAL:HEAD", then its body samples, then
+ * " !Attributes: 1" when its function was inlined there.  0, or BR_ESYS
+ * with its message in @err.
+ */
+int csp_write_text(const struct csp_profile *p, FILE *out, char *err,
+		   size_t errsz);
 
 #endif /* BLOCKRANGE_CLI_SPWRITE_H */
