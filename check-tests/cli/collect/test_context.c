@@ -13,8 +13,8 @@
  * and a QEMU recording with call stacks (record -g) equals llvm-profgen's
  * profile of its perf script text.  `autofdo --format=text` of the same
  * inputs equals llvm-profgen-19's context-sensitive sample profile in its
- * flat form (--csspgo-preinliner=false --gen-cs-nested-profile=false
- * --csprof-merge-cold-context=false), and clang-19 reads it.
+ * flat form (--csspgo-preinliner=false --gen-cs-nested-profile=false),
+ * cold contexts merged (the default) or not, and clang-19 reads it.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -125,19 +125,21 @@ static void ours(const char *ps, const char *bin, const char *out,
 /*
  * The context-sensitive sample profile of `autofdo --format=text` for
  * @input into @out, and llvm-profgen-19's for @ps in its flat form (no
- * pre-inliner, no nested profile, no merging of cold contexts) into @ref.
+ * pre-inliner, no nested profile) into @ref; @merge: cold contexts merged
+ * ("true", the default of both) or not ("false").
  */
 static void sample_profiles(const char *input, const char *ps,
 			    const char *bin, const char *out,
-			    const char *ref)
+			    const char *ref, const char *merge)
 {
-	char psarg[600], binarg[600], outarg[600], err[512];
+	char psarg[600], binarg[600], outarg[600], err[512], m[64];
 
+	snprintf(m, sizeof(m), "--csprof-merge-cold-context=%s", merge);
 	scratch("context-autofdo.err", err, sizeof(err));
 	{
 		char *argv[] = { (char *)env_path("BLOCKRANGE"), "autofdo",
 				 "-i", (char *)input, "--binary", (char *)bin,
-				 "--format=text", NULL };
+				 "--format=text", m, NULL };
 
 		run_ok(argv, out, err);
 	}
@@ -148,8 +150,7 @@ static void sample_profiles(const char *input, const char *ps,
 		char *argv[] = { (char *)env_path("LLVM_PROFGEN"), psarg,
 				 binarg, outarg, "--format=text",
 				 "--csspgo-preinliner=false",
-				 "--gen-cs-nested-profile=false",
-				 "--csprof-merge-cold-context=false", NULL };
+				 "--gen-cs-nested-profile=false", m, NULL };
 
 		run_ok(argv, NULL, err);
 	}
@@ -207,8 +208,10 @@ START_TEST(contexts_equal_llvm_profgen)
 	/* the same on two threads */
 	ours(ps, bin, a, "-j", "2");
 	same(a, b);
-	/* the sample profile of these contexts */
-	sample_profiles(ps, ps, bin, a, b);
+	/* the sample profile of these contexts, cold ones merged or not */
+	sample_profiles(ps, ps, bin, a, b, "true");
+	same(a, b);
+	sample_profiles(ps, ps, bin, a, b, "false");
 	same(a, b);
 	count_contexts(a, &all, &deep);
 	ck_assert_msg(all >= 10 && deep >= 3, "%zu profiles, %zu deep", all,
@@ -318,7 +321,9 @@ START_TEST(recording_equals_llvm_profgen)
 	ck_assert_msg(all >= 10 && deep >= 3, "%zu contexts, %zu deep", all,
 		      deep);
 	/* its sample profile, which clang-19 reads */
-	sample_profiles(data, ps, bin, a, b);
+	sample_profiles(data, ps, bin, a, b, "false");
+	same(a, b);
+	sample_profiles(data, ps, bin, a, b, "true");
 	same(a, b);
 	if (!_i) {
 		char use[600], out[512], src[512];

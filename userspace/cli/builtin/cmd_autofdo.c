@@ -36,8 +36,9 @@ static const char help[] =
 	"When the samples carry call stacks (perf record -g -b, blockrange record -g),\n"
 	"the profile is context-sensitive: one profile per calling context\n"
 	"(\"[main:3 @ mid:2 @ leaf]\"), as llvm-profgen-19 writes it with\n"
-	"--csspgo-preinliner=false --gen-cs-nested-profile=false\n"
-	"--csprof-merge-cold-context=false; it is written as text only.\n"
+	"--csspgo-preinliner=false --gen-cs-nested-profile=false: contexts colder\n"
+	"than the profile's hot count merged into their function's profile\n"
+	"(--csprof-merge-cold-context=false keeps them); it is written as text only.\n"
 	"\n"
 	"  -i, --input FILE|-    perf.data, `perf script -F ip,brstack` text or a .brprof\n"
 	"                        profile (default perf.data; - is stdin)\n"
@@ -48,6 +49,9 @@ static const char help[] =
 	"  --format=FORMAT       extbinary (default, as llvm-profgen's) or text\n"
 	"  --debug-file FILE     read DWARF from FILE (default: the DSO's debug file if\n"
 	"                        one is found, else the DSO itself)\n"
+	"  --csprof-merge-cold-context=true|false\n"
+	"                        samples with call stacks: merge cold contexts (default\n"
+	"                        true)\n"
 	"  --skip-bad            perf script text: skip malformed lines\n"
 	"  -h, --help            this help\n"
 	CMD_RUN_HELP
@@ -67,6 +71,7 @@ struct args {
 	struct cmd_common c;
 	const char *debug_file;
 	int text;		/* --format=text 1, extbinary 0 */
+	int merge_cold;		/* --csprof-merge-cold-context */
 };
 
 static const struct cli_opt opts[] = {
@@ -76,6 +81,8 @@ static const struct cli_opt opts[] = {
 	CLI_WORD("format", struct args, text, "--format=text|extbinary",
 		 "extbinary", "text"),
 	CLI_STRING("debug-file", 0, struct args, debug_file),
+	CLI_WORD("csprof-merge-cold-context", struct args, merge_cold,
+		 "--csprof-merge-cold-context=true|false", "false", "true"),
 	CLI_OPT_HELP_END,
 };
 
@@ -233,7 +240,8 @@ static int autofdo_cs(const struct args *a, const struct profile *prof,
 	if (r)
 		return cli_fail(cli_status(r), "autofdo: %s: %s", d->short_name,
 				err);
-	r = csp_build(&csp, &cs, &d->bin, dwarf, err, sizeof(err));
+	r = csp_build(&csp, &cs, &d->bin, dwarf, a->merge_cold, err,
+		      sizeof(err));
 	if (r) {
 		csprof_free(&cs);
 		return cli_fail(cli_status(r), "autofdo: %s: %s", d->short_name,
@@ -359,7 +367,7 @@ out:
 
 static int run(const struct cli_cmd *cmd, int argc, char **argv)
 {
-	struct args a = { .text = 0 };
+	struct args a = { .text = 0, .merge_cold = 1 };
 
 	cmd_common_init(&a.c);
 	return cmd_run(cmd, argc, argv, &a, &a.c, autofdo);

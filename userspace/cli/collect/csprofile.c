@@ -300,9 +300,156 @@ static int inferred(struct csp_profile *p, uint32_t n)
 	return 0;
 }
 
+/* ---- cold contexts ---- */
+
+/* @src added into @dst: totals, head samples, body samples, call targets. */
+static int merge_func(struct sp_func *dst, const struct sp_func *src)
+{
+	size_t i, k;
+
+	dst->total += src->total;
+	dst->head += src->head;
+	for (i = 0; i < src->nr_body; i++) {
+		const struct sp_body *s = &src->body[i];
+		struct sp_body *d = sp_body_get(dst, s->line, s->disc);
+
+		if (!d)
+			return BR_ENOMEM;
+		d->count += s->count;
+		for (k = 0; k < s->nr_targets; k++)
+			if (sp_add_target(d, s->targets[k].name,
+					  s->targets[k].count))
+				return BR_ENOMEM;
+	}
+	return 0;
+}
+
+static int cmp_desc(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x > y ? -1 : x < y;
+}
+
+/*
+ * The hot count of the profile summary: the body samples of every
+ * function, its contexts merged, sorted by count; the smallest count
+ * among the largest that make 99 % of the sum (all of one count taken
+ * together).  0 with *@oom on no memory.
+ */
+static uint64_t hot_count(const struct csp_profile *p, bool *oom)
+{
+	struct pairmap sums = { 0 };	/* (name, line << 32 | disc) -> sum */
+	uint64_t *v = NULL, total = 0, want, sum = 0, count = 0;
+	size_t i, k, n = 0;
+
+	*oom = false;
+	for (i = 1; i < p->nr && !*oom; i++) {
+		const struct sp_func *f = p->nodes[i].f;
+
+		for (k = 0; f && k < f->nr_body && !*oom; k++)
+			*oom = pairmap_add(&sums, (uintptr_t)f->name,
+					   (uint64_t)f->body[k].line << 32 |
+					   f->body[k].disc,
+					   f->body[k].count) != 0;
+	}
+	v = *oom ? NULL : malloc((sums.nr + 1) * sizeof(*v));
+	if (!v) {
+		*oom = true;
+		pairmap_free(&sums);
+		return 0;
+	}
+	for (i = 0; i < sums.cap; i++)
+		if (sums.slots[i].used) {
+			v[n++] = sums.slots[i].count;
+			total += sums.slots[i].count;
+		}
+	pairmap_free(&sums);
+	qsort(v, n, sizeof(*v), cmp_desc);
+	want = (uint64_t)((unsigned __int128)total * 990000 / 1000000);
+	for (i = 0; sum < want && i < n;) {
+		count = v[i];
+		for (; i < n && v[i] == count; i++)
+			sum += count;
+	}
+	free(v);
+	return count;
+}
+
+/*
+ * Contexts whose total is below the hot count are merged into their
+ * function's context-free profile ("[leaf]"), which loses its
+ * attributes (llvm-profgen's cold-context merging, on by default without
+ * its pre-inliner).
+ */
+static int merge_cold(struct csp_profile *p)
+{
+	bool oom;
+	uint64_t hot = hot_count(p, &oom);
+	struct sp_func **merged = NULL;
+	size_t i, n = p->nr;
+	int r = 0;
+
+	if (oom)
+		return BR_ENOMEM;
+	if (!hot)
+		return 0;
+	/* merged[i]: what the cold contexts of node i's function give */
+	merged = calloc(n, sizeof(*merged));
+	if (!merged)
+		return BR_ENOMEM;
+	for (i = 1; i < n && !r; i++) {
+		struct csp_node *c = &p->nodes[i];
+		uint32_t base;
+
+		if (!c->f || c->f->total >= hot)
+			continue;
+		base = child(p, 0, 0, 0, c->name);
+		if (base == CSP_NONE)
+			return BR_ENOMEM;
+		if (base >= n) {
+			/* a new base node: no merged slot yet */
+			struct sp_func **m = realloc(merged, p->nr *
+						     sizeof(*merged));
+
+			if (!m) {
+				r = BR_ENOMEM;
+				break;
+			}
+			merged = m;
+			merged[base] = NULL;
+			n = p->nr;
+		}
+		c = &p->nodes[i];
+		if (!merged[base] && !(merged[base] = sp_func_new(c->name)))
+			r = BR_ENOMEM;
+		if (!r)
+			r = merge_func(merged[base], c->f);
+		sp_func_free(c->f);
+		c->f = NULL;
+	}
+	for (i = 1; i < n; i++) {
+		struct csp_node *b = &p->nodes[i];
+
+		if (!merged[i])
+			continue;
+		if (!r && b->f) {
+			r = merge_func(b->f, merged[i]);
+			sp_func_free(merged[i]);
+		} else if (!r) {
+			b->f = merged[i];
+			b->leaf_inlined = false;
+		} else {
+			sp_func_free(merged[i]);
+		}
+	}
+	free(merged);
+	return r;
+}
+
 /* ---- the profile ---- */
 
-static int build(struct build *b, const struct csprof *cs)
+static int build(struct build *b, const struct csprof *cs, bool merge)
 {
 	struct csp_profile *p = b->p;
 	size_t i;
@@ -334,12 +481,12 @@ static int build(struct build *b, const struct csprof *cs)
 	for (i = 1; !r && i < p->nr; i++)
 		if (p->nodes[i].f)
 			sp_raise_to_targets(p->nodes[i].f);
-	return r;
+	return r || !merge ? r : merge_cold(p);
 }
 
 int csp_build(struct csp_profile *out, const struct csprof *cs,
-	      const struct eb_binary *bin, const char *dwarf_path, char *err,
-	      size_t errsz)
+	      const struct eb_binary *bin, const char *dwarf_path,
+	      bool merge_cold_contexts, char *err, size_t errsz)
 {
 	struct build b = { .p = out, .bin = bin };
 	bool oom = false;
@@ -354,7 +501,7 @@ int csp_build(struct csp_profile *out, const struct csprof *cs,
 		return oom ? BR_ENOMEM : BR_EINPUT;
 	}
 	b.fs = spd_fs_discriminators(b.d);
-	r = build(&b, cs);
+	r = build(&b, cs, merge_cold_contexts);
 	spd_close(b.d);
 	if (r) {
 		snprintf(err, errsz, "out of memory");

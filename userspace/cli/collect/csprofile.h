@@ -61,12 +61,16 @@ struct csp_profile {
 
 /*
  * Build @out from @cs (the raw profile of the DSO @bin) with the DWARF of
- * @dwarf_path.  0, or with a message in @err: BR_EINPUT (no usable DWARF),
- * BR_ENOMEM.
+ * @dwarf_path; with @merge_cold_contexts, the contexts whose total is
+ * below the profile summary's hot count (the smallest of the largest
+ * body-sample counts, contexts merged per function, that make 99 % of
+ * their sum) are merged into their function's context-free profile, as
+ * llvm-profgen does by default without its pre-inliner.  0, or with a
+ * message in @err: BR_EINPUT (no usable DWARF), BR_ENOMEM.
  */
 int csp_build(struct csp_profile *out, const struct csprof *cs,
-	      const struct eb_binary *bin, const char *dwarf_path, char *err,
-	      size_t errsz);
+	      const struct eb_binary *bin, const char *dwarf_path,
+	      bool merge_cold_contexts, char *err, size_t errsz);
 
 /*
  * The nodes that have a profile, in the writers' order: total samples
