@@ -534,7 +534,11 @@ static int count_parts(struct annot *a, const struct ev_sample *smp,
 	for (i = 0; i < n; i++) {
 		struct annot_dso *ad = a->touched[i];
 
-		if (stack && add_hybrid(a, ad, smp))
+		r = stack ? add_hybrid(a, ad, smp) : 0;
+		if (r == BR_EINPUT)
+			return too_many(smp, "sample with a call stack", err,
+					errsz);
+		if (r)
 			return oom(smp, err, errsz);
 		if (a->cfg.parts & ANNOT_PROFGEN) {
 			ad->has_prof = true;

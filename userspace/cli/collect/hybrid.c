@@ -8,6 +8,7 @@
 
 #include "base/grow.h"
 #include "collect/profile.h"
+#include "common/hash.h"
 #include "common/search.h"
 
 uint64_t hybrid_call_before(const struct eb_binary *bin, uint64_t addr)
@@ -62,6 +63,49 @@ static size_t keep_frames(struct hybrid *h, const struct eb_binary *bin,
 	return n;
 }
 
+/* The hash of the @n words of a record's frames and entries. */
+static uint64_t rec_hash(const uint64_t *v, size_t n)
+{
+	uint64_t x = n;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		x = br_hash2(x, v[i]);
+	return x;
+}
+
+/*
+ * The record at @rec (not stored yet): counted into an equal one, or
+ * stored.  0, BR_ENOMEM, BR_EINPUT.
+ */
+static int keep(struct hybrid *h, uint64_t *rec)
+{
+	size_t n = 3 + rec[1] + 2 * rec[2];
+	uint64_t hash = rec_hash(rec + 1, n - 1), probe, *slot;
+
+	for (probe = 0;; probe++) {
+		uint64_t *old;
+
+		slot = pairmap_ref(&h->index, hash, probe);
+		if (!slot)
+			return BR_ENOMEM;
+		if (!*slot)
+			break;
+		old = h->w + *slot - 1;
+		if (old[1] != rec[1] || old[2] != rec[2] ||
+		    memcmp(old + 3, rec + 3, (n - 3) * sizeof(*rec)))
+			continue;
+		if (old[0] > UINT64_MAX - rec[0])
+			return BR_EINPUT;
+		old[0] += rec[0];
+		return 0;
+	}
+	*slot = h->len + 1;
+	h->len += n;
+	h->nr++;
+	return 0;
+}
+
 int hybrid_add(struct hybrid *h, const struct eb_binary *bin,
 	       const uint64_t *frames, size_t nframes, const uint64_t *ends,
 	       size_t nbr, uint64_t repeat)
@@ -94,26 +138,33 @@ int hybrid_add(struct hybrid *h, const struct eb_binary *bin,
 	rec[0] = repeat;
 	rec[1] = nf;
 	rec[2] = nb;
-	h->len += 3 + nf + 2 * nb;
-	h->nr++;
-	return 0;
+	return keep(h, rec);
 }
 
 int hybrid_merge(struct hybrid *dst, const struct hybrid *src)
 {
-	if (src->len && room(dst, src->len))
-		return BR_ENOMEM;
-	if (src->len)
-		memcpy(dst->w + dst->len, src->w, src->len * sizeof(*src->w));
-	dst->len += src->len;
-	dst->nr += src->nr;
+	size_t at = 0;
+	int r = 0;
+
+	while (!r && at < src->len) {
+		const uint64_t *rec = src->w + at;
+		size_t n = 3 + rec[1] + 2 * rec[2];
+
+		r = room(dst, n);
+		if (!r) {
+			memcpy(dst->w + dst->len, rec, n * sizeof(*rec));
+			r = keep(dst, dst->w + dst->len);
+		}
+		at += n;
+	}
 	dst->dropped += src->dropped;
 	dst->truncated += src->truncated;
-	return 0;
+	return r;
 }
 
 void hybrid_free(struct hybrid *h)
 {
 	free(h->w);
+	pairmap_free(&h->index);
 	memset(h, 0, sizeof(*h));
 }

@@ -18,9 +18,10 @@
  *    are dropped; a sample left without entries is not kept.
  *
  * What still needs the DSO's DWARF (the prologue rule, the unwinding) is
- * done by unwind.h once the input is read.  Samples are stored as they
- * come, each with its repeat count; the order does not matter (the
- * profile is a sum), so collectors merge by appending.
+ * done by unwind.h once the input is read.  Equal samples (the same
+ * frames and entries) are kept once with the sum of their repeat counts,
+ * as llvm-profgen aggregates them; the order does not matter (the profile
+ * is a sum).
  */
 #ifndef BLOCKRANGE_CLI_COLLECT_HYBRID_H
 #define BLOCKRANGE_CLI_COLLECT_HYBRID_H
@@ -29,6 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/pairmap.h"
 #include "resolve/elfbin.h"
 
 /*
@@ -39,7 +41,8 @@ struct hybrid {
 	uint64_t *w;
 	size_t len;		/* words used */
 	size_t cap;
-	uint64_t nr;		/* samples kept */
+	struct pairmap index;	/* (hash, probe) -> record offset + 1 */
+	uint64_t nr;		/* samples kept (distinct ones) */
 	uint64_t dropped;	/* samples not kept (empty stack or branches) */
 	uint64_t truncated;	/* stacks cut at a frame after no call */
 };
@@ -47,7 +50,8 @@ struct hybrid {
 /*
  * One sample: its @nframes frames and @nbr entries' (source, target),
  * each an ELF address of the DSO @bin or PROFILE_EXTERNAL.  0, or
- * BR_ENOMEM.
+ * BR_ENOMEM, or BR_EINPUT when an equal sample's repeat count would pass
+ * 2^64 - 1 (nothing is changed).
  */
 int hybrid_add(struct hybrid *h, const struct eb_binary *bin,
 	       const uint64_t *frames, size_t nframes, const uint64_t *ends,
@@ -56,7 +60,7 @@ int hybrid_add(struct hybrid *h, const struct eb_binary *bin,
 /* The call instruction just before @addr in @bin's code set, or 0. */
 uint64_t hybrid_call_before(const struct eb_binary *bin, uint64_t addr);
 
-/* @src's samples appended to @dst: 0 or BR_ENOMEM. */
+/* @src's samples added to @dst: 0, BR_ENOMEM or BR_EINPUT (a count). */
 int hybrid_merge(struct hybrid *dst, const struct hybrid *src);
 
 void hybrid_free(struct hybrid *h);
