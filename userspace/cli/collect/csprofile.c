@@ -38,13 +38,10 @@ static uint32_t child(struct csp_profile *p, uint32_t parent,
 			 sizeof(*p->nodes), 64))
 		return CSP_NONE;
 	n = &p->nodes[p->nr];
-	memset(n, 0, sizeof(*n));
-	n->name = name;
-	n->line = line;
-	n->disc = disc;
-	n->parent = parent;
-	n->child = CSP_NONE;
-	n->sibling = p->nodes[parent].child;
+	*n = (struct csp_node){
+		.name = name, .line = line, .disc = disc, .parent = parent,
+		.child = CSP_NONE, .sibling = p->nodes[parent].child,
+	};
 	p->nodes[parent].child = (uint32_t)p->nr;
 	return (uint32_t)p->nr++;
 }
